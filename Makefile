@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# dtprof: one non-recursive Makefile.
+#   make                 build libdtprof.a and dtresolve into $(O)
+#   make check           install missing packages (root), build, run the TAP suite
+#   make check SANITIZE=1  the same under ASan + UBSan, in build/san
+#   make bench           benchmarks (not tests)
+#   make demo            record and analyse the built-in example
+#   make install         PREFIX=/usr/local DESTDIR=
+#   make deps            install the Debian packages the build and tests need
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+SANITIZE ?=
+
+ifeq ($(SANITIZE),1)
+O ?= build/san
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+O ?= build
+SAN_FLAGS =
+endif
+
+ifneq ($(V),1)
+Q = @
+echo_cmd = @printf '  %-8s %s\n' $(1) $(2);
+else
+Q =
+echo_cmd =
+endif
+
+DW_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdw libelf 2>/dev/null)
+DW_LIBS := $(shell $(PKG_CONFIG) --libs libdw libelf 2>/dev/null || echo -ldw -lelf)
+
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) $(DW_CFLAGS) -fPIC -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+LIBS = $(DW_LIBS) -lopcodes -lbfd
+
+ARCH_SRC = arch/arch.c arch/x86_64.c
+LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
+	  resolver/typewalk.c resolver/resolve.c resolver/report.c \
+	  resolver/lineparse.c resolver/util.c $(ARCH_SRC)
+LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
+LIB = $(O)/libdtprof.a
+DTRESOLVE = $(O)/dtresolve
+
+TEST_TOOLS = $(O)/tests/dtinsns
+TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
+
+all: $(LIB) $(DTRESOLVE)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	$(call echo_cmd,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(DTRESOLVE): $(O)/resolver/dtresolve.o $(LIB)
+	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(O)/tests/%: $(O)/tests/%.o $(LIB)
+	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+tests: all $(TEST_TOOLS) $(TEST_UNITS)
+
+# Packages the build, tests, benchmarks and demo need (Debian 12).
+DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
+	elfutils clang linux-perf perl
+deps:
+	@sh contrib/install-deps.sh $(DEB_PACKAGES)
+
+# make check installs what is missing first, then builds and runs prove.
+check:
+	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
+	@$(MAKE) --no-print-directory tests
+	DT_BUILD=$(abspath $(O)) prove -j2 --exec tests/run tests/
+
+bench:
+	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
+	@$(MAKE) --no-print-directory all $(TEST_TOOLS)
+	DT_BUILD=$(abspath $(O)) sh bench/run.sh
+
+demo:
+	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
+	@$(MAKE) --no-print-directory all
+	DT_BUILD=$(abspath $(O)) sh examples/demo.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(DTRESOLVE) $(DESTDIR)$(BINDIR)/dtresolve
+	install -m 644 doc/dtresolve.1 $(DESTDIR)$(MANDIR)/man1/dtresolve.1
+
+clean:
+	rm -rf build
+
+.PHONY: all tests deps check bench demo install clean
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

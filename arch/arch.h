@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ISA facts for dtprof: register names <-> DWARF numbers, how a decoded
+ * instruction's tokens spell a memory operand, which instructions touch
+ * the stack implicitly.  No libdw or bfd types here: generic code hands
+ * an architecture the disassembler's styled tokens and gets plain data back.
+ */
+#ifndef DTPROF_ARCH_H
+#define DTPROF_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One styled token printed by the disassembler (mirrors libopcodes'
+ * enum disassembler_style, so arch code needs no bfd headers). */
+enum dt_tok_kind {
+	DT_TOK_TEXT,
+	DT_TOK_MNEMONIC,
+	DT_TOK_SUB_MNEMONIC,
+	DT_TOK_DIRECTIVE,
+	DT_TOK_REGISTER,
+	DT_TOK_IMMEDIATE,
+	DT_TOK_ADDRESS,
+	DT_TOK_ADDRESS_OFFSET,
+	DT_TOK_SYMBOL,
+	DT_TOK_COMMENT,
+};
+
+struct dt_tok {
+	enum dt_tok_kind kind;
+	const char *text;	/* NUL-terminated, owned by the decoder */
+};
+
+/* A decoded memory operand.  Registers are DWARF register numbers, -1 when
+ * absent.  disp is the signed displacement as encoded; for pc-relative
+ * operands the effective address is insn end + disp. */
+struct dt_mem_op {
+	int base;
+	int index;
+	int scale;
+	int64_t disp;
+	int segment;		/* DWARF number of a segment register, or -1 */
+	bool pc_relative;
+	bool absolute;		/* no base, no index: disp is an address */
+	bool indirect_branch;	/* call / jmp through memory */
+	unsigned size;		/* access size in bytes, 0 when unknown */
+};
+
+/* What the token parser concluded about one instruction. */
+enum dt_op_kind {
+	DT_OP_MEMORY,		/* *op filled in */
+	DT_OP_STACK,		/* implicit stack access: push, pop, call, ret... */
+	DT_OP_NONE,		/* no memory access (register ops, lea, nop) */
+	DT_OP_UNPARSED,		/* a memory operand we could not read */
+};
+
+struct dt_arch {
+	const char *name;		/* "x86-64" */
+	uint16_t e_machine;		/* EM_X86_64 */
+	const char *bfd_arch;		/* libopcodes' name, for bfd_scan_arch */
+	unsigned max_insn_len;
+	int dwarf_sp, dwarf_fp, dwarf_pc;
+	unsigned nregs;			/* DWARF numbers 0..nregs-1 have names */
+
+	/* DWARF number for any spelling of a register ("%eax", "ax", "al"
+	 * all give rax's number), -1 when unknown.  len bytes of name. */
+	int (*reg_from_name)(const char *name, size_t len);
+	/* Canonical name of a DWARF register ("rdi"), NULL when none. */
+	const char *(*reg_name)(int dwarf_reg);
+	/* Classify one decoded instruction from its tokens. */
+	enum dt_op_kind (*classify)(const struct dt_tok *toks, size_t ntoks,
+				    struct dt_mem_op *op);
+	/* True for the stack-protector load (x86-64: %fs:0x28). */
+	bool (*is_stack_canary)(const struct dt_mem_op *op);
+};
+
+extern const struct dt_arch dt_arch_x86_64;
+
+/* The architecture for an ELF e_machine, NULL when unsupported. */
+const struct dt_arch *dt_arch_for_machine(uint16_t e_machine);
+/* By name ("x86-64", "x86_64"), NULL when unsupported. */
+const struct dt_arch *dt_arch_for_name(const char *name);
+
+#endif

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * x86-64: DWARF register numbers (System V psABI, figure 3.36), every
+ * spelling of the general registers, and the AT&T operand grammar that
+ * libopcodes prints: [%seg:][disp][(base[,index[,scale]])], with '*' before
+ * the operand of an indirect call or jump.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+
+enum {
+	X86_RAX, X86_RDX, X86_RCX, X86_RBX, X86_RSI, X86_RDI, X86_RBP, X86_RSP,
+	X86_R8, X86_R9, X86_R10, X86_R11, X86_R12, X86_R13, X86_R14, X86_R15,
+	X86_RIP,
+	X86_ES = 50, X86_CS, X86_SS, X86_DS, X86_FS, X86_GS,
+	X86_NREGS
+};
+
+/* Canonical (libdw) names by DWARF number; NULL where dtprof has no use. */
+static const char *const x86_names[X86_NREGS] = {
+	"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip",
+	[X86_ES] = "es", "cs", "ss", "ds", "fs", "gs",
+};
+
+/* Sub-register spellings of the legacy registers: 32-, 16-, 8-bit low,
+ * 8-bit high (or NULL). */
+static const char *const x86_legacy_aliases[8][4] = {
+	[X86_RAX] = { "eax", "ax", "al", "ah" },
+	[X86_RDX] = { "edx", "dx", "dl", "dh" },
+	[X86_RCX] = { "ecx", "cx", "cl", "ch" },
+	[X86_RBX] = { "ebx", "bx", "bl", "bh" },
+	[X86_RSI] = { "esi", "si", "sil", NULL },
+	[X86_RDI] = { "edi", "di", "dil", NULL },
+	[X86_RBP] = { "ebp", "bp", "bpl", NULL },
+	[X86_RSP] = { "esp", "sp", "spl", NULL },
+};
+
+static bool name_is(const char *name, size_t len, const char *want)
+{
+	return want && strlen(want) == len && memcmp(name, want, len) == 0;
+}
+
+static int x86_reg_from_name(const char *name, size_t len)
+{
+	if (len && name[0] == '%') {
+		name++;
+		len--;
+	}
+	if (len == 0 || len > 5)
+		return -1;
+	for (int r = 0; r < X86_NREGS; r++)
+		if (name_is(name, len, x86_names[r]))
+			return r;
+	for (int r = 0; r < 8; r++)
+		for (int k = 0; k < 4; k++)
+			if (name_is(name, len, x86_legacy_aliases[r][k]))
+				return r;
+	if (name_is(name, len, "eip"))
+		return X86_RIP;
+	/* r8d, r8w, r8b, r8l ... r15d */
+	if (name[0] == 'r' && len >= 3 && isdigit((unsigned char)name[1])) {
+		char buf[6];
+		memcpy(buf, name, len);
+		buf[len] = '\0';
+		char *end;
+		long n = strtol(buf + 1, &end, 10);
+		if (n >= 8 && n <= 15 && end[0] && !end[1] && strchr("dwbl", end[0]))
+			return X86_R8 + (int)(n - 8);
+	}
+	return -1;
+}
+
+static const char *x86_reg_name(int r)
+{
+	return r >= 0 && r < X86_NREGS ? x86_names[r] : NULL;
+}
+
+/* Width in bytes of a register operand, 0 when not a data register. */
+static unsigned reg_width(const char *name)
+{
+	size_t len;
+
+	if (*name == '%')
+		name++;
+	len = strlen(name);
+	if (!strncmp(name, "xmm", 3))
+		return 16;
+	if (!strncmp(name, "ymm", 3))
+		return 32;
+	if (!strncmp(name, "zmm", 3))
+		return 64;
+	if (name[0] == 'r' && len >= 3 && isdigit((unsigned char)name[1])) {
+		switch (name[len - 1]) {
+		case 'd': return 4;
+		case 'w': return 2;
+		case 'b': case 'l': return 1;
+		default: return 8;
+		}
+	}
+	if (name[0] == 'r' && len == 3)
+		return 8;
+	if (name[0] == 'e' && len == 3)
+		return 4;
+	if (len == 2 && (name[1] == 'l' || name[1] == 'h'))
+		return 1;
+	if (len == 3 && name[2] == 'l')
+		return 1;	/* sil, dil, bpl, spl */
+	if (len == 2)
+		return 2;
+	return 0;
+}
+
+static unsigned suffix_width(char c)
+{
+	switch (c) {
+	case 'b': return 1;
+	case 'w': return 2;
+	case 'l': return 4;
+	case 'q': return 8;
+	default: return 0;
+	}
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool is_stack_mnemonic(const char *m)
+{
+	static const char *const stack_ops[] = {
+		"push", "pop", "call", "ret", "leave", "enter", "lret", "iret",
+		"syscall", "sysret",
+	};
+	for (size_t i = 0; i < sizeof(stack_ops) / sizeof(stack_ops[0]); i++)
+		if (starts_with(m, stack_ops[i]))
+			return true;
+	return false;
+}
+
+/* Address arithmetic and hints: a memory-looking operand but no access. */
+static bool is_addressing_only(const char *m)
+{
+	return starts_with(m, "lea") || starts_with(m, "nop") ||
+	       starts_with(m, "endbr") || starts_with(m, "bnd");
+}
+
+/* One operand being parsed: [%seg:][disp][(base,index,scale)] */
+struct operand {
+	int segment, base, index, scale;
+	int64_t disp;
+	bool has_disp, has_paren, star, immediate, reg_only, negative;
+	unsigned reg_size;
+	int commas_in_paren;
+};
+
+static void operand_reset(struct operand *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->segment = o->base = o->index = -1;
+	o->scale = 1;
+}
+
+static bool operand_is_memory(const struct operand *o, bool branch)
+{
+	if (o->immediate || o->reg_only)
+		return false;
+	if (o->has_paren)
+		return true;
+	/* A bare displacement is an absolute address: "mov 0x402010,%eax"
+	 * or "%fs:0x28".  Direct branch targets come as ADDRESS tokens. */
+	return o->has_disp && (!branch || o->star);
+}
+
+static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
+				    struct dt_mem_op *op)
+{
+	char mnem[32] = "";
+	struct operand cur, mem;
+	bool have_mem = false, unparsed = false;
+	unsigned other_reg_size = 0;
+	int depth = 0;
+	size_t i = 0;
+
+	/* Prefixes ("lock", "rep", "notrack") print as mnemonics too:
+	 * the last one is the operation. */
+	for (; i < n && toks[i].kind == DT_TOK_MNEMONIC; i++) {
+		size_t l = strcspn(toks[i].text, " \t");
+		if (l >= sizeof(mnem))
+			l = sizeof(mnem) - 1;
+		memcpy(mnem, toks[i].text, l);
+		mnem[l] = '\0';
+	}
+	if (!mnem[0])
+		return DT_OP_UNPARSED;	/* "(bad)" or data */
+
+	bool branch = starts_with(mnem, "call") || mnem[0] == 'j';
+
+	operand_reset(&cur);
+	operand_reset(&mem);
+	for (;; i++) {
+		bool end = i >= n || toks[i].kind == DT_TOK_COMMENT;
+		const struct dt_tok *t = end ? NULL : &toks[i];
+		bool close_operand = end;
+
+		if (t) {
+			switch (t->kind) {
+			case DT_TOK_REGISTER: {
+				int r = x86_reg_from_name(t->text, strlen(t->text));
+				bool seg = i + 1 < n && toks[i + 1].kind == DT_TOK_TEXT &&
+					   toks[i + 1].text[0] == ':';
+				if (seg)
+					cur.segment = r;
+				else if (depth > 0 && cur.commas_in_paren == 0)
+					cur.base = r;
+				else if (depth > 0)
+					cur.index = r;
+				else {
+					cur.reg_only = true;
+					cur.reg_size = reg_width(t->text);
+				}
+				if (r < 0 && (seg || depth > 0))
+					unparsed = true;
+				break;
+			}
+			case DT_TOK_ADDRESS_OFFSET:
+			case DT_TOK_IMMEDIATE: {
+				/* libopcodes prints "$" and "-" as tokens
+				 * of their own before the digits */
+				const char *s = t->text;
+				if (*s == '$') {
+					cur.immediate = true;
+					s++;
+				}
+				if (*s == '-') {
+					cur.negative = !cur.negative;
+					s++;
+				}
+				if (!*s)
+					break;
+				uint64_t u = strtoull(s, NULL, 0);
+				int64_t v = (int64_t)(cur.negative ? 0 - u : u);
+				cur.negative = false;
+				if (depth > 0 && cur.commas_in_paren == 2)
+					cur.scale = (int)v;
+				else if (!cur.immediate) {
+					cur.disp = v;
+					cur.has_disp = true;
+				}
+				break;
+			}
+			case DT_TOK_TEXT:
+				for (const char *c = t->text; *c; c++) {
+					if (*c == '(') {
+						depth++;
+						cur.has_paren = true;
+					} else if (*c == ')') {
+						depth--;
+					} else if (*c == ',') {
+						if (depth > 0)
+							cur.commas_in_paren++;
+						else
+							close_operand = true;
+					} else if (*c == '*') {
+						cur.star = true;
+					}
+				}
+				break;
+			default:
+				break;
+			}
+		}
+		if (close_operand) {
+			if (operand_is_memory(&cur, branch)) {
+				/* Two memory operands only in string ops:
+				 * keep the first (the source in AT&T). */
+				if (!have_mem) {
+					mem = cur;
+					have_mem = true;
+				}
+			} else if (cur.reg_only && !other_reg_size) {
+				other_reg_size = cur.reg_size;
+			}
+			operand_reset(&cur);
+		}
+		if (end)
+			break;
+	}
+
+	if (is_addressing_only(mnem))
+		return DT_OP_NONE;
+	if (!have_mem)
+		return is_stack_mnemonic(mnem) ? DT_OP_STACK : DT_OP_NONE;
+	if (unparsed)
+		return DT_OP_UNPARSED;
+
+	memset(op, 0, sizeof(*op));
+	op->base = mem.base;
+	op->index = mem.index;
+	op->scale = mem.index >= 0 ? mem.scale : 0;
+	op->disp = mem.disp;
+	/* ds/es/ss/cs are flat in 64-bit mode; only fs/gs change the base */
+	op->segment = mem.segment == X86_FS || mem.segment == X86_GS ?
+		      mem.segment : -1;
+	op->indirect_branch = mem.star;
+	if (op->base == X86_RIP) {
+		op->pc_relative = true;
+		op->base = -1;
+	}
+	op->absolute = op->base < 0 && op->index < 0 && !op->pc_relative;
+
+	/* movzbl/movsbq and friends: the letter after movz/movs is the
+	 * source width; otherwise a register operand's width, otherwise the
+	 * suffix of "movl $1,(%rax)". */
+	if ((starts_with(mnem, "movz") || starts_with(mnem, "movs")) &&
+	    strlen(mnem) == 6)
+		op->size = suffix_width(mnem[4]);
+	else if (other_reg_size)
+		op->size = other_reg_size;
+	else if (strlen(mnem) > 2)
+		op->size = suffix_width(mnem[strlen(mnem) - 1]);
+	return DT_OP_MEMORY;
+}
+
+static bool x86_is_stack_canary(const struct dt_mem_op *op)
+{
+	/* gcc's -fstack-protector reads the guard at %fs:0x28 in user
+	 * space, %gs:0x28 in older x86-64 kernels. */
+	return op->segment >= 0 && op->absolute && op->disp == 0x28;
+}
+
+const struct dt_arch dt_arch_x86_64 = {
+	.name = "x86-64",
+	.e_machine = 62,	/* EM_X86_64 */
+	.bfd_arch = "i386:x86-64",
+	.max_insn_len = 15,
+	.dwarf_sp = X86_RSP,
+	.dwarf_fp = X86_RBP,
+	.dwarf_pc = X86_RIP,
+	.nregs = X86_NREGS,
+	.reg_from_name = x86_reg_from_name,
+	.reg_name = x86_reg_name,
+	.classify = x86_classify,
+	.is_stack_canary = x86_is_stack_canary,
+};

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Shared between libdtprof's files only: the session object and the small
+ * interfaces of decode.c, scope.c, typewalk.c and util.c.
+ */
+#ifndef DTPROF_INTERNAL_H
+#define DTPROF_INTERNAL_H
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include "../arch/arch.h"
+#include "dtprof.h"
+
+/* ---- util.c: string interning and the answer cache ---- */
+
+/* Interned strings: equal strings share one pointer, freed together. */
+struct dt_strtab {
+	char **slots;		/* open addressing, NULL = empty */
+	size_t cap, used;
+	struct strtab_chunk *chunks;
+};
+/* Interned copy of s[0..len), NULL on allocation failure. */
+const char *strtab_intern(struct dt_strtab *t, const char *s, size_t len);
+void strtab_release(struct dt_strtab *t);
+
+struct answer_key {
+	uint64_t pc;
+	int64_t disp;
+	int reg;		/* ANSWER_KEY_DECODE for dt_resolve_pc */
+};
+#define ANSWER_KEY_DECODE (-1000)
+
+struct answer_cache {
+	struct answer_slot *slots;
+	size_t cap, used;
+};
+/* The cached answer for key, NULL when absent. */
+const struct dt_answer *cache_find(const struct answer_cache *c,
+				   const struct answer_key *key);
+/* Store a copy; 0 or -ENOMEM (the answer is then simply not cached). */
+int cache_store(struct answer_cache *c, const struct answer_key *key,
+		const struct dt_answer *ans);
+void cache_release(struct answer_cache *c);
+
+/* ---- decode.c: one instruction through libopcodes ---- */
+
+#define DECODE_MAX_TOKS 64
+#define DECODE_TEXT_SIZE 512
+
+struct decoded_insn {
+	uint64_t pc;
+	unsigned len;
+	size_t ntoks;
+	struct dt_tok toks[DECODE_MAX_TOKS];
+	char text[DECODE_TEXT_SIZE];	/* token storage, NUL-separated */
+	size_t text_used;
+	bool overflow;
+};
+
+struct decoder;
+/* A decoder for arch; NULL when libopcodes does not know it. */
+struct decoder *decoder_new(const struct dt_arch *arch);
+void decoder_free(struct decoder *d);
+/* Decode the instruction at pc from bytes[0..avail).  Returns its length,
+ * or 0 when the bytes are not an instruction. */
+unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
+		     size_t avail, struct decoded_insn *out);
+/* The tokens joined back into text. */
+void decoded_insn_text(const struct decoded_insn *insn, char *buf,
+		       size_t len);
+
+/* ---- session.c ---- */
+
+struct dt_session {
+	char *path;
+	const struct dt_arch *arch;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;			/* the file with the code */
+	const uint8_t *image;		/* elf_rawfile of it */
+	size_t image_size;
+	Dwarf *dwarf;			/* NULL: no debug info */
+	int64_t dwarf_adjust;		/* link-time pc + adjust = DWARF pc */
+	struct decoder *decoder;
+	struct dt_strtab strings;
+	struct answer_cache cache;
+	void (*log)(void *arg, const char *msg);
+	void *log_arg;
+	bool debug;			/* DTPROF_DEBUG=1 */
+};
+
+/* Bytes at link-time address pc: a pointer into the file image and how
+ * many bytes follow in the same loadable segment; NULL when unmapped. */
+const uint8_t *session_code_at(const struct dt_session *s, uint64_t pc,
+			       size_t *avail);
+/* Trace line through the log callback when DTPROF_DEBUG=1. */
+void session_debug(const struct dt_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Interned string, "" on allocation failure or NULL input. */
+const char *session_intern(struct dt_session *s, const char *str);
+
+/* ---- scope.c: which variable lives in a register at pc ---- */
+
+struct var_hit {
+	Dwarf_Die var;		/* the variable or parameter */
+	Dwarf_Die pointee;	/* the type its pointer value points to */
+	const char *typedef_name;	/* last typedef on the way, or NULL */
+	int64_t bias;		/* var == reg + bias (DW_OP_bregN bias) */
+};
+/* Candidates for a base register at DWARF address pc, innermost scope
+ * first, at most max.  Returns DT_OK with *nhits >= 1, or the reason:
+ * DT_NO_CU, DT_NO_VAR, DT_NO_TYPE. */
+enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
+			       struct var_hit *hits, size_t max,
+			       size_t *nhits);
+
+/* ---- typewalk.c: the member at an offset ---- */
+
+struct type_hit {
+	const char *type;	/* interned name of the outer type */
+	int64_t offset;		/* offset within it */
+	const char *field;	/* interned member path, "" when none */
+	uint64_t size;		/* sizeof the type, 0 when unknown */
+	bool beyond_end;	/* off >= size: taken as an array element */
+};
+/* Name the type die (reached through typedef_name, may be NULL) and the
+ * member at off; access_size breaks ties between union members.
+ * DT_OK or DT_BAD_OFFSET. */
+enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
+			      const char *typedef_name, int64_t off,
+			      unsigned access_size, struct type_hit *out);
+
+#endif

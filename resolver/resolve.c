@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * The question itself: decode the instruction (or take the given register
+ * and offset), rule out what is not a data access, find the variable in
+ * the base register, and walk its type to the field.  Answers are cached
+ * per (pc, operand); the cached path allocates nothing.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_CANDIDATES 16
+
+const char *dt_reason_str(enum dt_reason r)
+{
+	switch (r) {
+	case DT_OK: return "ok";
+	case DT_NO_DSO: return "no_dso";
+	case DT_NO_DEBUGINFO: return "no_debuginfo";
+	case DT_NO_INSN: return "no_insn";
+	case DT_NO_MEM_OP: return "no_mem_op";
+	case DT_NO_REG: return "no_reg";
+	case DT_NO_CU: return "no_cu";
+	case DT_NO_VAR: return "no_var";
+	case DT_NO_TYPE: return "no_type";
+	case DT_BAD_OFFSET: return "bad_offset";
+	case DT_BAD_LINE: return "bad_line";
+	case DT_REASON_COUNT: break;
+	}
+	return "?";
+}
+
+int dt_reason_from_str(const char *name)
+{
+	for (int r = 0; r < DT_REASON_COUNT; r++)
+		if (!strcmp(dt_reason_str((enum dt_reason)r), name))
+			return r;
+	return -1;
+}
+
+void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r)
+{
+	memset(ans, 0, sizeof(*ans));
+	ans->pc = pc;
+	ans->reason = r;
+	ans->type = DT_TYPE_UNKNOWN;
+	ans->field = "";
+	ans->var = "";
+	ans->reg = -1;
+}
+
+static void answer_pseudo(struct dt_answer *ans, const char *type)
+{
+	ans->reason = DT_OK;
+	ans->type = type;
+}
+
+/* Pick the variable whose type the offset lands inside: with container_of
+ * both the list_head pointer (negative offset) and the container (inside)
+ * live in the register; the container is the answer. */
+static enum dt_reason attribute_operand(struct dt_session *s,
+					struct dt_answer *ans)
+{
+	struct var_hit hits[MAX_CANDIDATES];
+	struct type_hit th, fallback;
+	const struct var_hit *fallback_var = NULL;
+	enum dt_reason fallback_reason = DT_NO_TYPE;
+	Dwarf_Addr dpc = ans->pc + (uint64_t)s->dwarf_adjust;
+	size_t n;
+
+	if (!s->dwarf)
+		return DT_NO_DEBUGINFO;
+	enum dt_reason r = scope_find_vars(s, dpc, ans->reg, hits,
+					   MAX_CANDIDATES, &n);
+	if (r != DT_OK)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		int64_t off = ans->disp - hits[i].bias;
+		r = type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
+				   off, ans->size, &th);
+		if (r == DT_OK && !th.beyond_end) {
+			fallback = th;
+			fallback_var = &hits[i];
+			fallback_reason = DT_OK;
+			break;
+		}
+		if (!fallback_var || (fallback_reason != DT_OK && r == DT_OK)) {
+			fallback = th;
+			fallback_var = &hits[i];
+			fallback_reason = r;
+		}
+	}
+	if (!fallback_var)
+		return DT_NO_TYPE;
+	ans->var = session_intern(s, dwarf_diename((Dwarf_Die *)&fallback_var->var));
+	ans->type_size = fallback.size;
+	if (fallback_reason != DT_OK)
+		return fallback_reason;
+	ans->type = fallback.type;
+	ans->offset = fallback.offset;
+	ans->field = fallback.field;
+	return DT_OK;
+}
+
+static void finish(struct dt_session *s, const struct answer_key *key,
+		   struct dt_answer *ans, enum dt_reason r)
+{
+	ans->reason = r;
+	if (r != DT_OK) {
+		ans->type = DT_TYPE_UNKNOWN;
+		ans->offset = 0;
+		ans->field = "";
+	}
+	session_debug(s, "pc %#llx: %s %s +%lld (%s)",
+		      (unsigned long long)ans->pc, dt_reason_str(r), ans->type,
+		      (long long)ans->offset, ans->field);
+	cache_store(&s->cache, key, ans);	/* failure: just not cached */
+}
+
+enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
+			     int64_t offset, struct dt_answer *ans)
+{
+	struct answer_key key = { .pc = pc, .disp = offset, .reg = reg };
+	const struct dt_answer *hit = cache_find(&s->cache, &key);
+
+	if (hit) {
+		*ans = *hit;
+		return ans->reason;
+	}
+	dt_answer_miss(ans, pc, DT_OK);
+	ans->reg = reg;
+	ans->disp = offset;
+	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans);
+	finish(s, &key, ans, r);
+	return r;
+}
+
+static enum dt_reason classify_and_attribute(struct dt_session *s,
+					     struct dt_answer *ans)
+{
+	struct decoded_insn insn;
+	struct dt_mem_op op;
+	size_t avail;
+	const uint8_t *code = session_code_at(s, ans->pc, &avail);
+
+	if (!code || !decoder_run(s->decoder, ans->pc, code, avail, &insn))
+		return DT_NO_INSN;
+	switch (s->arch->classify(insn.toks, insn.ntoks, &op)) {
+	case DT_OP_NONE:
+		return DT_NO_MEM_OP;
+	case DT_OP_UNPARSED:
+		return DT_NO_REG;
+	case DT_OP_STACK:
+		answer_pseudo(ans, DT_TYPE_STACK_OP);
+		return DT_OK;
+	case DT_OP_MEMORY:
+		break;
+	}
+	ans->size = op.size;
+	ans->disp = op.disp;
+	if (s->arch->is_stack_canary(&op)) {
+		answer_pseudo(ans, DT_TYPE_CANARY);
+		return DT_OK;
+	}
+	/* FIXME: globals (pc-relative, absolute) and thread-locals are not
+	 * looked up yet; they count as no_var / no_reg. */
+	if (op.pc_relative || op.absolute)
+		return op.segment >= 0 ? DT_NO_REG : DT_NO_VAR;
+	if (op.base < 0)
+		return DT_NO_REG;
+	ans->reg = op.base;
+	return attribute_operand(s, ans);
+}
+
+enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
+			     struct dt_answer *ans)
+{
+	struct answer_key key = { .pc = pc, .disp = 0, .reg = ANSWER_KEY_DECODE };
+	const struct dt_answer *hit = cache_find(&s->cache, &key);
+
+	if (hit) {
+		*ans = *hit;
+		return ans->reason;
+	}
+	dt_answer_miss(ans, pc, DT_OK);
+	enum dt_reason r = classify_and_attribute(s, ans);
+	finish(s, &key, ans, r);
+	return r;
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Which variable holds the base register at pc: the compile unit for pc,
+ * the nest of scopes around it (functions, lexical blocks, inlined calls),
+ * then every variable and parameter of those scopes whose location at pc
+ * is that register, or that register plus a constant.
+ */
+#include <dwarf.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MAX_SCOPES 64
+
+static bool cu_by_scan(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	/* No .debug_aranges (clang does not emit it by default): look at
+	 * every unit's ranges. */
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, cu) &&
+		    dwarf_haspc(cu, pc) == 1)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+static bool find_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
+{
+	if (dwarf_addrdie(s->dwarf, pc, cu))
+		return true;
+	return cu_by_scan(s->dwarf, pc, cu);
+}
+
+static bool is_code_scope(int tag)
+{
+	switch (tag) {
+	case DW_TAG_subprogram:
+	case DW_TAG_lexical_block:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_try_block:
+	case DW_TAG_catch_block:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Append the chain of scopes containing pc below parent, outermost first. */
+static size_t collect_scopes(Dwarf_Die *parent, Dwarf_Addr pc,
+			     Dwarf_Die *scopes, size_t n)
+{
+	Dwarf_Die child;
+
+	if (n >= MAX_SCOPES || dwarf_child(parent, &child) != 0)
+		return n;
+	do {
+		int tag = dwarf_tag(&child);
+		if (is_code_scope(tag)) {
+			if (dwarf_haspc(&child, pc) == 1) {
+				scopes[n++] = child;
+				return collect_scopes(&scopes[n - 1], pc, scopes, n);
+			}
+		} else if (tag == DW_TAG_namespace) {
+			size_t m = collect_scopes(&child, pc, scopes, n);
+			if (m > n)
+				return m;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/* Location at pc is "reg" (the value is the register) or
+ * "breg k; stack_value" (the value is register + k). */
+static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int *reg,
+			    int64_t *bias)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t len;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return false;
+	if (dwarf_getlocation_addr(&attr, pc, &e, &len, 1) != 1)
+		return false;
+	/* "DW_OP_reg5 DW_OP_piece 8": a whole pointer in one register */
+	if (len == 2 && e[1].atom == DW_OP_piece && e[1].number == 8)
+		len = 1;
+	if (len == 1 && e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31) {
+		*reg = e[0].atom - DW_OP_reg0;
+		*bias = 0;
+		return true;
+	}
+	if (len == 1 && e[0].atom == DW_OP_regx) {
+		*reg = (int)e[0].number;
+		*bias = 0;
+		return true;
+	}
+	if (len == 2 && e[1].atom == DW_OP_stack_value) {
+		if (e[0].atom >= DW_OP_breg0 && e[0].atom <= DW_OP_breg31) {
+			*reg = e[0].atom - DW_OP_breg0;
+			*bias = (int64_t)e[0].number;
+			return true;
+		}
+		if (e[0].atom == DW_OP_bregx) {
+			*reg = (int)e[0].number;
+			*bias = (int64_t)e[0].number2;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, type);
+}
+
+static bool is_qualifier(int tag)
+{
+	return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
+}
+
+/* The data type a pointer variable points to.  Typedefs are peeled but the
+ * last one's name is kept: an anonymous struct is known by it. */
+static bool pointee_of(Dwarf_Die *var, Dwarf_Die *pointee,
+		       const char **typedef_name)
+{
+	Dwarf_Die t;
+	int tag;
+
+	if (!type_of(var, &t))
+		return false;
+	while (is_qualifier(tag = dwarf_tag(&t)) || tag == DW_TAG_typedef)
+		if (!type_of(&t, &t))
+			return false;
+	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
+	    tag != DW_TAG_rvalue_reference_type)
+		return false;
+	if (!type_of(&t, &t))
+		return false;	/* void * */
+	*typedef_name = NULL;
+	while (is_qualifier(tag = dwarf_tag(&t)) || tag == DW_TAG_typedef) {
+		if (tag == DW_TAG_typedef)
+			*typedef_name = dwarf_diename(&t);
+		if (!type_of(&t, &t))
+			return false;	/* typedef of void */
+	}
+	if (tag == DW_TAG_subroutine_type || tag == DW_TAG_unspecified_type)
+		return false;
+	*pointee = t;
+	return true;
+}
+
+static bool is_variable(int tag)
+{
+	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
+}
+
+enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
+			       struct var_hit *hits, size_t max,
+			       size_t *nhits)
+{
+	Dwarf_Die cu, scopes[MAX_SCOPES];
+	bool reg_matched = false;
+	size_t n;
+
+	*nhits = 0;
+	if (!find_cu(s, pc, &cu)) {
+		session_debug(s, "pc %#llx: no CU", (unsigned long long)pc);
+		return DT_NO_CU;
+	}
+	n = collect_scopes(&cu, pc, scopes, 0);
+	session_debug(s, "pc %#llx: CU <%#llx>, %zu scopes",
+		      (unsigned long long)pc,
+		      (unsigned long long)dwarf_dieoffset(&cu), n);
+
+	/* Innermost scope first: a block's local shadows the parameter. */
+	while (n-- > 0 && *nhits < max) {
+		Dwarf_Die v;
+		if (dwarf_child(&scopes[n], &v) != 0)
+			continue;
+		do {
+			int vreg;
+			int64_t bias;
+			if (!is_variable(dwarf_tag(&v)) ||
+			    !location_in_reg(&v, pc, &vreg, &bias) || vreg != reg)
+				continue;
+			reg_matched = true;
+			struct var_hit *h = &hits[*nhits];
+			if (!pointee_of(&v, &h->pointee, &h->typedef_name)) {
+				session_debug(s, "  var <%#llx> in reg %d: not a data pointer",
+					      (unsigned long long)dwarf_dieoffset(&v), reg);
+				continue;
+			}
+			h->var = v;
+			h->bias = bias;
+			session_debug(s, "  var <%#llx> in reg %d%+lld",
+				      (unsigned long long)dwarf_dieoffset(&v),
+				      reg, (long long)bias);
+			if (++*nhits == max)
+				break;
+		} while (dwarf_siblingof(&v, &v) == 0);
+	}
+	if (*nhits)
+		return DT_OK;
+	return reg_matched ? DT_NO_TYPE : DT_NO_VAR;
+}

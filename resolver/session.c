@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * A session is one binary: its ELF image (for instruction bytes), its
+ * DWARF found through libdwfl (separate debug info included), the decoder
+ * for its architecture, and the caches every answer lives in.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct load_segment {
+	uint64_t vaddr, filesz, offset;
+};
+
+struct session_priv {
+	struct dt_session pub;
+	Dwfl_Callbacks callbacks;
+	char *debuginfo_path;
+	struct load_segment *segs;
+	size_t nsegs;
+};
+
+static struct session_priv *priv(const struct dt_session *s)
+{
+	return (struct session_priv *)s;
+}
+
+const char *dt_strerror(int err)
+{
+	switch (-err) {
+	case 0: return "success";
+	case DT_ERR_NOT_ELF: return "not an ELF file";
+	case DT_ERR_ARCH: return "unsupported architecture";
+	case DT_ERR_DWFL: return "corrupt or truncated ELF file";
+	case DT_ERR_OPTS: return "unknown session options";
+	default:
+		return err < 0 && -err < DT_ERR_BASE ? strerror(-err) :
+		       "unknown error";
+	}
+}
+
+void session_debug(const struct dt_session *s, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!s->debug || !s->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	s->log(s->log_arg, buf);
+}
+
+const char *session_intern(struct dt_session *s, const char *str)
+{
+	const char *p = str ? strtab_intern(&s->strings, str, strlen(str)) : NULL;
+	return p ? p : "";
+}
+
+/* Cheap checks before libdwfl, so "no such file" and "not ELF" are told
+ * apart from a corrupt ELF. */
+static int check_elf_magic(const char *path)
+{
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, magic, sizeof(magic));
+	int err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	if (n != 4 || memcmp(magic, ELFMAG, SELFMAG))
+		return -DT_ERR_NOT_ELF;
+	return 0;
+}
+
+static int read_segments(struct session_priv *p)
+{
+	size_t n;
+
+	if (elf_getphdrnum(p->pub.elf, &n))
+		return 0;	/* no program headers: no code to read */
+	p->segs = calloc(n ? n : 1, sizeof(*p->segs));
+	if (!p->segs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(p->pub.elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		p->segs[p->nsegs++] = (struct load_segment){
+			ph.p_vaddr, ph.p_filesz, ph.p_offset };
+	}
+	return 0;
+}
+
+const uint8_t *session_code_at(const struct dt_session *s, uint64_t pc,
+			       size_t *avail)
+{
+	const struct session_priv *p = priv(s);
+
+	for (size_t i = 0; i < p->nsegs; i++) {
+		const struct load_segment *g = &p->segs[i];
+		if (pc < g->vaddr || pc - g->vaddr >= g->filesz)
+			continue;
+		uint64_t off = g->offset + (pc - g->vaddr);
+		if (off >= s->image_size)
+			return NULL;	/* truncated file */
+		uint64_t left = g->filesz - (pc - g->vaddr);
+		if (left > s->image_size - off)
+			left = s->image_size - off;
+		*avail = left;
+		return s->image + off;
+	}
+	return NULL;
+}
+
+static bool opts_tail_is_zero(const struct dt_session_opts *o)
+{
+	const unsigned char *c = (const unsigned char *)o;
+
+	for (size_t i = sizeof(*o); i < o->sz; i++)
+		if (c[i])
+			return false;
+	return true;
+}
+
+int dt_session_open(const char *path, const struct dt_session_opts *opts,
+		    struct dt_session **out)
+{
+	struct dt_session_opts o = { .sz = sizeof(o) };
+	struct session_priv *p;
+	struct dt_session *s;
+	GElf_Addr elf_bias;
+	GElf_Ehdr eh;
+	int err;
+
+	*out = NULL;
+	if (opts) {
+		if (opts->sz > sizeof(o) && !opts_tail_is_zero(opts))
+			return -DT_ERR_OPTS;
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	}
+	err = check_elf_magic(path);
+	if (err)
+		return err;
+
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	s = &p->pub;
+	s->log = o.log;
+	s->log_arg = o.log_arg;
+	const char *dbg = getenv("DTPROF_DEBUG");
+	s->debug = dbg && *dbg && strcmp(dbg, "0");
+	err = -ENOMEM;
+	s->path = strdup(path);
+	if (!s->path)
+		goto out;
+	if (o.debuginfo_path) {
+		p->debuginfo_path = strdup(o.debuginfo_path);
+		if (!p->debuginfo_path)
+			goto out;
+	}
+	p->callbacks.find_elf = dwfl_build_id_find_elf;
+	p->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	p->callbacks.section_address = dwfl_offline_section_address;
+	p->callbacks.debuginfo_path = p->debuginfo_path ? &p->debuginfo_path :
+				      NULL;
+
+	err = -DT_ERR_DWFL;
+	s->dwfl = dwfl_begin(&p->callbacks);
+	if (!s->dwfl)
+		goto out;
+	s->mod = dwfl_report_offline(s->dwfl, path, path, -1);
+	if (!s->mod || dwfl_report_end(s->dwfl, NULL, NULL))
+		goto out;
+	s->elf = dwfl_module_getelf(s->mod, &elf_bias);
+	if (!s->elf || !gelf_getehdr(s->elf, &eh))
+		goto out;
+	s->image = (const uint8_t *)elf_rawfile(s->elf, &s->image_size);
+	if (!s->image)
+		goto out;
+
+	err = -DT_ERR_ARCH;
+	s->arch = dt_arch_for_machine(eh.e_machine);
+	if (!s->arch)
+		goto out;
+	s->decoder = decoder_new(s->arch);
+	if (!s->decoder)
+		goto out;
+	err = read_segments(p);
+	if (err)
+		goto out;
+
+	Dwarf_Addr dwarf_bias = 0;
+	s->dwarf = dwfl_module_getdwarf(s->mod, &dwarf_bias);
+	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
+	session_debug(s, "open %s: arch %s, dwarf %s, adjust %lld", path,
+		      s->arch->name, s->dwarf ? "yes" : "no",
+		      (long long)s->dwarf_adjust);
+	*out = s;
+	return 0;
+out:
+	dt_session_close(s);
+	return err;
+}
+
+void dt_session_close(struct dt_session *s)
+{
+	if (!s)
+		return;
+	struct session_priv *p = priv(s);
+	decoder_free(s->decoder);
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	strtab_release(&s->strings);
+	cache_release(&s->cache);
+	free(p->segs);
+	free(p->debuginfo_path);
+	free(s->path);
+	free(p);
+}
+
+const char *dt_session_arch(const struct dt_session *s)
+{
+	return s->arch->name;
+}
+
+bool dt_session_has_debuginfo(const struct dt_session *s)
+{
+	return s->dwarf != NULL;
+}
+
+int dt_session_reg(const struct dt_session *s, const char *name)
+{
+	return s->arch->reg_from_name(name, strlen(name));
+}
+
+const char *dt_session_reg_name(const struct dt_session *s, int reg)
+{
+	return s->arch->reg_name(reg);
+}
+
+int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
+		      size_t len)
+{
+	struct decoded_insn insn;
+	size_t avail;
+	const uint8_t *code = session_code_at(s, pc, &avail);
+
+	if (!code)
+		return -EFAULT;
+	if (!decoder_run(s->decoder, pc, code, avail, &insn))
+		return -EINVAL;
+	decoded_insn_text(&insn, buf, len);
+	return (int)insn.len;
+}
+
+int dt_session_symbol(struct dt_session *s, const char *name,
+		      uint64_t *start, uint64_t *size)
+{
+	int n = dwfl_module_getsymtab(s->mod);
+
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *sn = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
+							 NULL, NULL, NULL);
+		if (!sn || strcmp(sn, name) || sym.st_shndx == SHN_UNDEF)
+			continue;
+		/* module address back to link-time address */
+		*start = sym.st_value;
+		*size = sym.st_size;
+		return 0;
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * From a type and a byte offset to the member there: through nested
+ * structs, unions, anonymous members, arrays and bitfields, building the
+ * dotted member path ("ms.map", "items[2].x") and perf's type name.
+ *
+ * Naming rules (DESIGN.md): a struct or union is named by its tag even when
+ * reached through a typedef; the typedef names it only when it has no tag.
+ * A union names its first declared member that covers the offset.  An array
+ * member names the element index ("slots[3]").  An offset past the end of
+ * the type is an element of an array of it (p[1].x): type and field of the
+ * element, offset taken modulo the size.
+ */
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PATH_MAX_LEN 512
+#define NAME_MAX_LEN 256
+#define MAX_DEPTH 32
+
+static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+	       dwarf_formref_die(&attr, type);
+}
+
+static bool is_qualifier_or_typedef(int tag)
+{
+	return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type ||
+	       tag == DW_TAG_typedef;
+}
+
+/* Strip typedefs and qualifiers; false when they end in void. */
+static bool peel(Dwarf_Die *in, Dwarf_Die *out)
+{
+	*out = *in;
+	for (int i = 0; i < MAX_DEPTH && is_qualifier_or_typedef(dwarf_tag(out)); i++)
+		if (!type_of(out, out))
+			return false;
+	return true;
+}
+
+static bool type_size(Dwarf_Die *t, uint64_t *size)
+{
+	Dwarf_Word w;
+
+	if (dwarf_aggregate_size(t, &w) != 0)
+		return false;
+	*size = w;
+	return true;
+}
+
+static const char *tag_keyword(int tag)
+{
+	switch (tag) {
+	case DW_TAG_structure_type: return "struct";
+	case DW_TAG_union_type: return "union";
+	case DW_TAG_class_type: return "class";
+	case DW_TAG_enumeration_type: return "enum";
+	default: return NULL;
+	}
+}
+
+/* perf's spelling of any type die: "struct page", "char*", "int[4]". */
+static void spell_type(Dwarf_Die *die, char *buf, size_t len, int depth)
+{
+	Dwarf_Die inner;
+	const char *name = dwarf_diename(die);
+	int tag = dwarf_tag(die);
+	const char *kw = tag_keyword(tag);
+
+	if (depth > MAX_DEPTH) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (kw) {
+		snprintf(buf, len, "%s %s", kw, name ? name : "(anon)");
+		return;
+	}
+	switch (tag) {
+	case DW_TAG_base_type:
+	case DW_TAG_typedef:
+	case DW_TAG_unspecified_type:
+		snprintf(buf, len, "%s", name ? name : "?");
+		return;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type: {
+		char sub[NAME_MAX_LEN - 24];	/* room for the suffix */
+		if (type_of(die, &inner))
+			spell_type(&inner, sub, sizeof(sub), depth + 1);
+		else
+			snprintf(sub, sizeof(sub), "void");
+		snprintf(buf, len, "%s%s", sub,
+			 tag == DW_TAG_pointer_type ? "*" : "&");
+		return;
+	}
+	case DW_TAG_array_type: {
+		char sub[NAME_MAX_LEN - 24];	/* room for the suffix */
+		uint64_t total, elem;
+		if (!type_of(die, &inner)) {
+			snprintf(buf, len, "?[]");
+			return;
+		}
+		spell_type(&inner, sub, sizeof(sub), depth + 1);
+		if (type_size(die, &total) && type_size(&inner, &elem) && elem)
+			snprintf(buf, len, "%s[%" PRIu64 "]", sub, total / elem);
+		else
+			snprintf(buf, len, "%s[]", sub);
+		return;
+	}
+	case DW_TAG_subroutine_type:
+		snprintf(buf, len, "(function)");
+		return;
+	default:
+		if (is_qualifier_or_typedef(tag) && type_of(die, &inner))
+			spell_type(&inner, buf, len, depth + 1);
+		else
+			snprintf(buf, len, "%s", name ? name : "?");
+	}
+}
+
+/* Byte offset of a member within its parent: DW_AT_data_member_location
+ * as a constant, or as the DWARF 2 expression "DW_OP_plus_uconst N";
+ * absent in a union (offset 0). */
+static bool member_location(Dwarf_Die *m, uint64_t *loc)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+	Dwarf_Op *e;
+	size_t n;
+
+	*loc = 0;
+	if (!dwarf_attr(m, DW_AT_data_member_location, &attr))
+		return true;
+	if (dwarf_formudata(&attr, &w) == 0) {
+		*loc = w;
+		return true;
+	}
+	if (dwarf_getlocation(&attr, &e, &n) == 0 && n == 1 &&
+	    (e[0].atom == DW_OP_plus_uconst || e[0].atom == DW_OP_constu)) {
+		*loc = e[0].number;
+		return true;
+	}
+	return false;
+}
+
+/* The bytes [start, end) a member occupies.  Bitfields: DWARF 4's
+ * DW_AT_data_bit_offset counts from the start of the parent; DWARF 2's
+ * DW_AT_bit_offset counts from the most significant bit of a byte_size
+ * storage unit at data_member_location (little-endian targets). */
+static bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
+			  uint64_t *end, bool *open_ended)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word bits, bitoff, unit;
+	uint64_t loc, size;
+
+	*open_ended = false;
+	if (dwarf_attr(m, DW_AT_bit_size, &attr) &&
+	    dwarf_formudata(&attr, &bits) == 0) {
+		uint64_t first_bit;
+		if (dwarf_attr(m, DW_AT_data_bit_offset, &attr) &&
+		    dwarf_formudata(&attr, &bitoff) == 0) {
+			first_bit = bitoff;
+		} else {
+			if (!member_location(m, &loc))
+				return false;
+			if (!(dwarf_attr(m, DW_AT_bit_offset, &attr) &&
+			      dwarf_formudata(&attr, &bitoff) == 0))
+				bitoff = 0;
+			if (!(dwarf_attr(m, DW_AT_byte_size, &attr) &&
+			      dwarf_formudata(&attr, &unit) == 0) &&
+			    !type_size(mtype, &unit))
+				return false;
+			if (bitoff + bits > unit * 8)
+				return false;
+			first_bit = loc * 8 + unit * 8 - bitoff - bits;
+		}
+		*start = first_bit / 8;
+		*end = (first_bit + bits + 7) / 8;
+		return true;
+	}
+	if (!member_location(m, &loc))
+		return false;
+	*start = loc;
+	if (!type_size(mtype, &size)) {
+		/* flexible array member: runs to the end of the object */
+		*open_ended = true;
+		*end = UINT64_MAX;
+		return true;
+	}
+	*end = loc + size;
+	return true;
+}
+
+struct path_buf {
+	char s[PATH_MAX_LEN];
+	size_t used;
+	bool truncated;
+};
+
+static void path_add(struct path_buf *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void path_add(struct path_buf *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p->truncated)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(p->s + p->used, sizeof(p->s) - p->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(p->s) - p->used) {
+		p->s[p->used] = '\0';
+		p->truncated = true;
+		return;
+	}
+	p->used += (size_t)n;
+}
+
+/* Descend from a struct/union/array to the innermost member covering off. */
+static void walk_members(Dwarf_Die *type, uint64_t off, struct path_buf *p)
+{
+	Dwarf_Die t = *type;
+
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		int tag = dwarf_tag(&t);
+
+		if (tag == DW_TAG_array_type) {
+			Dwarf_Die elem;
+			uint64_t esize;
+			if (!type_of(&t, &elem) || !peel(&elem, &elem) ||
+			    !type_size(&elem, &esize) || !esize)
+				return;
+			path_add(p, "[%" PRIu64 "]", off / esize);
+			off %= esize;
+			t = elem;
+			continue;
+		}
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		    tag != DW_TAG_class_type)
+			return;
+
+		Dwarf_Die m, found, found_type;
+		uint64_t found_start = 0;
+		bool have = false;
+		if (dwarf_child(&t, &m) != 0)
+			return;
+		do {
+			int mtag = dwarf_tag(&m);
+			Dwarf_Die mt;
+			uint64_t start, end;
+			bool open;
+			if (mtag != DW_TAG_member && mtag != DW_TAG_inheritance)
+				continue;
+			if (!type_of(&m, &mt) || !peel(&mt, &mt))
+				continue;
+			/* C++ static members are declarations, not storage */
+			if (dwarf_hasattr(&m, DW_AT_external) ||
+			    dwarf_hasattr(&m, DW_AT_declaration))
+				continue;
+			if (!member_extent(&m, &mt, &start, &end, &open))
+				continue;
+			if (off >= start && off < end) {
+				found = m;
+				found_type = mt;
+				found_start = start;
+				have = true;
+				break;	/* first declared wins, unions too */
+			}
+		} while (dwarf_siblingof(&m, &m) == 0);
+		if (!have)
+			return;		/* a hole or tail padding */
+
+		Dwarf_Attribute nattr;
+		const char *name = dwarf_tag(&found) == DW_TAG_member &&
+				   dwarf_attr_integrate(&found, DW_AT_name, &nattr) ?
+				   dwarf_formstring(&nattr) : NULL;
+		if (name && *name)
+			path_add(p, "%s%s", p->used ? "." : "", name);
+		off -= found_start;
+		t = found_type;
+	}
+}
+
+enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
+			      const char *typedef_name, int64_t off,
+			      unsigned access_size, struct type_hit *out)
+{
+	char name[NAME_MAX_LEN];
+	struct path_buf path = { .used = 0 };
+	Dwarf_Die t;
+	uint64_t size = 0;
+	int tag;
+
+	(void)access_size;
+	memset(out, 0, sizeof(*out));
+	out->field = "";
+	if (!peel(type, &t))
+		return DT_NO_TYPE;
+	tag = dwarf_tag(&t);
+	if (tag_keyword(tag) && !dwarf_diename(&t) && typedef_name)
+		snprintf(name, sizeof(name), "%s", typedef_name);
+	else
+		spell_type(&t, name, sizeof(name), 0);
+	out->type = session_intern(s, name);
+	if (type_size(&t, &size))
+		out->size = size;
+	if (off < 0)
+		return DT_BAD_OFFSET;
+	out->beyond_end = size && (uint64_t)off >= size;
+	if (out->beyond_end)
+		off = (int64_t)((uint64_t)off % size);	/* element of an array */
+	out->offset = off;
+	path.s[0] = '\0';
+	walk_members(&t, (uint64_t)off, &path);
+	out->field = session_intern(s, path.s);
+	return DT_OK;
+}
