@@ -78,7 +78,7 @@ deps:
 check:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
 	@$(MAKE) --no-print-directory tests
-	DT_BUILD=$(abspath $(O)) prove -j2 --exec tests/run tests/
+	DT_BUILD=$(abspath $(O)) prove -j2 --exec tests/run tests/*.t $(TEST_UNITS)
 
 bench:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
@@ -99,5 +99,6 @@ clean:
 	rm -rf build
 
 .PHONY: all tests deps check bench demo install clean
+.SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -145,7 +145,8 @@ static bool is_stack_mnemonic(const char *m)
 /* Address arithmetic and hints: a memory-looking operand but no access. */
 static bool is_addressing_only(const char *m)
 {
-	return starts_with(m, "lea") || starts_with(m, "nop") ||
+	return !strcmp(m, "lea") || !strcmp(m, "leaq") || !strcmp(m, "leal") ||
+	       !strcmp(m, "leaw") || starts_with(m, "nop") ||
 	       starts_with(m, "endbr") || starts_with(m, "bnd");
 }
 
@@ -316,13 +317,24 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 	/* movzbl/movsbq and friends: the letter after movz/movs is the
 	 * source width; otherwise a register operand's width, otherwise the
 	 * suffix of "movl $1,(%rax)". */
-	if ((starts_with(mnem, "movz") || starts_with(mnem, "movs")) &&
-	    strlen(mnem) == 6)
+	size_t ml = strlen(mnem);
+	if (op->indirect_branch)
+		op->size = 8;	/* a code pointer */
+	else if ((starts_with(mnem, "movz") || starts_with(mnem, "movs")) && ml == 6)
 		op->size = suffix_width(mnem[4]);
+	else if (other_reg_size >= 16 && ml > 2 &&
+		 (!strcmp(mnem + ml - 2, "sd") || !strcmp(mnem + ml - 2, "ss")))
+		op->size = mnem[ml - 1] == 'd' ? 8 : 4;	/* scalar SSE */
+	else if (other_reg_size >= 16 && (!strcmp(mnem, "movq") ||
+		 !strcmp(mnem, "vmovq") || strstr(mnem, "lp") || strstr(mnem, "hp")))
+		op->size = 8;	/* movq, movlps, movhpd: one quadword */
+	else if (other_reg_size >= 16 && (!strcmp(mnem, "movd") ||
+		 !strcmp(mnem, "vmovd")))
+		op->size = 4;
 	else if (other_reg_size)
 		op->size = other_reg_size;
-	else if (strlen(mnem) > 2)
-		op->size = suffix_width(mnem[strlen(mnem) - 1]);
+	else if (ml > 2)
+		op->size = suffix_width(mnem[ml - 1]);
 	return DT_OP_MEMORY;
 }
 

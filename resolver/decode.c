@@ -143,9 +143,11 @@ unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
 	d->out = NULL;
 	if (n <= 0 || (size_t)n > avail || out->overflow)
 		return 0;
-	/* libopcodes prints "(bad)" for undefined encodings */
+	/* libopcodes prints "(bad)" for undefined encodings and ".byte 0x8b"
+	 * when the bytes end inside an instruction */
 	for (size_t i = 0; i < out->ntoks; i++)
-		if (strstr(out->toks[i].text, "(bad)"))
+		if (out->toks[i].kind == DT_TOK_DIRECTIVE ||
+		    strstr(out->toks[i].text, "(bad)"))
 			return 0;
 	out->len = (unsigned)n;
 	return out->len;

@@ -6,10 +6,11 @@
  *
  * Naming rules (DESIGN.md): a struct or union is named by its tag even when
  * reached through a typedef; the typedef names it only when it has no tag.
- * A union names its first declared member that covers the offset.  An array
- * member names the element index ("slots[3]").  An offset past the end of
- * the type is an element of an array of it (p[1].x): type and field of the
- * element, offset taken modulo the size.
+ * A union names its first declared member covering the offset whose
+ * innermost field there has the access's size, else its first covering
+ * member.  An array member names the element index ("slots[3]").  An
+ * offset past the end of the type is an element of an array of it
+ * (p[1].x): type and field of the element, offset taken modulo the size.
  */
 #include <dwarf.h>
 #include <inttypes.h>
@@ -228,69 +229,95 @@ static void path_add(struct path_buf *p, const char *fmt, ...)
 	p->used += (size_t)n;
 }
 
-/* Descend from a struct/union/array to the innermost member covering off. */
-static void walk_members(Dwarf_Die *type, uint64_t off, struct path_buf *p)
+struct member_pick {
+	Dwarf_Die die, type;
+	uint64_t start;
+};
+
+static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
+			     struct path_buf *p, int depth);
+
+/* The member of a struct or union covering off.  In a union several do:
+ * the first declared one whose innermost field there has the access's
+ * size wins, else the first declared. */
+static bool pick_member(Dwarf_Die *t, uint64_t off, unsigned access_size,
+			int depth, struct member_pick *pick)
 {
-	Dwarf_Die t = *type;
+	bool is_union = dwarf_tag(t) == DW_TAG_union_type;
+	bool have = false;
+	Dwarf_Die m;
 
-	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		int tag = dwarf_tag(&t);
-
-		if (tag == DW_TAG_array_type) {
-			Dwarf_Die elem;
-			uint64_t esize;
-			if (!type_of(&t, &elem) || !peel(&elem, &elem) ||
-			    !type_size(&elem, &esize) || !esize)
-				return;
-			path_add(p, "[%" PRIu64 "]", off / esize);
-			off %= esize;
-			t = elem;
+	if (dwarf_child(t, &m) != 0)
+		return false;
+	do {
+		int mtag = dwarf_tag(&m);
+		Dwarf_Die mt;
+		uint64_t start, end;
+		bool open;
+		if (mtag != DW_TAG_member && mtag != DW_TAG_inheritance)
 			continue;
+		/* C++ static members are declarations, not storage */
+		if (dwarf_hasattr(&m, DW_AT_external) ||
+		    dwarf_hasattr(&m, DW_AT_declaration))
+			continue;
+		if (!type_of(&m, &mt) || !peel(&mt, &mt) ||
+		    !member_extent(&m, &mt, &start, &end, &open) ||
+		    off < start || off >= end)
+			continue;
+		if (!have) {
+			*pick = (struct member_pick){ m, mt, start };
+			have = true;
+			if (!is_union || !access_size)
+				return true;
 		}
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-		    tag != DW_TAG_class_type)
-			return;
+		if (walk_members(&mt, off - start, access_size, NULL,
+				 depth + 1) == access_size) {
+			*pick = (struct member_pick){ m, mt, start };
+			return true;
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return have;
+}
 
-		Dwarf_Die m, found, found_type;
-		uint64_t found_start = 0;
-		bool have = false;
-		if (dwarf_child(&t, &m) != 0)
-			return;
-		do {
-			int mtag = dwarf_tag(&m);
-			Dwarf_Die mt;
-			uint64_t start, end;
-			bool open;
-			if (mtag != DW_TAG_member && mtag != DW_TAG_inheritance)
-				continue;
-			if (!type_of(&m, &mt) || !peel(&mt, &mt))
-				continue;
-			/* C++ static members are declarations, not storage */
-			if (dwarf_hasattr(&m, DW_AT_external) ||
-			    dwarf_hasattr(&m, DW_AT_declaration))
-				continue;
-			if (!member_extent(&m, &mt, &start, &end, &open))
-				continue;
-			if (off >= start && off < end) {
-				found = m;
-				found_type = mt;
-				found_start = start;
-				have = true;
-				break;	/* first declared wins, unions too */
-			}
-		} while (dwarf_siblingof(&m, &m) == 0);
-		if (!have)
-			return;		/* a hole or tail padding */
+/* Descend from t to the innermost member covering off, appending its
+ * path to p (when not NULL).  Returns that member's size, 0 when off is
+ * in a hole or padding or the size is unknown. */
+static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
+			     struct path_buf *p, int depth)
+{
+	int tag = dwarf_tag(t);
+	uint64_t size = 0;
 
+	if (depth > MAX_DEPTH)
+		return 0;
+	if (tag == DW_TAG_array_type) {
+		Dwarf_Die elem;
+		uint64_t esize;
+		if (!type_of(t, &elem) || !peel(&elem, &elem) ||
+		    !type_size(&elem, &esize) || !esize)
+			return 0;
+		if (p)
+			path_add(p, "[%" PRIu64 "]", off / esize);
+		return walk_members(&elem, off % esize, access_size, p, depth + 1);
+	}
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_class_type)
+		return type_size(t, &size) ? size : 0;
+
+	struct member_pick pick;
+	if (!pick_member(t, off, access_size, depth, &pick))
+		return 0;	/* a hole or tail padding */
+	if (p) {
 		Dwarf_Attribute nattr;
-		const char *name = dwarf_tag(&found) == DW_TAG_member &&
-				   dwarf_attr_integrate(&found, DW_AT_name, &nattr) ?
-				   dwarf_formstring(&nattr) : NULL;
+		const char *name = dwarf_tag(&pick.die) == DW_TAG_member &&
+			dwarf_attr_integrate(&pick.die, DW_AT_name, &nattr) ?
+			dwarf_formstring(&nattr) : NULL;
+		/* an anonymous struct or union adds no name */
 		if (name && *name)
 			path_add(p, "%s%s", p->used ? "." : "", name);
-		off -= found_start;
-		t = found_type;
 	}
+	return walk_members(&pick.type, off - pick.start, access_size, p,
+			    depth + 1);
 }
 
 enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
@@ -303,7 +330,6 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 	uint64_t size = 0;
 	int tag;
 
-	(void)access_size;
 	memset(out, 0, sizeof(*out));
 	out->field = "";
 	if (!peel(type, &t))
@@ -323,7 +349,7 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 		off = (int64_t)((uint64_t)off % size);	/* element of an array */
 	out->offset = off;
 	path.s[0] = '\0';
-	walk_members(&t, (uint64_t)off, &path);
+	walk_members(&t, (uint64_t)off, access_size, &path, 0);
 	out->field = session_intern(s, path.s);
 	return DT_OK;
 }

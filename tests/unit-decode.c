@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Instruction decoding against real x86-64 encodings: libopcodes' tokens
+ * through arch/x86_64.c's operand rules.
+ */
+#include "../resolver/internal.h"
+#include "tap.h"
+
+#define RAX 0
+#define RDX 1
+#define RCX 2
+#define RBX 3
+#define RSI 4
+#define RDI 5
+#define RBP 6
+#define RSP 7
+#define R12 12
+#define FS 54
+#define NONE (-1)
+
+struct enc {
+	const char *what;
+	uint8_t bytes[16];
+	unsigned len;
+	enum dt_op_kind kind;
+	int base, index, scale;
+	int64_t disp;
+	bool pc_relative, indirect, canary;
+	int segment;
+	unsigned size;
+};
+
+static const struct enc encodings[] = {
+	{ "mov 0x10(%rdi),%rax", { 0x48, 0x8b, 0x47, 0x10 }, 4,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0x10, .segment = NONE, .size = 8 },
+	{ "mov -0x70(%rdi),%eax", { 0x8b, 0x47, 0x90 }, 3,
+	  DT_OP_MEMORY, RDI, NONE, 0, -0x70, .segment = NONE, .size = 4 },
+	{ "mov (%rsp),%rax", { 0x48, 0x8b, 0x04, 0x24 }, 4,
+	  DT_OP_MEMORY, RSP, NONE, 0, 0, .segment = NONE, .size = 8 },
+	{ "mov 0x10(%rip),%eax (RIP-relative)", { 0x8b, 0x05, 0x10, 0, 0, 0 }, 6,
+	  DT_OP_MEMORY, NONE, NONE, 0, 0x10, .pc_relative = true,
+	  .segment = NONE, .size = 4 },
+	{ "mov 0x8(%rax,%rdx,8),%eax (SIB)", { 0x8b, 0x44, 0xd0, 0x08 }, 4,
+	  DT_OP_MEMORY, RAX, RDX, 8, 8, .segment = NONE, .size = 4 },
+	{ "mov 0x10(,%rax,4),%eax (index only)", { 0x8b, 0x04, 0x85, 0x10, 0, 0, 0 }, 7,
+	  DT_OP_MEMORY, NONE, RAX, 4, 0x10, .segment = NONE, .size = 4 },
+	{ "mov 0x402010,%eax (absolute)", { 0x8b, 0x04, 0x25, 0x10, 0x20, 0x40, 0 }, 7,
+	  DT_OP_MEMORY, NONE, NONE, 0, 0x402010, .segment = NONE, .size = 4 },
+	{ "mov %fs:0x28,%rax (stack canary)", { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0 }, 9,
+	  DT_OP_MEMORY, NONE, NONE, 0, 0x28, .canary = true, .segment = FS, .size = 8 },
+	{ "mov %fs:0x10,%rax (TLS, not canary)", { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x10, 0, 0, 0 }, 9,
+	  DT_OP_MEMORY, NONE, NONE, 0, 0x10, .segment = FS, .size = 8 },
+	{ "lock xadd %rax,(%rdi)", { 0xf0, 0x48, 0x0f, 0xc1, 0x07 }, 5,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0, .segment = NONE, .size = 8 },
+	{ "movl $0x1,0x8(%rdi) (store immediate)", { 0xc7, 0x47, 0x08, 1, 0, 0, 0 }, 7,
+	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE, .size = 4 },
+	{ "movzbl 0x21(%rdi),%eax", { 0x0f, 0xb6, 0x47, 0x21 }, 4,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0x21, .segment = NONE, .size = 1 },
+	{ "movsd 0x8(%rdi),%xmm0 (SSE scalar)", { 0xf2, 0x0f, 0x10, 0x47, 0x08 }, 5,
+	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE, .size = 8 },
+	{ "movdqu (%rax),%xmm0 (SSE vector)", { 0xf3, 0x0f, 0x6f, 0x00 }, 4,
+	  DT_OP_MEMORY, RAX, NONE, 0, 0, .segment = NONE, .size = 16 },
+	{ "vmovdqa 0x20(%rdi),%ymm0 (AVX)", { 0xc5, 0xfd, 0x6f, 0x47, 0x20 }, 5,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0x20, .segment = NONE, .size = 32 },
+	{ "vmovups 0x40(%rdi),%zmm0 (AVX-512, disp8*64)", { 0x62, 0xf1, 0x7c, 0x48, 0x10, 0x47, 0x01 }, 7,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0x40, .segment = NONE, .size = 64 },
+	{ "vbroadcastss 0x4(%rdi),%ymm0", { 0xc4, 0xe2, 0x7d, 0x18, 0x47, 0x04 }, 6,
+	  DT_OP_MEMORY, RDI, NONE, 0, 4, .segment = NONE, .size = 4 },
+	{ "mov 0x18(%r12),%rax (REX.B)", { 0x49, 0x8b, 0x44, 0x24, 0x18 }, 5,
+	  DT_OP_MEMORY, R12, NONE, 0, 0x18, .segment = NONE, .size = 8 },
+	{ "call *0x38(%rax) (call through a field)", { 0xff, 0x50, 0x38 }, 3,
+	  DT_OP_MEMORY, RAX, NONE, 0, 0x38, .indirect = true, .segment = NONE, .size = 8 },
+	{ "jmp *(%rdi) (tail call through a field)", { 0xff, 0x27 }, 2,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0, .indirect = true, .segment = NONE, .size = 8 },
+	{ "push 0x8(%rdi) (push from memory)", { 0xff, 0x77, 0x08 }, 3,
+	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE },
+	{ "movsb (string op: the source)", { 0xa4 }, 1,
+	  DT_OP_MEMORY, RSI, NONE, 0, 0, .segment = NONE, .size = 1 },
+	{ "rep stos %rax,%es:(%rdi)", { 0xf3, 0x48, 0xab }, 3,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0, .segment = NONE, .size = 8 },
+	{ "push %rbp", { 0x55 }, 1, DT_OP_STACK, .base = NONE },
+	{ "pop %rbx", { 0x5b }, 1, DT_OP_STACK, .base = NONE },
+	{ "ret", { 0xc3 }, 1, DT_OP_STACK, .base = NONE },
+	{ "leave", { 0xc9 }, 1, DT_OP_STACK, .base = NONE },
+	{ "call rel32", { 0xe8, 0, 0, 0, 0 }, 5, DT_OP_STACK, .base = NONE },
+	{ "call *%rax (register)", { 0xff, 0xd0 }, 2, DT_OP_STACK, .base = NONE },
+	{ "add %rbx,%rax", { 0x48, 0x01, 0xd8 }, 3, DT_OP_NONE, .base = NONE },
+	{ "lea 0x10(%rdi),%rax", { 0x48, 0x8d, 0x47, 0x10 }, 4, DT_OP_NONE, .base = NONE },
+	{ "nopl 0x0(%rax,%rax,1)", { 0x0f, 0x1f, 0x44, 0, 0 }, 5, DT_OP_NONE, .base = NONE },
+	{ "jmp rel8", { 0xeb, 0x10 }, 2, DT_OP_NONE, .base = NONE },
+	{ "endbr64", { 0xf3, 0x0f, 0x1e, 0xfa }, 4, DT_OP_NONE, .base = NONE },
+	{ "mov $0x2a,%eax", { 0xb8, 0x2a, 0, 0, 0 }, 5, DT_OP_NONE, .base = NONE },
+};
+
+static void check(struct decoder *d, const struct enc *e)
+{
+	struct decoded_insn insn;
+	struct dt_mem_op op;
+	char text[128];
+
+	unsigned len = decoder_run(d, 0x1000, e->bytes, sizeof(e->bytes), &insn);
+	decoded_insn_text(&insn, text, sizeof(text));
+	is_int(len, e->len, "%s: length (%s)", e->what, text);
+	enum dt_op_kind kind = dt_arch_x86_64.classify(insn.toks, insn.ntoks, &op);
+	is_int(kind, e->kind, "%s: kind", e->what);
+	if (kind != DT_OP_MEMORY || e->kind != DT_OP_MEMORY)
+		return;
+	ok(op.base == e->base && op.index == e->index &&
+	   (e->index < 0 || op.scale == e->scale) && op.disp == e->disp,
+	   "%s: base %d index %d scale %d disp %lld", e->what, op.base,
+	   op.index, op.scale, (long long)op.disp);
+	ok(op.pc_relative == e->pc_relative && op.indirect_branch == e->indirect &&
+	   op.segment == e->segment, "%s: pc-relative %d indirect %d segment %d",
+	   e->what, op.pc_relative, op.indirect_branch, op.segment);
+	is_int(dt_arch_x86_64.is_stack_canary(&op), e->canary, "%s: canary", e->what);
+	is_int(op.size, e->size, "%s: access size", e->what);
+}
+
+int main(void)
+{
+	struct decoder *d = decoder_new(&dt_arch_x86_64);
+	struct decoded_insn insn;
+	static const uint8_t bad[] = { 0x06 };	/* push %es: invalid in 64-bit */
+	static const uint8_t cut[] = { 0x8b, 0x47 };	/* mov, no disp8 */
+
+	if (!ok(d != NULL, "libopcodes has an x86-64 decoder"))
+		return done_testing();
+	for (size_t i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++)
+		check(d, &encodings[i]);
+	is_int(decoder_run(d, 0x1000, bad, sizeof(bad), &insn), 0,
+	       "an invalid opcode decodes to nothing");
+	is_int(decoder_run(d, 0x1000, cut, sizeof(cut), &insn), 0,
+	       "a truncated instruction decodes to nothing");
+	is_int(decoder_run(d, 0x1000, cut, 0, &insn), 0,
+	       "no bytes decode to nothing");
+	decoder_free(d);
+	return done_testing();
+}

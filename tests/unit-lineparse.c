@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * dtresolve's request lines: what parses, to what, and what is refused.
+ */
+#include "../resolver/lineparse.h"
+#include "tap.h"
+
+static struct line_req parse(const char *s)
+{
+	struct line_req r;
+
+	line_parse(s, strlen(s), &r);
+	return r;
+}
+
+int main(void)
+{
+	struct line_req r;
+
+	r = parse("0x401136");
+	ok(r.kind == LINE_ADDR && r.addr == 0x401136, "bare address");
+	r = parse("  0xFFFFFFFF81000000\t");
+	ok(r.kind == LINE_ADDR && r.addr == 0xffffffff81000000ULL,
+	   "kernel address, blanks around, upper case");
+	r = parse("0x401136 rdi 16");
+	ok(r.kind == LINE_TUPLE && r.addr == 0x401136 && !strcmp(r.reg, "rdi") &&
+	   r.offset == 16, "tuple, decimal offset");
+	r = parse("0x401136 %rax -0x58");
+	ok(r.kind == LINE_TUPLE && !strcmp(r.reg, "rax") && r.offset == -0x58,
+	   "tuple, %%register, negative hex offset");
+	r = parse("0x1 x0 +8");
+	ok(r.kind == LINE_TUPLE && !strcmp(r.reg, "x0") && r.offset == 8,
+	   "tuple, explicit plus");
+	r = parse("0x1 rdi 010");
+	ok(r.kind == LINE_TUPLE && r.offset == 10, "leading zero is decimal");
+	r = parse("0x1 rdi -9223372036854775808");
+	ok(r.kind == LINE_TUPLE && r.offset == INT64_MIN, "INT64_MIN offset");
+
+	static const char *const bad[] = {
+		"", "   ", "401136", "0x", "0xg1", "0x12345678901234567",
+		"0x1 rdi", "0x1 rdi 1 2", "0x1 rdi abc", "0x1 rdi 9223372036854775808",
+		"0x1 averyveryverylongregistername 1", "0x1 % 1", "0x1 rdi 0x",
+		"0x1 rdi -", "\x01\x02\xff",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = parse(bad[i]);
+		ok(r.kind == LINE_BAD && r.error && *r.error,
+		   "refused: '%s' (%s)", bad[i], r.error ? r.error : "no reason");
+	}
+	/* embedded NUL: the length decides, not the terminator */
+	line_parse("0x10\0garbage", 12, &r);
+	ok(r.kind == LINE_BAD, "a NUL inside the line is not its end");
+	return done_testing();
+}
