@@ -10,11 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "dtprof.h"
 #include "lineparse.h"
+#include "lineread.h"
 
 #define PROG "dtresolve"
 
@@ -192,24 +193,27 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 	dt_answer_print(stdout, &r->opt.print, &ans);
 }
 
-static void run_stream(struct run *r, FILE *in, const char *name)
+static void flush_output(void *arg)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	(void)arg;
+	fflush(stdout);
+}
+
+static void run_stream(struct run *r, int fd, const char *name)
+{
+	struct line_reader in;
+	const char *line;
+	size_t len;
 	unsigned long lineno = 0;
 
-	while ((n = getline(&line, &cap, in)) >= 0) {
-		size_t len = (size_t)n;
-		if (len && line[len - 1] == '\n')
-			len--;
+	line_reader_init(&in, fd, flush_output, NULL);
+	while ((line = line_reader_next(&in, &len)))
 		answer_line(r, name, ++lineno, line, len);
-	}
-	if (ferror(in)) {
-		msg("error reading '%s': %s", name, strerror(errno));
+	if (in.err) {
+		msg("error reading '%s': %s", name, strerror(in.err));
 		r->status = EXIT_INPUT;
 	}
-	free(line);
+	line_reader_release(&in);
 }
 
 static void open_binary(struct run *r)
@@ -235,32 +239,31 @@ static void open_binary(struct run *r)
 int main(int argc, char **argv)
 {
 	struct run r = { .status = 0 };
-	struct stat st;
 	int err = parse_options(argc, argv, &r.opt);
 
 	if (err)
 		return err;
 	r.opt.print.dso = r.opt.binary;
-	/* an interactive pipe gets each answer as soon as it exists */
-	if (fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode))
-		setvbuf(stdout, NULL, _IOLBF, 0);
+	/* Output is block-buffered and flushed before every read that may
+	 * block (lineread.c): an interactive pipe still sees each answer
+	 * before dtresolve waits for the next request. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	if (r.opt.binary)
 		open_binary(&r);
 
-	if (optind == argc) {
-		run_stream(&r, stdin, "<stdin>");
-	} else {
-		for (int i = optind; i < argc; i++) {
-			FILE *in = strcmp(argv[i], "-") ? fopen(argv[i], "r") : stdin;
-			if (!in) {
-				msg("cannot open '%s': %s", argv[i], strerror(errno));
-				r.status = EXIT_INPUT;
-				continue;
-			}
-			run_stream(&r, in, in == stdin ? "<stdin>" : argv[i]);
-			if (in != stdin)
-				fclose(in);
+	if (optind == argc)
+		run_stream(&r, STDIN_FILENO, "<stdin>");
+	for (int i = optind; i < argc; i++) {
+		bool is_stdin = !strcmp(argv[i], "-");
+		int fd = is_stdin ? STDIN_FILENO : open(argv[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			msg("cannot open '%s': %s", argv[i], strerror(errno));
+			r.status = EXIT_INPUT;
+			continue;
 		}
+		run_stream(&r, fd, is_stdin ? "<stdin>" : argv[i]);
+		if (!is_stdin)
+			close(fd);
 	}
 	if (r.opt.stat)
 		dt_stat_print(stderr, &r.stat);
