@@ -70,7 +70,7 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
-	elfutils clang linux-perf perl
+	elfutils clang linux-perf perl bc time linux-source-6.1 flex bison
 deps:
 	@sh contrib/install-deps.sh $(DEB_PACKAGES)
 
@@ -101,4 +101,4 @@ clean:
 .PHONY: all tests deps check bench demo install clean
 .SECONDARY:
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)

@@ -85,6 +85,7 @@ struct dt_session {
 	struct decoder *decoder;
 	struct dt_strtab strings;
 	struct answer_cache cache;
+	struct scope_index *scope_index;	/* scope.c, built lazily */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
@@ -114,6 +115,9 @@ struct var_hit {
 enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 			       struct var_hit *hits, size_t max,
 			       size_t *nhits);
+
+struct scope_index;
+void scope_index_free(struct scope_index *ix);
 
 /* ---- typewalk.c: the member at an offset ---- */
 

@@ -64,6 +64,80 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 	fputs("}\n", f);
 }
 
+/* Append helpers for the tsv line: printf costs more than the lookup on
+ * the cached path, so the common format is assembled by hand. */
+static char *put_str(char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > (size_t)(end - p))
+		n = (size_t)(end - p);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static char *put_hex(char *p, uint64_t v)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	*p++ = '0';
+	*p++ = 'x';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_dec(char *p, int64_t v)
+{
+	char tmp[20];
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	int n = 0;
+
+	if (v < 0)
+		*p++ = '-';
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static void print_tsv(FILE *f, const struct dt_print_ctx *ctx,
+		      const struct dt_answer *a)
+{
+	char line[2048];
+	char *p = line, *end = line + sizeof(line) - 64;
+
+	if (a->pc == 0) {
+		p = put_str(p, end, "0");	/* a bad line has no address */
+	} else {
+		p = put_hex(p, a->pc);
+	}
+	*p++ = '\t';
+	p = put_str(p, end, a->type);
+	*p++ = '\t';
+	p = put_dec(p, a->offset);
+	*p++ = '\t';
+	p = put_str(p, end, a->field);
+	if (ctx->verbose) {
+		*p++ = '\t';
+		p = put_str(p, end, ctx->dso ? ctx->dso : "");
+		*p++ = '\t';
+		p = put_str(p, end, a->var);
+		*p++ = '\t';
+		p = put_str(p, end, dt_reason_str(a->reason));
+	}
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), f);
+}
+
 void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 		     const struct dt_answer *a)
 {
@@ -75,14 +149,9 @@ void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 		print_json(f, ctx, a);
 		return;
 	case DT_FORMAT_TSV:
-		break;
+		print_tsv(f, ctx, a);
+		return;
 	}
-	fprintf(f, "%#" PRIx64 "\t%s\t%" PRId64 "\t%s", a->pc, a->type,
-		a->offset, a->field);
-	if (ctx->verbose)
-		fprintf(f, "\t%s\t%s\t%s", ctx->dso ? ctx->dso : "", a->var,
-			dt_reason_str(a->reason));
-	fputc('\n', f);
 }
 
 void dt_stat_add(struct dt_stat *st, const struct dt_answer *ans)

@@ -6,6 +6,7 @@
  * is that register, or that register plus a constant.
  */
 #include <dwarf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -71,6 +72,139 @@ static size_t collect_scopes(Dwarf_Die *parent, Dwarf_Addr pc,
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return n;
+}
+
+/*
+ * Per-CU index of the address ranges of its functions, built on the first
+ * question about the CU: walking a large CU's top-level DIEs for every pc
+ * costs far more than the rest of the answer.
+ */
+struct func_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off die;
+};
+
+struct cu_funcs {
+	Dwarf_Off cu;
+	struct func_range *r;
+	size_t n, cap;
+};
+
+struct scope_index {
+	struct cu_funcs *cus;	/* sorted by cu offset */
+	size_t n, cap;
+};
+
+static int add_range(struct cu_funcs *c, Dwarf_Addr lo, Dwarf_Addr hi,
+		     Dwarf_Off die)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct func_range *r = reallocarray(c->r, cap, sizeof(*r));
+		if (!r)
+			return -1;
+		c->r = r;
+		c->cap = cap;
+	}
+	c->r[c->n++] = (struct func_range){ lo, hi, die };
+	return 0;
+}
+
+static void index_functions(Dwarf_Die *parent, struct cu_funcs *c)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_namespace) {
+			index_functions(&child, c);
+		} else if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
+				if (hi > lo)
+					add_range(c, lo, hi, dwarf_dieoffset(&child));
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct func_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
+{
+	struct scope_index *ix = s->scope_index;
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	size_t lo = 0, hi;
+
+	if (!ix) {
+		ix = s->scope_index = calloc(1, sizeof(*ix));
+		if (!ix)
+			return NULL;
+	}
+	for (hi = ix->n; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+		if (ix->cus[mid].cu == off)
+			return &ix->cus[mid];
+		if (ix->cus[mid].cu < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (ix->n == ix->cap) {
+		size_t cap = ix->cap ? ix->cap * 2 : 16;
+		struct cu_funcs *cus = reallocarray(ix->cus, cap, sizeof(*cus));
+		if (!cus)
+			return NULL;
+		ix->cus = cus;
+		ix->cap = cap;
+	}
+	memmove(&ix->cus[lo + 1], &ix->cus[lo], (ix->n - lo) * sizeof(*ix->cus));
+	ix->n++;
+	struct cu_funcs *c = &ix->cus[lo];
+	*c = (struct cu_funcs){ .cu = off };
+	index_functions(cu, c);
+	qsort(c->r, c->n, sizeof(*c->r), range_cmp);
+	session_debug(s, "CU <%#llx>: indexed %zu function ranges",
+		      (unsigned long long)off, c->n);
+	return c;
+}
+
+void scope_index_free(struct scope_index *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->n; i++)
+		free(ix->cus[i].r);
+	free(ix->cus);
+	free(ix);
+}
+
+/* The function containing pc through the index; false when none. */
+static bool function_at(struct dt_session *s, Dwarf_Die *cu, Dwarf_Addr pc,
+			Dwarf_Die *fn)
+{
+	struct cu_funcs *c = cu_index(s, cu);
+	size_t lo = 0, hi;
+
+	if (!c)
+		return false;
+	/* last range starting at or below pc; ranges do not overlap */
+	for (hi = c->n; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+		if (c->r[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && pc < c->r[lo - 1].hi &&
+	       dwarf_offdie(s->dwarf, c->r[lo - 1].die, fn) != NULL;
 }
 
 /* Location at pc is "reg" (the value is the register) or
@@ -177,7 +311,9 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 		session_debug(s, "pc %#llx: no CU", (unsigned long long)pc);
 		return DT_NO_CU;
 	}
-	n = collect_scopes(&cu, pc, scopes, 0);
+	n = 0;
+	if (function_at(s, &cu, pc, &scopes[0]))
+		n = collect_scopes(&scopes[0], pc, scopes, 1);
 	session_debug(s, "pc %#llx: CU <%#llx>, %zu scopes",
 		      (unsigned long long)pc,
 		      (unsigned long long)dwarf_dieoffset(&cu), n);

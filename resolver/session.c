@@ -225,6 +225,7 @@ void dt_session_close(struct dt_session *s)
 		dwfl_end(s->dwfl);
 	strtab_release(&s->strings);
 	cache_release(&s->cache);
+	scope_index_free(s->scope_index);
 	free(p->segs);
 	free(p->debuginfo_path);
 	free(s->path);
