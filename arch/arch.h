@@ -55,6 +55,15 @@ enum dt_op_kind {
 	DT_OP_UNPARSED,		/* a memory operand we could not read */
 };
 
+/* How control leaves an instruction (for basic blocks). */
+enum dt_flow {
+	DT_FLOW_NEXT,		/* falls through */
+	DT_FLOW_BRANCH,		/* conditional: target or fall through */
+	DT_FLOW_JUMP,		/* unconditional, to target */
+	DT_FLOW_CALL,		/* call: returns to the next instruction */
+	DT_FLOW_END,		/* return, indirect jump, trap: no successor known */
+};
+
 struct dt_arch {
 	const char *name;		/* "x86-64" */
 	uint16_t e_machine;		/* EM_X86_64 */
@@ -71,6 +80,10 @@ struct dt_arch {
 	/* Classify one decoded instruction from its tokens. */
 	enum dt_op_kind (*classify)(const struct dt_tok *toks, size_t ntoks,
 				    struct dt_mem_op *op);
+	/* Control flow of one decoded instruction; *target is set for
+	 * DT_FLOW_BRANCH, DT_FLOW_JUMP and direct DT_FLOW_CALL (else 0). */
+	enum dt_flow (*flow)(const struct dt_tok *toks, size_t ntoks,
+			     uint64_t *target);
 	/* True for the stack-protector load (x86-64: %fs:0x28). */
 	bool (*is_stack_canary)(const struct dt_mem_op *op);
 };

@@ -150,6 +150,9 @@ static bool is_addressing_only(const char *m)
 	       starts_with(m, "endbr") || starts_with(m, "bnd");
 }
 
+static void main_mnemonic(const struct dt_tok *toks, size_t n, char *m,
+			  size_t size);
+
 /* One operand being parsed: [%seg:][disp][(base,index,scale)] */
 struct operand {
 	int segment, base, index, scale;
@@ -189,13 +192,9 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 
 	/* Prefixes ("lock", "rep", "notrack") print as mnemonics too:
 	 * the last one is the operation. */
-	for (; i < n && toks[i].kind == DT_TOK_MNEMONIC; i++) {
-		size_t l = strcspn(toks[i].text, " \t");
-		if (l >= sizeof(mnem))
-			l = sizeof(mnem) - 1;
-		memcpy(mnem, toks[i].text, l);
-		mnem[l] = '\0';
-	}
+	main_mnemonic(toks, n, mnem, sizeof(mnem));
+	while (i < n && toks[i].kind == DT_TOK_MNEMONIC)
+		i++;
 	if (!mnem[0])
 		return DT_OP_UNPARSED;	/* "(bad)" or data */
 
@@ -338,6 +337,50 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 	return DT_OP_MEMORY;
 }
 
+/* The operation's mnemonic (the last of any prefixes), "" when none. */
+static void main_mnemonic(const struct dt_tok *toks, size_t n, char *m,
+			  size_t size)
+{
+	m[0] = '\0';
+	for (size_t i = 0; i < n && toks[i].kind == DT_TOK_MNEMONIC; i++) {
+		size_t l = strcspn(toks[i].text, " \t");
+		if (l >= size)
+			l = size - 1;
+		memcpy(m, toks[i].text, l);
+		m[l] = '\0';
+	}
+}
+
+static enum dt_flow x86_flow(const struct dt_tok *toks, size_t n,
+			     uint64_t *target)
+{
+	char m[32];
+	bool have_target = false, indirect = false;
+
+	main_mnemonic(toks, n, m, sizeof(m));
+	*target = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (toks[i].kind == DT_TOK_ADDRESS && !have_target) {
+			*target = strtoull(toks[i].text, NULL, 0);
+			have_target = true;
+		} else if (toks[i].kind == DT_TOK_TEXT && strchr(toks[i].text, '*')) {
+			indirect = true;
+		}
+	}
+	if (starts_with(m, "call"))
+		return DT_FLOW_CALL;
+	if (starts_with(m, "jmp"))
+		return have_target && !indirect ? DT_FLOW_JUMP : DT_FLOW_END;
+	if ((m[0] == 'j' || starts_with(m, "loop") || starts_with(m, "xbegin")) &&
+	    have_target)
+		return DT_FLOW_BRANCH;
+	if (starts_with(m, "ret") || starts_with(m, "iret") || starts_with(m, "lret") ||
+	    !strcmp(m, "hlt") || !strcmp(m, "ud2") || starts_with(m, "sysret") ||
+	    starts_with(m, "sysexit"))
+		return DT_FLOW_END;
+	return DT_FLOW_NEXT;
+}
+
 static bool x86_is_stack_canary(const struct dt_mem_op *op)
 {
 	/* gcc's -fstack-protector reads the guard at %fs:0x28 in user
@@ -357,5 +400,6 @@ const struct dt_arch dt_arch_x86_64 = {
 	.reg_from_name = x86_reg_from_name,
 	.reg_name = x86_reg_name,
 	.classify = x86_classify,
+	.flow = x86_flow,
 	.is_stack_canary = x86_is_stack_canary,
 };

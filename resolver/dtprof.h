@@ -56,7 +56,8 @@ const char *dt_strerror(int err);
 /* One answer.  Strings are never NULL ("" when absent) and stay valid
  * until dt_session_close() of the session that produced them. */
 struct dt_answer {
-	uint64_t pc;
+	uint64_t pc;		/* the address asked about */
+	uint64_t access_pc;	/* the instruction attributed (skid: earlier) */
 	enum dt_reason reason;
 	const char *type;	/* "struct page", "int", DT_TYPE_UNKNOWN... */
 	int64_t offset;		/* byte offset within type (0 when no type) */
@@ -106,6 +107,19 @@ enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
  * decoding: the tuple form. */
 enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 			     int64_t offset, struct dt_answer *ans);
+
+/* Flags of dt_resolve_sample(). */
+enum {
+	/* pc comes from a non-precise event (cpu-clock, cycles without
+	 * :pp): the instruction that waited on memory is usually the one
+	 * before.  Attribute the nearest memory access before pc in pc's
+	 * basic block, or pc itself when the block has none before it. */
+	DT_RESOLVE_SKID = 1 << 0,
+};
+/* Attribute a sampled pc, as dt_resolve_pc() with flags.  ans->pc is the
+ * sampled pc; ans->access_pc the instruction attributed. */
+enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
+				 unsigned flags, struct dt_answer *ans);
 
 /* Fill *ans as a miss for reason r (front ends: bad lines, no dso). */
 void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r);

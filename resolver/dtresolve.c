@@ -26,6 +26,7 @@ struct options {
 	const char *debuginfo_path;
 	struct dt_print_ctx print;
 	bool stat;
+	unsigned resolve_flags;
 };
 
 struct run {
@@ -67,6 +68,9 @@ static void usage(FILE *f)
 "Options:\n"
 "  -e, --exe=BINARY        the ELF file the addresses belong to\n"
 "      --debuginfo-path=P  where libdwfl looks for separate debug info\n"
+"      --skid              ADDR lines are samples of a non-precise event\n"
+"                          (cpu-clock): attribute the nearest memory access\n"
+"                          before ADDR in its basic block\n"
 "  -f, --format=FMT        tsv (default), perf (\"struct page +8 (lru.next)\")\n"
 "                          or json (one object per line)\n"
 "  -s, --stat              print counts per reason to stderr at the end\n"
@@ -93,6 +97,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "stat", no_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "debuginfo-path", required_argument, NULL, 'D' },
+		{ "skid", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -120,6 +125,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'D':
 			o->debuginfo_path = optarg;
+			break;
+		case 'k':
+			o->resolve_flags |= DT_RESOLVE_SKID;
 			break;
 		case 'h':
 			usage(stdout);
@@ -178,7 +186,7 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 		}
 		dt_answer_miss(&ans, req.addr, DT_NO_DSO);
 	} else if (req.kind == LINE_ADDR) {
-		dt_resolve_pc(r->session, req.addr, &ans);
+		dt_resolve_sample(r->session, req.addr, r->opt.resolve_flags, &ans);
 	} else {
 		int reg = dt_session_reg(r->session, req.reg);
 		if (reg < 0) {

@@ -82,10 +82,12 @@ struct dt_session {
 	size_t image_size;
 	Dwarf *dwarf;			/* NULL: no debug info */
 	int64_t dwarf_adjust;		/* link-time pc + adjust = DWARF pc */
+	uint64_t elf_bias;		/* link-time pc + bias = libdwfl address */
 	struct decoder *decoder;
 	struct dt_strtab strings;
 	struct answer_cache cache;
 	struct scope_index *scope_index;	/* scope.c, built lazily */
+	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
@@ -118,6 +120,29 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 
 struct scope_index;
 void scope_index_free(struct scope_index *ix);
+
+/* ---- funcmap.c: a function decoded once ---- */
+
+struct func_insn {
+	uint64_t pc;
+	uint8_t len;
+	uint8_t op;		/* enum dt_op_kind */
+	bool leader;		/* first instruction of a basic block */
+};
+
+struct func_map {
+	uint64_t start, end;	/* link-time [start, end) */
+	struct func_insn *insns;
+	size_t n, cap;
+};
+
+/* The decoded function containing pc, built on first use; NULL when pc is
+ * in no sized function symbol or memory ran out. */
+const struct func_map *funcmap_get(struct dt_session *s, uint64_t pc);
+/* Index of the instruction starting at pc, -1 when none does. */
+long func_map_index(const struct func_map *fm, uint64_t pc);
+struct funcmap_cache;
+void funcmap_cache_free(struct funcmap_cache *c);
 
 /* ---- typewalk.c: the member at an offset ---- */
 

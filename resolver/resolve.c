@@ -42,6 +42,7 @@ void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r)
 {
 	memset(ans, 0, sizeof(*ans));
 	ans->pc = pc;
+	ans->access_pc = pc;
 	ans->reason = r;
 	ans->type = DT_TYPE_UNKNOWN;
 	ans->field = "";
@@ -57,14 +58,17 @@ static void answer_pseudo(struct dt_answer *ans, const char *type)
 
 /* Pick the variable whose type the offset lands inside: with container_of
  * both the list_head pointer (negative offset) and the container (inside)
- * live in the register; the container is the answer. */
+ * live in the register; the container is the answer.  When several types
+ * contain the offset they are views of the same memory (a member pointer
+ * and its container): the largest, the container, says the most. */
 static enum dt_reason attribute_operand(struct dt_session *s,
 					struct dt_answer *ans)
 {
 	struct var_hit hits[MAX_CANDIDATES];
-	struct type_hit th, fallback;
+	struct type_hit th, fallback = { .size = 0 };
 	const struct var_hit *fallback_var = NULL;
 	enum dt_reason fallback_reason = DT_NO_TYPE;
+	bool inside = false;
 	Dwarf_Addr dpc = ans->pc + (uint64_t)s->dwarf_adjust;
 	size_t n;
 
@@ -78,16 +82,15 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		int64_t off = ans->disp - hits[i].bias;
 		r = type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
 				   off, ans->size, &th);
-		if (r == DT_OK && !th.beyond_end) {
-			fallback = th;
-			fallback_var = &hits[i];
-			fallback_reason = DT_OK;
-			break;
-		}
-		if (!fallback_var || (fallback_reason != DT_OK && r == DT_OK)) {
+		bool in = r == DT_OK && !th.beyond_end;
+		bool better = !fallback_var ||
+			      (in && (!inside || th.size > fallback.size)) ||
+			      (!inside && fallback_reason != DT_OK && r == DT_OK);
+		if (better) {
 			fallback = th;
 			fallback_var = &hits[i];
 			fallback_reason = r;
+			inside = in;
 		}
 	}
 	if (!fallback_var)
@@ -186,4 +189,32 @@ enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
 	enum dt_reason r = classify_and_attribute(s, ans);
 	finish(s, &key, ans, r);
 	return r;
+}
+
+/* The instruction a skidded sample most likely waited on: the nearest
+ * memory access before pc in its basic block, else pc itself. */
+static uint64_t skid_source(struct dt_session *s, uint64_t pc)
+{
+	const struct func_map *fm = funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+
+	if (i < 0)
+		return pc;
+	while (!fm->insns[i].leader && i > 0) {
+		i--;
+		if (fm->insns[i].op == DT_OP_MEMORY)
+			return fm->insns[i].pc;
+	}
+	return pc;
+}
+
+enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
+				 unsigned flags, struct dt_answer *ans)
+{
+	uint64_t at = flags & DT_RESOLVE_SKID ? skid_source(s, pc) : pc;
+
+	dt_resolve_pc(s, at, ans);
+	ans->pc = pc;
+	ans->access_pc = at;
+	return ans->reason;
 }

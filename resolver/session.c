@@ -205,6 +205,7 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	Dwarf_Addr dwarf_bias = 0;
 	s->dwarf = dwfl_module_getdwarf(s->mod, &dwarf_bias);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
+	s->elf_bias = elf_bias;
 	session_debug(s, "open %s: arch %s, dwarf %s, adjust %lld", path,
 		      s->arch->name, s->dwarf ? "yes" : "no",
 		      (long long)s->dwarf_adjust);
@@ -226,6 +227,7 @@ void dt_session_close(struct dt_session *s)
 	strtab_release(&s->strings);
 	cache_release(&s->cache);
 	scope_index_free(s->scope_index);
+	funcmap_cache_free(s->funcmaps);
 	free(p->segs);
 	free(p->debuginfo_path);
 	free(s->path);
