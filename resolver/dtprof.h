@@ -67,6 +67,8 @@ struct dt_answer {
 	int64_t disp;		/* operand displacement as encoded */
 	unsigned size;		/* access size in bytes, 0 when unknown */
 	uint64_t type_size;	/* sizeof the named type, 0 when unknown */
+	uint64_t type_id;	/* the type's DIE offset in this session, 0 for
+				 * pseudo types and misses: dt_layout_get() */
 };
 
 struct dt_session;
@@ -133,6 +135,31 @@ int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
 int dt_session_symbol(struct dt_session *s, const char *name,
 		      uint64_t *start, uint64_t *size);
 
+/* The layout of a type as pahole shows it: every member with offset and
+ * size, nested structs and unions expanded one level deeper each, holes
+ * and tail padding as rows of their own. */
+enum dt_layout_kind { DT_LAYOUT_TYPE, DT_LAYOUT_MEMBER, DT_LAYOUT_HOLE,
+		      DT_LAYOUT_PADDING };
+struct dt_layout_row {
+	enum dt_layout_kind kind;
+	unsigned depth;		/* 0: the type itself; members from 1 */
+	uint64_t offset;	/* from the start of the type */
+	uint64_t size;		/* bytes (a bitfield: its storage bytes) */
+	unsigned bit_size;	/* bitfield width, 0 otherwise */
+	const char *name;	/* member name, "" when anonymous */
+	const char *type;	/* spelled type of the member */
+};
+struct dt_layout {
+	const char *type;
+	uint64_t size;
+	size_t n;
+	const struct dt_layout_row *rows;	/* rows[0] is the type */
+};
+/* Layout of the type an answer named (ans->type_id), computed once and
+ * kept until dt_session_close().  0 or -errno (-ENOENT: no such type). */
+int dt_layout_get(struct dt_session *s, uint64_t type_id,
+		  const struct dt_layout **out);
+
 /* Output of one answer, shared by every front end. */
 enum dt_format { DT_FORMAT_TSV, DT_FORMAT_PERF, DT_FORMAT_JSON };
 struct dt_print_ctx {
@@ -146,14 +173,44 @@ void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 /* Parse "tsv", "perf" or "json"; -1 when none. */
 int dt_format_from_str(const char *s);
 
-/* Per-reason counters: every answer lands in exactly one. */
-struct dt_stat {
-	uint64_t resolved;
-	uint64_t by_reason[DT_REASON_COUNT];
+/*
+ * Aggregation of many answers into the tables both front ends print:
+ * per event, samples and period by type, by offset within the type, and
+ * by reason for the misses.  Every sample added lands in exactly one type
+ * row or one reason row; printing checks that the totals add up.
+ */
+struct dt_report;
+
+#define DT_REPORT_MAX_EVENTS 16
+
+/* 0 or -ENOMEM. */
+int dt_report_new(struct dt_report **out);
+/* NULL ok.  Sessions whose answers were added must outlive the report's
+ * last print (layouts are read from them). */
+void dt_report_free(struct dt_report *r);
+/* Column index of event name, added on first sight.  Past
+ * DT_REPORT_MAX_EVENTS events the last column collects the rest. */
+int dt_report_event(struct dt_report *r, const char *name);
+/* Count one sample of event ev.  s: the session that answered, NULL for a
+ * miss without one.  0 or -ENOMEM (the sample is then counted as
+ * "(unknown)" with no reason row: the totals check reports it). */
+int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
+		  const struct dt_answer *ans, uint64_t period);
+/* Samples of event ev added so far (all events: ev = -1). */
+uint64_t dt_report_samples(const struct dt_report *r, int ev);
+
+enum dt_table {
+	DT_TABLE_TYPES,		/* perf report -s type,typeoff --hierarchy */
+	DT_TABLE_ANNOTATE,	/* perf annotate --data-type, plus layout */
+	DT_TABLE_STAT,		/* samples per reason */
 };
-void dt_stat_add(struct dt_stat *st, const struct dt_answer *ans);
-uint64_t dt_stat_total(const struct dt_stat *st);
-/* Print "reason<TAB>count" rows with a header and a total. */
-void dt_stat_print(FILE *f, const struct dt_stat *st);
+struct dt_table_opts {
+	enum dt_format format;	/* DT_FORMAT_PERF: for people; tsv; json */
+	const char *type;	/* annotate only this type, NULL: all */
+};
+/* Print a table.  0, or -EPROTO when the totals do not add up (said on
+ * the table too), or -ENOMEM. */
+int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
+		    const struct dt_table_opts *opts);
 
 #endif

@@ -25,14 +25,20 @@ struct options {
 	const char *binary;
 	const char *debuginfo_path;
 	struct dt_print_ctx print;
+	bool format_given;
 	bool stat;
+	bool aggregate;
+	enum dt_table table;		/* with aggregate */
+	const char *type;		/* annotate only this type */
+	const char *event;		/* column name in tables */
 	unsigned resolve_flags;
 };
 
 struct run {
 	struct options opt;
 	struct dt_session *session;
-	struct dt_stat stat;
+	struct dt_report *report;	/* --stat, --aggregate */
+	int event;
 	bool warned_no_binary;
 	int status;
 };
@@ -74,6 +80,12 @@ static void usage(FILE *f)
 "  -f, --format=FMT        tsv (default), perf (\"struct page +8 (lru.next)\")\n"
 "                          or json (one object per line)\n"
 "  -s, --stat              print counts per reason to stderr at the end\n"
+"      --aggregate[=TABLE] instead of a line per request, print a table at\n"
+"                          the end: report (types and offsets, default) or\n"
+"                          annotate (per-type layouts); --format=tsv|json\n"
+"                          for machine-readable tables\n"
+"      --type=NAME         annotate only this type (\"struct page\")\n"
+"      --event=NAME        name of the table column (default: lines)\n"
 "  -v, --verbose           tsv: append dso, variable and reason columns\n"
 "  -h, --help              this text\n"
 "  -V, --version           version\n"
@@ -98,6 +110,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "debuginfo-path", required_argument, NULL, 'D' },
 		{ "skid", no_argument, NULL, 'k' },
+		{ "aggregate", optional_argument, NULL, 'a' },
+		{ "type", required_argument, NULL, 't' },
+		{ "event", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -116,6 +131,24 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return EXIT_USAGE;
 			}
 			o->print.format = (enum dt_format)fmt;
+			o->format_given = true;
+			break;
+		case 'a':
+			o->aggregate = true;
+			if (!optarg || !strcmp(optarg, "report")) {
+				o->table = DT_TABLE_TYPES;
+			} else if (!strcmp(optarg, "annotate")) {
+				o->table = DT_TABLE_ANNOTATE;
+			} else {
+				msg("unknown table '%s' (report, annotate)", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 't':
+			o->type = optarg;
+			break;
+		case 'E':
+			o->event = optarg;
 			break;
 		case 's':
 			o->stat = true;
@@ -197,8 +230,10 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 			dt_resolve_op(r->session, req.addr, reg, req.offset, &ans);
 		}
 	}
-	dt_stat_add(&r->stat, &ans);
-	dt_answer_print(stdout, &r->opt.print, &ans);
+	if (r->report)
+		dt_report_add(r->report, r->event, r->session, &ans, 1);
+	if (!r->opt.aggregate)
+		dt_answer_print(stdout, &r->opt.print, &ans);
 }
 
 static void flush_output(void *arg)
@@ -252,6 +287,13 @@ int main(int argc, char **argv)
 	if (err)
 		return err;
 	r.opt.print.dso = r.opt.binary;
+	if (r.opt.stat || r.opt.aggregate) {
+		if (dt_report_new(&r.report)) {
+			msg("out of memory");
+			return EXIT_INPUT;
+		}
+		r.event = dt_report_event(r.report, r.opt.event ? r.opt.event : "lines");
+	}
 	/* Output is block-buffered and flushed before every read that may
 	 * block (lineread.c): an interactive pipe still sees each answer
 	 * before dtresolve waits for the next request. */
@@ -273,8 +315,17 @@ int main(int argc, char **argv)
 		if (!is_stdin)
 			close(fd);
 	}
+	if (r.opt.aggregate) {
+		struct dt_table_opts to = {
+			.format = r.opt.format_given ? r.opt.print.format : DT_FORMAT_PERF,
+			.type = r.opt.type,
+		};
+		if (dt_report_print(stdout, r.report, r.opt.table, &to))
+			r.status = EXIT_INPUT;
+	}
 	if (r.opt.stat)
-		dt_stat_print(stderr, &r.stat);
+		dt_report_print(stderr, r.report, DT_TABLE_STAT, NULL);
+	dt_report_free(r.report);
 	dt_session_close(r.session);
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("error writing output: %s", strerror(errno));

@@ -88,6 +88,7 @@ struct dt_session {
 	struct answer_cache cache;
 	struct scope_index *scope_index;	/* scope.c, built lazily */
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
+	struct layout_cache *layouts;		/* layout.c, built lazily */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
@@ -120,6 +121,8 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 
 struct scope_index;
 void scope_index_free(struct scope_index *ix);
+struct layout_cache;
+void layout_cache_free(struct layout_cache *c);
 
 /* ---- funcmap.c: a function decoded once ---- */
 
@@ -148,6 +151,7 @@ void funcmap_cache_free(struct funcmap_cache *c);
 
 struct type_hit {
 	const char *type;	/* interned name of the outer type */
+	uint64_t type_id;	/* its DIE offset */
 	int64_t offset;		/* offset within it */
 	const char *field;	/* interned member path, "" when none */
 	uint64_t size;		/* sizeof the type, 0 when unknown */
@@ -159,5 +163,17 @@ struct type_hit {
 enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 			      const char *typedef_name, int64_t off,
 			      unsigned access_size, struct type_hit *out);
+
+/* DW_AT_type of die, through abstract origins and specifications. */
+bool die_type(Dwarf_Die *die, Dwarf_Die *type);
+/* Strip typedefs and qualifiers; false when they end in void. */
+bool type_peel(Dwarf_Die *in, Dwarf_Die *out);
+bool type_byte_size(Dwarf_Die *t, uint64_t *size);
+/* perf's spelling of a type: "struct page", "char*", "int[4]". */
+void type_spell(Dwarf_Die *die, char *buf, size_t len);
+/* The bytes [start, end) member m (of type mtype, peeled) occupies in its
+ * parent; open_ended for a flexible array member. */
+bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
+		   uint64_t *end, bool *open_ended);
 
 #endif

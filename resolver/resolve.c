@@ -97,6 +97,7 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		return DT_NO_TYPE;
 	ans->var = session_intern(s, dwarf_diename((Dwarf_Die *)&fallback_var->var));
 	ans->type_size = fallback.size;
+	ans->type_id = fallback.type_id;
 	if (fallback_reason != DT_OK)
 		return fallback_reason;
 	ans->type = fallback.type;
@@ -111,6 +112,7 @@ static void finish(struct dt_session *s, const struct answer_key *key,
 	ans->reason = r;
 	if (r != DT_OK) {
 		ans->type = DT_TYPE_UNKNOWN;
+		ans->type_id = 0;
 		ans->offset = 0;
 		ans->field = "";
 	}

@@ -248,14 +248,6 @@ static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int *reg,
 	return false;
 }
 
-static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
-{
-	Dwarf_Attribute attr;
-
-	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-	       dwarf_formref_die(&attr, type);
-}
-
 static bool is_qualifier(int tag)
 {
 	return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
@@ -270,21 +262,21 @@ static bool pointee_of(Dwarf_Die *var, Dwarf_Die *pointee,
 	Dwarf_Die t;
 	int tag;
 
-	if (!type_of(var, &t))
+	if (!die_type(var, &t))
 		return false;
 	while (is_qualifier(tag = dwarf_tag(&t)) || tag == DW_TAG_typedef)
-		if (!type_of(&t, &t))
+		if (!die_type(&t, &t))
 			return false;
 	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
 	    tag != DW_TAG_rvalue_reference_type)
 		return false;
-	if (!type_of(&t, &t))
+	if (!die_type(&t, &t))
 		return false;	/* void * */
 	*typedef_name = NULL;
 	while (is_qualifier(tag = dwarf_tag(&t)) || tag == DW_TAG_typedef) {
 		if (tag == DW_TAG_typedef)
 			*typedef_name = dwarf_diename(&t);
-		if (!type_of(&t, &t))
+		if (!die_type(&t, &t))
 			return false;	/* typedef of void */
 	}
 	if (tag == DW_TAG_subroutine_type || tag == DW_TAG_unspecified_type)

@@ -228,6 +228,7 @@ void dt_session_close(struct dt_session *s)
 	cache_release(&s->cache);
 	scope_index_free(s->scope_index);
 	funcmap_cache_free(s->funcmaps);
+	layout_cache_free(s->layouts);
 	free(p->segs);
 	free(p->debuginfo_path);
 	free(s->path);

@@ -24,7 +24,7 @@
 #define NAME_MAX_LEN 256
 #define MAX_DEPTH 32
 
-static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
+bool die_type(Dwarf_Die *die, Dwarf_Die *type)
 {
 	Dwarf_Attribute attr;
 
@@ -39,17 +39,16 @@ static bool is_qualifier_or_typedef(int tag)
 	       tag == DW_TAG_typedef;
 }
 
-/* Strip typedefs and qualifiers; false when they end in void. */
-static bool peel(Dwarf_Die *in, Dwarf_Die *out)
+bool type_peel(Dwarf_Die *in, Dwarf_Die *out)
 {
 	*out = *in;
 	for (int i = 0; i < MAX_DEPTH && is_qualifier_or_typedef(dwarf_tag(out)); i++)
-		if (!type_of(out, out))
+		if (!die_type(out, out))
 			return false;
 	return true;
 }
 
-static bool type_size(Dwarf_Die *t, uint64_t *size)
+bool type_byte_size(Dwarf_Die *t, uint64_t *size)
 {
 	Dwarf_Word w;
 
@@ -96,7 +95,7 @@ static void spell_type(Dwarf_Die *die, char *buf, size_t len, int depth)
 	case DW_TAG_reference_type:
 	case DW_TAG_rvalue_reference_type: {
 		char sub[NAME_MAX_LEN - 24];	/* room for the suffix */
-		if (type_of(die, &inner))
+		if (die_type(die, &inner))
 			spell_type(&inner, sub, sizeof(sub), depth + 1);
 		else
 			snprintf(sub, sizeof(sub), "void");
@@ -107,12 +106,12 @@ static void spell_type(Dwarf_Die *die, char *buf, size_t len, int depth)
 	case DW_TAG_array_type: {
 		char sub[NAME_MAX_LEN - 24];	/* room for the suffix */
 		uint64_t total, elem;
-		if (!type_of(die, &inner)) {
+		if (!die_type(die, &inner)) {
 			snprintf(buf, len, "?[]");
 			return;
 		}
 		spell_type(&inner, sub, sizeof(sub), depth + 1);
-		if (type_size(die, &total) && type_size(&inner, &elem) && elem)
+		if (type_byte_size(die, &total) && type_byte_size(&inner, &elem) && elem)
 			snprintf(buf, len, "%s[%" PRIu64 "]", sub, total / elem);
 		else
 			snprintf(buf, len, "%s[]", sub);
@@ -122,11 +121,16 @@ static void spell_type(Dwarf_Die *die, char *buf, size_t len, int depth)
 		snprintf(buf, len, "(function)");
 		return;
 	default:
-		if (is_qualifier_or_typedef(tag) && type_of(die, &inner))
+		if (is_qualifier_or_typedef(tag) && die_type(die, &inner))
 			spell_type(&inner, buf, len, depth + 1);
 		else
 			snprintf(buf, len, "%s", name ? name : "?");
 	}
+}
+
+void type_spell(Dwarf_Die *die, char *buf, size_t len)
+{
+	spell_type(die, buf, len, 0);
 }
 
 /* Byte offset of a member within its parent: DW_AT_data_member_location
@@ -158,8 +162,8 @@ static bool member_location(Dwarf_Die *m, uint64_t *loc)
  * DW_AT_data_bit_offset counts from the start of the parent; DWARF 2's
  * DW_AT_bit_offset counts from the most significant bit of a byte_size
  * storage unit at data_member_location (little-endian targets). */
-static bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
-			  uint64_t *end, bool *open_ended)
+bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
+		   uint64_t *end, bool *open_ended)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word bits, bitoff, unit;
@@ -180,7 +184,7 @@ static bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
 				bitoff = 0;
 			if (!(dwarf_attr(m, DW_AT_byte_size, &attr) &&
 			      dwarf_formudata(&attr, &unit) == 0) &&
-			    !type_size(mtype, &unit))
+			    !type_byte_size(mtype, &unit))
 				return false;
 			if (bitoff + bits > unit * 8)
 				return false;
@@ -193,7 +197,7 @@ static bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
 	if (!member_location(m, &loc))
 		return false;
 	*start = loc;
-	if (!type_size(mtype, &size)) {
+	if (!type_byte_size(mtype, &size)) {
 		/* flexible array member: runs to the end of the object */
 		*open_ended = true;
 		*end = UINT64_MAX;
@@ -260,7 +264,7 @@ static bool pick_member(Dwarf_Die *t, uint64_t off, unsigned access_size,
 		if (dwarf_hasattr(&m, DW_AT_external) ||
 		    dwarf_hasattr(&m, DW_AT_declaration))
 			continue;
-		if (!type_of(&m, &mt) || !peel(&mt, &mt) ||
+		if (!die_type(&m, &mt) || !type_peel(&mt, &mt) ||
 		    !member_extent(&m, &mt, &start, &end, &open) ||
 		    off < start || off >= end)
 			continue;
@@ -293,8 +297,8 @@ static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
 	if (tag == DW_TAG_array_type) {
 		Dwarf_Die elem;
 		uint64_t esize;
-		if (!type_of(t, &elem) || !peel(&elem, &elem) ||
-		    !type_size(&elem, &esize) || !esize)
+		if (!die_type(t, &elem) || !type_peel(&elem, &elem) ||
+		    !type_byte_size(&elem, &esize) || !esize)
 			return 0;
 		if (p)
 			path_add(p, "[%" PRIu64 "]", off / esize);
@@ -302,7 +306,7 @@ static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
 	}
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_class_type)
-		return type_size(t, &size) ? size : 0;
+		return type_byte_size(t, &size) ? size : 0;
 
 	struct member_pick pick;
 	if (!pick_member(t, off, access_size, depth, &pick))
@@ -332,7 +336,7 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 
 	memset(out, 0, sizeof(*out));
 	out->field = "";
-	if (!peel(type, &t))
+	if (!type_peel(type, &t))
 		return DT_NO_TYPE;
 	tag = dwarf_tag(&t);
 	if (tag_keyword(tag) && !dwarf_diename(&t) && typedef_name)
@@ -340,7 +344,8 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 	else
 		spell_type(&t, name, sizeof(name), 0);
 	out->type = session_intern(s, name);
-	if (type_size(&t, &size))
+	out->type_id = dwarf_dieoffset(&t);
+	if (type_byte_size(&t, &size))
 		out->size = size;
 	if (off < 0)
 		return DT_BAD_OFFSET;

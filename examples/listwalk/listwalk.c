@@ -18,6 +18,13 @@ struct list_head {
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
+/* The kernel's list_for_each_entry: the cursor is the record itself, so
+ * following the link reads pos->link.next through a struct record *. */
+#define list_for_each_entry(pos, head, member)				\
+	for (pos = container_of((head)->next, __typeof__(*pos), member);	\
+	     &pos->member != (head);						\
+	     pos = container_of(pos->member.next, __typeof__(*pos), member))
+
 struct record {
 #ifdef REORDERED
 	struct list_head link;		/* hot: followed on every step */
@@ -48,9 +55,9 @@ static void add(struct record *r)
 __attribute__((noinline)) unsigned long count_matches(unsigned long mask)
 {
 	unsigned long n = 0;
+	struct record *r;
 
-	for (struct list_head *pos = head.next; pos != &head; pos = pos->next) {
-		struct record *r = container_of(pos, struct record, link);
+	list_for_each_entry(r, &head, link) {
 		if ((r->key & mask) == 0) {
 			r->hits++;
 			n++;
