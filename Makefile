@@ -52,7 +52,19 @@ DTRESOLVE = $(O)/dtresolve
 TEST_TOOLS = $(O)/tests/dtinsns
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 
-all: $(LIB) $(DTRESOLVE)
+PLUGIN = $(O)/dtplugin.so
+PLUGIN_CFLAGS = -fvisibility=hidden
+
+all: $(LIB) $(DTRESOLVE) $(PLUGIN)
+
+$(O)/plugin/%.o: plugin/%.c
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) $(PLUGIN_CFLAGS) -c -o $@ $<
+
+# The library goes inside the plugin, its symbols hidden: perf sees only
+# the dlfilter entry points.
+$(PLUGIN): $(O)/plugin/dtplugin.o $(LIB)
+	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^ $(LIBS)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -65,7 +77,7 @@ $(DTRESOLVE): $(O)/resolver/dtresolve.o $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
-	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -ldl
 
 tests: all $(TEST_TOOLS) $(TEST_UNITS)
 
@@ -79,7 +91,8 @@ deps:
 check:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
 	@$(MAKE) --no-print-directory tests
-	DT_BUILD=$(abspath $(O)) prove -j2 --exec tests/run tests/*.t $(TEST_UNITS)
+	DT_BUILD=$(abspath $(O)) DT_PLUGIN=$(abspath $(PLUGIN)) \
+		prove -j2 --exec tests/run tests/*.t $(TEST_UNITS)
 
 bench:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)

@@ -130,6 +130,14 @@ void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r);
  * Returns the instruction's length in bytes, or -errno. */
 int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
 		      size_t len);
+/* Link-time address of a file offset, through the ELF program headers
+ * (perf reports user-space sample addresses as offsets into the file).
+ * 0, or -ERANGE when no loadable segment holds the offset. */
+int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
+				uint64_t *addr);
+/* The binary's GNU build-id: its length and *id pointing into the session,
+ * or 0 when it has none. */
+size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
 /* Link-time start and size of the function or object symbol name.
  * 0 or -ENOENT. */
 int dt_session_symbol(struct dt_session *s, const char *name,

@@ -92,7 +92,8 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		}
 		pc += insn.len;
 	}
-	qsort(targets, ntargets, sizeof(*targets), cmp_u64);
+	if (ntargets)
+		qsort(targets, ntargets, sizeof(*targets), cmp_u64);
 	for (size_t i = 0; i < ntargets; i++) {
 		long k = func_map_index(fm, targets[i]);
 		if (k >= 0)

@@ -419,7 +419,8 @@ static struct type_row **sorted_types(const struct dt_report *r)
 		return NULL;
 	for (size_t i = 0; i < r->ntypes; i++) {
 		v[i] = &r->types[i];
-		qsort(v[i]->offs, v[i]->noffs, sizeof(*v[i]->offs), cmp_off);
+		if (v[i]->noffs)
+			qsort(v[i]->offs, v[i]->noffs, sizeof(*v[i]->offs), cmp_off);
 	}
 	qsort(v, r->ntypes, sizeof(*v), cmp_type_ptr);
 	return v;

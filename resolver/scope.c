@@ -170,7 +170,8 @@ static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 	struct cu_funcs *c = &ix->cus[lo];
 	*c = (struct cu_funcs){ .cu = off };
 	index_functions(cu, c);
-	qsort(c->r, c->n, sizeof(*c->r), range_cmp);
+	if (c->n)	/* qsort of NULL is undefined, even for 0 */
+		qsort(c->r, c->n, sizeof(*c->r), range_cmp);
 	session_debug(s, "CU <%#llx>: indexed %zu function ranges",
 		      (unsigned long long)off, c->n);
 	return c;

@@ -270,6 +270,33 @@ int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
 	return (int)insn.len;
 }
 
+int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
+				uint64_t *addr)
+{
+	const struct session_priv *p = priv(s);
+
+	for (size_t i = 0; i < p->nsegs; i++) {
+		const struct load_segment *g = &p->segs[i];
+		if (offset >= g->offset && offset - g->offset < g->filesz) {
+			*addr = g->vaddr + (offset - g->offset);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(s->mod, &bits, &vaddr);
+
+	if (n <= 0)
+		return 0;
+	*id = bits;
+	return (size_t)n;
+}
+
 int dt_session_symbol(struct dt_session *s, const char *name,
 		      uint64_t *start, uint64_t *size)
 {

@@ -6,6 +6,7 @@
 #   dt_done                     (prints the plan; exit status = failures)
 #   dt_skip_all 'reason'        (a failure instead when DT_TEST_STRICT=1)
 #   dt_cmp EXPECTED ACTUAL      (diff -u)
+#   cond || dt_show FILE...     (print FILE as the failure's evidence, fail)
 #   dt_no_crash CMD...          (any exit code below 128, no sanitizer report)
 #   dt_must_fail CMD...         (non-zero exit below 128)
 #   dt_cc_list                  (the C compilers to build fixtures with)
@@ -68,14 +69,26 @@ dt_require() {
 	done
 }
 
+# Show files as the reason of a failure: "cond || dt_show FILE..." fails.
+dt_show() {
+	cat "$@"
+	return 1
+}
+
 dt_cmp() {
 	diff -u "$1" "$2"
+}
+
+# Died of a signal: the shell's 128 + signal number (perf's own error exits,
+# such as 234 for -EINVAL, are not crashes).
+dt_crashed() {
+	[ "$1" -gt 128 ] && [ "$1" -lt 160 ]
 }
 
 dt_no_crash() {
 	"$@"
 	rc=$?
-	if [ $rc -ge 128 ]; then
+	if dt_crashed $rc; then
 		echo "crashed: exit $rc: $*" >&2
 		return 1
 	fi
@@ -89,7 +102,7 @@ dt_must_fail() {
 		echo "expected failure, got success: $*" >&2
 		return 1
 	fi
-	if [ $rc -ge 128 ]; then
+	if dt_crashed $rc; then
 		echo "crashed: exit $rc: $*" >&2
 		return 1
 	fi
@@ -115,4 +128,59 @@ dt_insn_addr() {
 # Replace addresses in output by <ADDR>.
 dt_normalize() {
 	sed -e 's/0x[0-9a-f]\{3,16\}/<ADDR>/g'
+}
+
+# ---- perf ----
+DT_PLUGIN=${DT_PLUGIN:-$DT_BUILD/dtplugin.so}
+
+# perf binaries to test with: Debian's, and 6.12 where installed beside it
+dt_perf_list() {
+	command -v perf >/dev/null 2>&1 && echo perf
+	p612=$(ls "$DT_SRC"/build/perf-6.12/usr/bin/perf 2>/dev/null)
+	if [ -n "$p612" ]; then
+		echo "$p612"
+	elif [ "${DT_TEST_STRICT:-0}" = 1 ]; then
+		echo "dt_perf_list: perf 6.12 missing under DT_TEST_STRICT=1" >&2
+		echo missing-perf-6.12
+	fi
+}
+
+# Version tag of a perf binary: 6.1, 6.12...
+dt_perf_version() {
+	"$1" --version 2>/dev/null | sed -n 's/^perf version \([0-9]*\.[0-9]*\).*/\1/p'
+}
+
+# Skip (fail under DT_TEST_STRICT=1) unless perf can record here.
+dt_require_perf_record() {
+	dt_require perf
+	perf record -q -e cpu-clock -o "$dt_trash/.probe.data" -- true \
+		>"$dt_trash/.probe.log" 2>&1 ||
+		dt_skip_all "perf cannot record here: $(head -n 1 "$dt_trash/.probe.log")"
+}
+
+# A sanitizer build of the plugin needs its runtime loaded into perf.
+case "$DT_BUILD" in
+*/san)
+	dt_san_preload="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
+	;;
+*)	dt_san_preload= ;;
+esac
+
+# perf script with the plugin: dt_perf_script PERF ARGS...
+dt_perf_script() {
+	_perf=$1
+	shift
+	if [ -n "$dt_san_preload" ]; then
+		LD_PRELOAD=$dt_san_preload ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
+			"$_perf" script --dlfilter "$DT_PLUGIN" "$@"
+	else
+		"$_perf" script --dlfilter "$DT_PLUGIN" "$@"
+	fi
+}
+
+# Value of column COL (1-based) of the tsv row whose first fields are
+# "TYPE<TAB>OFFSET<TAB>FIELD" in FILE.
+dt_tsv_count() {
+	awk -F'\t' -v t="$1" -v o="$2" -v f="$3" -v c="$4" \
+		'$1 == t && $2 == o && $3 == f { print $c; found = 1 } END { if (!found) print 0 }' "$5"
 }

@@ -17,12 +17,12 @@ for cc in $(dt_cc_list); do
 		total=$(awk '$1 == "total" { print }' $bin.eval)
 		set -- ${total:-total 0 0 0 -1 0}
 		dt_test "$cc -O$o: evaluation counted at least 60 accesses ($2)" \
-			"test $2 -ge 60 || cat $bin.err"
+			"test $2 -ge 60 || dt_show $bin.err"
 		dt_test "$cc -O$o: no access named with a wrong type ($5 of $2)" \
-			"test '$5' = 0 || grep ^wrong_type $bin.eval"
+			"test '$5' = 0 || { grep ^wrong_type $bin.eval; false; }"
 		if [ $o = 2 ]; then
 			dt_test "$cc -O2: at least 90% right type, offset and field ($3 of $2)" \
-				"test \$(( $3 * 100 )) -ge \$(( $2 * 90 )) || grep -v ^correct $bin.eval"
+				"test \$(( $3 * 100 )) -ge \$(( $2 * 90 )) || { grep -v ^correct $bin.eval; false; }"
 		fi
 	done
 done

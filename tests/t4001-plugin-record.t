@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The plugin on real perf recordings, with every perf installed: exact
+# attribution at execute breakpoints (samples at known instructions), and
+# cpu-clock profiles of a PIE, a non-PIE, a shared library and threads,
+# whose hot rows are known and whose totals must equal perf's sample count.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc setarch
+dt_require_perf_record
+
+src=$DT_SRC/tests/fixtures
+gcc -O2 -g -pthread -o wl-pie "$src/workload.c" "$src/walk.c"
+gcc -O2 -g -pthread -no-pie -o wl-nopie "$src/workload.c" "$src/walk.c"
+gcc -O2 -g -fPIC -shared -o libwalk.so "$src/walk.c"
+gcc -O2 -g -pthread -o wl-lib "$src/workload.c" -L. -lwalk -Wl,-rpath,"$PWD"
+
+# Runtime address of a function's first instruction in a PIE run under
+# setarch -R (no ASLR: the first page at 0x555555554000).
+runtime_addr() {
+	printf '0x%x' $((0x555555554000 + $(dt_insn_addr "$1" "$2")))
+}
+
+for perf in $(dt_perf_list); do
+	v=$(dt_perf_version $perf)
+	dt_test "perf $v runs" "test -n '$v'"
+
+	# --- exact attribution: four execute breakpoints, 1000 hits each ---
+	bps=
+	for f in node_key node_val node_next hot_cold; do
+		bps="$bps -e mem:$(runtime_addr wl-pie $f):x"
+	done
+	dt_test "perf $v: breakpoints recorded" "
+		setarch -R $perf record -q -c 1 $bps -o bp-$v.data ./wl-pie count 1000 >/dev/null 2>rec.err
+	"
+	dt_perf_script $perf -i bp-$v.data --dlarg format=tsv >bp-$v.tsv 2>bp-$v.err
+	for row in 'struct node	8	key' 'struct node	16	val' 'struct node	0	next' \
+		   'struct hotrec	56	cold'; do
+		set -- $row
+		n=$(awk -F'\t' -v r="$row" 'index($0, r "\t") == 1 {
+			for (i = 4; i <= NF; i += 2) s += $i; print s }' bp-$v.tsv)
+		dt_test "perf $v: breakpoint samples of '$row' are exactly 1000" "test '$n' = 1000 || dt_show bp-$v.tsv bp-$v.err"
+	done
+	dt_test "perf $v: no breakpoint sample unresolved" "
+		! awk -F'\t' '\$1 == \"(unknown)\" { for (i = 4; i <= NF; i += 2) if (\$i) bad = 1 } END { exit !bad }' bp-$v.tsv
+	"
+
+	# --- cpu-clock profiles: PIE, non-PIE, shared library, threads ---
+	for kind in pie nopie lib threads; do
+		case $kind in
+		pie) cmd="./wl-pie walk 0.5" dso=wl-pie ;;
+		nopie) cmd="./wl-nopie walk 0.5" dso=wl-nopie ;;
+		lib) cmd="./wl-lib walk 0.5" dso=libwalk.so ;;
+		threads) cmd="./wl-pie walk 0.5 2" dso=wl-pie ;;
+		esac
+		data=$kind-$v.data
+		dt_test "perf $v, $kind: cpu-clock recorded" "
+			$perf record -q -e cpu-clock -F 2000 -o $data $cmd >/dev/null 2>rec.err
+		"
+		dt_perf_script $perf -i $data --dlarg format=tsv --dlarg stat >$kind-$v.tsv 2>$kind-$v.err
+		perf_n=$($perf script -i $data -F ip 2>/dev/null | wc -l)
+		our_n=$(awk -F'\t' '$1 == "total" { print $2 }' $kind-$v.tsv)
+		dt_test "perf $v, $kind: plugin total equals perf's $perf_n samples" \
+			"test '$our_n' = '$perf_n' && test $perf_n -gt 100"
+		hot=$(dt_tsv_count 'struct hotrec' 16 hot 4 $kind-$v.tsv)
+		next=$(dt_tsv_count 'struct hotrec' 0 next 4 $kind-$v.tsv)
+		dt_test "perf $v, $kind: the walk is struct hotrec +16 (hot) and +0 (next): $hot + $next of $perf_n" \
+			"test \$(( ($hot + $next) * 100 )) -ge \$(( $perf_n * 60 )) || dt_show $kind-$v.tsv"
+	done
+done
+
+# --- inputs that have nothing or are broken ---
+perf record -q -e mem:0x1:x -o empty.data -- true >/dev/null 2>&1
+dt_test 'an empty perf.data: a report of 0 samples, no crash' '
+	dt_no_crash dt_perf_script perf -i empty.data >out 2>err &&
+	grep -q "0 samples" out
+'
+head -c 3000 pie-$(dt_perf_version perf).data >truncated.data
+dt_test 'a truncated perf.data: no crash' '
+	dt_no_crash dt_perf_script perf -i truncated.data >out 2>err
+'
+dt_done

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * dtplugin.so driven the way perf drives it, through a fake
+ * perf_dlfilter_fns: memory-event samples, several events, binaries
+ * without DWARF, unreadable code, missing dsos, filter=TYPE, output=FILE.
+ * The plugin's own code is what runs; only perf is faked.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <unistd.h>
+
+#include <perf/perf_dlfilter.h>
+
+#include "../resolver/dtprof.h"
+#include "tap.h"
+
+struct node { struct node *next; long key; long val; };
+
+__attribute__((noinline, used)) long probe_key(struct node *n)
+{
+	return n->key;
+}
+
+/* The sample being fed, as the fake resolve_ip reports it. */
+static struct perf_dlfilter_al fake_al;
+static bool fake_al_null;
+static struct perf_event_attr fake_attr;
+static char *fake_argv[8];
+static int fake_argc;
+
+static const struct perf_dlfilter_al *fake_resolve_ip(void *ctx)
+{
+	(void)ctx;
+	return fake_al_null ? NULL : &fake_al;
+}
+
+static char **fake_args(void *ctx, int *argc)
+{
+	(void)ctx;
+	*argc = fake_argc;
+	return fake_argv;
+}
+
+static struct perf_event_attr *fake_get_attr(void *ctx)
+{
+	(void)ctx;
+	return &fake_attr;
+}
+
+/* File offset of a link-time address of the ELF at path. */
+static uint64_t file_offset(const char *path, uint64_t addr)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+	size_t n;
+	uint64_t off = 0;
+
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && !elf_getphdrnum(e, &n))
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD &&
+			    addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz)
+				off = addr - ph.p_vaddr + ph.p_offset;
+		}
+	elf_end(e);
+	close(fd);
+	return off;
+}
+
+struct plugin {
+	int (*start)(void **, void *);
+	int (*filter_event)(void *, const struct perf_dlfilter_sample *, void *);
+	int (*stop)(void *, void *);
+	const char *(*describe)(const char **);
+	struct perf_dlfilter_fns *fns;
+};
+
+static int feed(struct plugin *p, void *data, const char *event, const char *dso,
+		uint64_t addr)
+{
+	struct perf_dlfilter_sample s = {
+		.size = sizeof(s), .ip = 0x7f0000001000, .pid = 1, .tid = 1,
+		.addr = 0x7ffd00001008, .period = 1, .weight = 120,
+		.data_src = 0x68100142, .event = event,
+	};
+
+	fake_al_null = dso == NULL;
+	fake_al = (struct perf_dlfilter_al){ .size = sizeof(fake_al),
+		.dso = dso, .addr = addr, .is_64_bit = 1 };
+	return p->filter_event(data, &s, NULL);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	const char *so = argc > 1 ? argv[1] : getenv("DT_PLUGIN");
+	char self[4096], out[] = "/tmp/dtprof-unit-plugin.XXXXXX";
+	struct plugin p;
+	struct dt_session *s;
+	uint64_t start, size, load = 0;
+	void *h, *data = NULL;
+
+	if (!so)
+		skip_all("no plugin path (argv[1] or DT_PLUGIN)");
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = '\0';
+	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	if (!ok(h != NULL, "dlopen %s (%s)", so, h ? "" : dlerror()))
+		return done_testing();
+	p.start = (int (*)(void **, void *))dlsym(h, "start");
+	p.filter_event = (int (*)(void *, const struct perf_dlfilter_sample *, void *))
+			 dlsym(h, "filter_event");
+	p.stop = (int (*)(void *, void *))dlsym(h, "stop");
+	p.describe = (const char *(*)(const char **))dlsym(h, "filter_description");
+	p.fns = dlsym(h, "perf_dlfilter_fns");
+	ok(p.start && p.filter_event && p.stop && p.describe && p.fns,
+	   "the dlfilter entry points and perf_dlfilter_fns are exported");
+	ok(dlsym(h, "dt_session_open") == NULL, "library symbols stay hidden");
+	const char *long_desc = NULL;
+	ok(strstr(p.describe(&long_desc), "data-type") && long_desc &&
+	   strstr(long_desc, "annotate"), "filter_description describes it");
+
+	/* the load in probe_key, found with the library itself */
+	dt_session_open(self, NULL, &s);
+	if (s && !dt_session_symbol(s, "probe_key", &start, &size))
+		for (uint64_t pc = start; pc < start + size && !load;) {
+			struct dt_answer a;
+			char t[128];
+			int len = dt_session_disasm(s, pc, t, sizeof(t));
+			if (len <= 0)
+				break;
+			if (dt_resolve_pc(s, pc, &a) == DT_OK && a.type[0] != '(')
+				load = pc;
+			pc += (uint64_t)len;
+		}
+	dt_session_close(s);
+	if (!ok(load != 0, "found the load in probe_key"))
+		return done_testing();
+
+	p.fns->resolve_ip = fake_resolve_ip;
+	p.fns->args = fake_args;
+	p.fns->attr = fake_get_attr;
+	fake_attr.type = PERF_TYPE_RAW;
+	fake_attr.precise_ip = 2;	/* a precise memory event: no skid */
+
+	close(mkstemp(out));
+	fake_argv[0] = "stat";
+	fake_argv[1] = "format=tsv";
+	fake_argv[2] = "report";
+	char outarg[64];
+	snprintf(outarg, sizeof(outarg), "output=%s", out);
+	fake_argv[3] = outarg;
+	fake_argc = 4;
+	is_int(p.start(&data, NULL), 0, "start accepts report, stat, format, output");
+
+	uint64_t off = file_offset(self, load);
+	int kept = 0;
+	for (int i = 0; i < 5; i++)
+		kept += feed(&p, data, "mem-loads", self, off) == 0;
+	for (int i = 0; i < 3; i++)
+		kept += feed(&p, data, "mem-stores", self, off) == 0;
+	kept += feed(&p, data, "mem-loads", "/bin/true", 0x1000) == 0;
+	kept += feed(&p, data, "mem-loads", self, 0x7fffffffffff) == 0;
+	kept += feed(&p, data, "mem-loads", "/nonexistent/dso", 0x10) == 0;
+	kept += feed(&p, data, "mem-loads", "[vdso]", 0x10) == 0;
+	kept += feed(&p, data, "mem-loads", NULL, 0) == 0;
+	is_int(kept, 0, "every sample is dropped from perf's own output");
+	is_int(p.stop(data, NULL), 0, "stop prints the tables");
+
+	const char *t = slurp(out);
+	ok(strstr(t, "type\toffset\tfield\tsamples:mem-loads\tperiod:mem-loads\tsamples:mem-stores\tperiod:mem-stores\n") != NULL,
+	   "tsv header has one column pair per event");
+	ok(strstr(t, "struct node\t8\tkey\t5\t5\t3\t3\n") != NULL,
+	   "both events counted on struct node +8 (key)");
+	ok(strstr(t, "(unknown)\t\tno_debuginfo\t1\t1\t0\t0\n") != NULL,
+	   "a binary without DWARF: no_debuginfo");
+	ok(strstr(t, "(unknown)\t\tno_insn\t1\t1\t0\t0\n") != NULL,
+	   "an offset outside the file's code: no_insn");
+	ok(strstr(t, "(unknown)\t\tno_dso\t3\t3\t0\t0\n") != NULL,
+	   "missing file, [vdso], no dso at all: no_dso");
+	ok(strstr(t, "resolved\t5\t3\n") && strstr(t, "total\t10\t3\n"),
+	   "stat: resolved and totals per event");
+	if (tap_failed)
+		printf("# output:\n%s", t);
+
+	/* filter=TYPE keeps exactly the samples of that type */
+	fake_argv[0] = "filter=struct node";
+	fake_argc = 1;
+	data = NULL;
+	is_int(p.start(&data, NULL), 0, "start accepts filter=TYPE");
+	is_int(feed(&p, data, "mem-loads", self, off), 0, "a struct node sample is kept");
+	is_int(feed(&p, data, "mem-loads", "/bin/true", 0x1000), 1, "another is dropped");
+	is_int(p.stop(data, NULL), 0, "stop");
+
+	fake_argv[0] = "bogus=1";
+	fake_argc = 1;
+	ok(p.start(&data, NULL) < 0, "an unknown dlarg makes start fail");
+	fake_argv[0] = "format=xml";
+	ok(p.start(&data, NULL) < 0, "a bad format makes start fail");
+
+	unlink(out);
+	dlclose(h);
+	return done_testing();
+}
