@@ -90,6 +90,8 @@ deps:
 # make check installs what is missing first, then builds and runs prove.
 check:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
+	@sh contrib/install-perf-6.12.sh build/perf-6.12 >/dev/null || \
+		echo "make check: perf 6.12 not installed: its tests are skipped" >&2
 	@$(MAKE) --no-print-directory tests
 	DT_BUILD=$(abspath $(O)) DT_PLUGIN=$(abspath $(PLUGIN)) \
 		prove -j2 --exec tests/run tests/*.t $(TEST_UNITS)
@@ -104,10 +106,17 @@ demo:
 	@$(MAKE) --no-print-directory all
 	DT_BUILD=$(abspath $(O)) sh examples/demo.sh
 
+# perf finds "--dlfilter NAME" in $(perf --exec-path)/dlfilters
+DLFILTERDIR ?= $(shell perf --exec-path 2>/dev/null || echo /usr/libexec/perf-core)/dlfilters
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 $(DTRESOLVE) $(DESTDIR)$(BINDIR)/dtresolve
-	install -m 644 doc/dtresolve.1 $(DESTDIR)$(MANDIR)/man1/dtresolve.1
+	install -m 644 $(PLUGIN) $(DESTDIR)$(DLFILTERDIR)/dtplugin.so
+	install -m 644 doc/dtresolve.1 doc/dtplugin.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 contrib/completion.bash $(DESTDIR)$(COMPLETIONDIR)/dtresolve
 
 clean:
 	rm -rf build

@@ -663,11 +663,11 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 	uint64_t lines = (l->size + CACHE_LINE - 1) / CACHE_LINE;
 
 	fprintf(f, "\nAnnotate type: '%s' (%" PRIu64 " bytes, %" PRIu64
-		" cache line%s", t->name, l->size, lines, lines == 1 ? "" : "s");
+		" cache line%s)\n", t->name, l->size, lines, lines == 1 ? "" : "s");
 	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, ", %s: %" PRIu64 " samples %.1f%%", event_name(r, e),
-			t->c.samples[e], pct(t->c.samples[e], r->total.samples[e]));
-	fputs(")\n", f);
+		fprintf(f, "# %s: %" PRIu64 " samples, %.1f%% of all\n",
+			event_name(r, e), t->c.samples[e],
+			pct(t->c.samples[e], r->total.samples[e]));
 	fputs("#", f);
 	for (int e = 0; e < nevents(r); e++)
 		fputs("  Samples   Share", f);
@@ -715,7 +715,7 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 			break;
 		}
 		if (straddles && row->kind != DT_LAYOUT_TYPE)
-			fputs("  /* crosses a cache line */", f);
+			fputs("  /* crosses cache line */", f);
 		fputc('\n', f);
 	}
 }

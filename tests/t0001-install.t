@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# make install puts every piece where its user looks for it: dtresolve on
+# PATH, the plugin in perf's dlfilters directory, man pages, completion.
+. "$(dirname "$0")/lib.sh"
+dt_require make
+# install from the build under test, never rebuilding it with other flags
+case $DT_BUILD in */san) san=SANITIZE=1 ;; *) san= ;; esac
+
+dt_test 'make install DESTDIR=... installs every file' '
+	make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/root" PREFIX=/usr \
+		DLFILTERDIR=/usr/lib/perf-core/dlfilters >log 2>&1 &&
+	test -x root/usr/bin/dtresolve &&
+	test -f root/usr/lib/perf-core/dlfilters/dtplugin.so &&
+	test -f root/usr/share/man/man1/dtresolve.1 &&
+	test -f root/usr/share/man/man1/dtplugin.1 &&
+	test -f root/usr/share/bash-completion/completions/dtresolve
+'
+dt_test 'the default plugin directory is perf --exec-path/dlfilters' '
+	! command -v perf >/dev/null ||
+	{ make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/def" >log 2>&1 &&
+	  test -f "def$(perf --exec-path)/dlfilters/dtplugin.so"; }
+'
+dt_test 'the installed dtresolve runs' '
+	root/usr/bin/dtresolve --version | grep -q "^dtresolve (dtprof)"
+'
+dt_test 'man pages render without warnings' '
+	! command -v groff >/dev/null ||
+	{ for m in dtresolve dtplugin; do
+		groff -man -Tutf8 -ww "$DT_SRC/doc/$m.1" >/dev/null 2>warn || exit 1
+		! test -s warn || dt_show warn || exit 1
+	  done; }
+'
+dt_test 'perf script --list-dlfilters describes the plugin' '
+	! command -v perf >/dev/null ||
+	{ cp "$DT_PLUGIN" dtplugin.so &&
+	  perf script --list-dlfilters 2>&1 | grep -q "dtplugin.so .*data-type"; }
+'
+dt_done
