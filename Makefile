@@ -96,10 +96,17 @@ check:
 	DT_BUILD=$(abspath $(O)) DT_PLUGIN=$(abspath $(PLUGIN)) \
 		prove -j2 --exec tests/run tests/*.t $(TEST_UNITS)
 
+$(O)/bench/null-dlfilter.so: bench/null-dlfilter.c
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) -shared -o $@ $<
+
 bench:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
-	@$(MAKE) --no-print-directory all $(TEST_TOOLS)
+	@sh contrib/install-perf-6.12.sh build/perf-6.12 >/dev/null || true
+	@$(MAKE) --no-print-directory all $(TEST_TOOLS) $(O)/bench/null-dlfilter.so
 	DT_BUILD=$(abspath $(O)) sh bench/run.sh
+	@echo
+	sh bench/plugin.sh $(abspath $(O)) $(abspath $(O))/bench/plugin
 
 demo:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)

@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The plugin on one perf.data of about 1,000,000 cpu-clock samples, in one
+# run, beside:
+#   - perf script with a do-nothing dlfilter (the floor: perf's own cost)
+#   - perf 6.12's perf report -s type,typeoff and perf annotate --data-type
+#     on the same file, where perf 6.12 is installed
+# Wall time and peak RSS from GNU time.   plugin.sh BUILD WORKDIR
+set -eu
+build=$1 work=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$work"
+cd "$work"
+
+gcc -O2 -g -pthread -o wl "$src/tests/fixtures/workload.c" "$src/tests/fixtures/walk.c"
+if [ ! -s big.data ]; then
+	# every 10 us of cpu time, two threads: about 200k samples a second
+	perf record -q -e cpu-clock -c 10000 -o big.data ./wl walk 5 2 >/dev/null 2>&1
+fi
+n=$(perf script -i big.data -F ip 2>/dev/null | wc -l)
+
+now() { date +%s.%N; }
+# run NAME CMD...: one timed run; prints a row, sets secs
+row() {
+	name=$1
+	shift
+	t0=$(now)
+	/usr/bin/time -f %M -o rss "$@" >out.$$ 2>err.$$ || true
+	t1=$(now)
+	secs=$(echo "$t1 - $t0" | bc -l)
+	printf '%-44s %8.2f s %9d KB\n' "$name" "$secs" "$(tail -n 1 rss)"
+}
+
+echo "perf.data: $n samples ($(du -h big.data | cut -f1))"
+printf '%-44s %10s %12s\n' run "wall" "peak RSS"
+row "perf script --dlfilter null-dlfilter.so" perf script -i big.data --dlfilter "$build/bench/null-dlfilter.so"
+floor=$secs
+row "perf script --dlfilter dtplugin.so" perf script -i big.data --dlfilter "$build/dtplugin.so"
+plugin=$secs
+cp out.$$ plugin.report
+row "perf script --dlfilter dtplugin.so annotate" perf script -i big.data --dlfilter "$build/dtplugin.so" --dlarg annotate
+echo
+echo "plugin / floor = $(echo "$plugin / $floor" | bc -l | xargs printf '%.2f')x"
+
+p612=$(ls "$src"/build/perf-6.12/usr/bin/perf 2>/dev/null || true)
+if [ -n "$p612" ]; then
+	echo
+	row "perf 6.12 report -s type,typeoff --stdio" "$p612" report -i big.data -s type,typeoff --stdio
+	rows=$(grep -v '^#' out.$$ | grep -c '[a-z]' || true)
+	report=$secs
+	if [ "$rows" -eq 0 ]; then
+		echo "  perf 6.12 report printed no data-type rows for this profile (exit and stderr: $(tail -n 1 err.$$))"
+	else
+		echo "  perf 6.12 report / dtplugin = $(echo "$report / $plugin" | bc -l | xargs printf '%.2f')x"
+	fi
+	row "perf 6.12 annotate --data-type --stdio" "$p612" annotate -i big.data --data-type --stdio
+	rows=$(grep -v '^#' out.$$ | grep -c '[a-z]' || true)
+	if [ "$rows" -eq 0 ]; then
+		echo "  perf 6.12 annotate printed no data-type rows for this profile ($(tail -n 1 err.$$))"
+	else
+		echo "  perf 6.12 annotate / dtplugin = $(echo "$secs / $plugin" | bc -l | xargs printf '%.2f')x"
+	fi
+else
+	echo "perf 6.12 not installed (contrib/install-perf-6.12.sh): no comparison with it"
+fi
+echo
+echo "dtplugin's report (head):"
+head -n 12 plugin.report | sed 's/^/  /'
+rm -f out.$$ err.$$ rss
