@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include <perf/perf_dlfilter.h>
 
@@ -26,21 +24,9 @@ EXPORT struct perf_dlfilter_fns perf_dlfilter_fns;
 
 enum skid_mode { SKID_AUTO, SKID_ON, SKID_OFF };
 
-struct dso {
-	char *name;			/* as perf names it */
-	struct dt_session *session;	/* NULL: cannot be attributed */
-	enum dt_reason why;		/* when session is NULL */
-	bool kernel;
-	bool kaslr_known;
-	int64_t kaslr;			/* runtime - link-time (kernel) */
-};
-
 struct state {
 	struct dt_report *report;
-	struct dso *dsos;
-	size_t ndsos, cap;
-	struct dso *last_dso;
-	const char *last_dso_name;
+	struct dt_dsos *dsos;
 	const char *last_event;
 	int last_ev;
 	unsigned ev_flags[DT_REPORT_MAX_EVENTS];
@@ -62,6 +48,12 @@ static void note(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+static void log_note(void *arg, const char *msg)
+{
+	(void)arg;
+	note("%s", msg);
 }
 
 static int parse_arg(struct state *st, const char *arg)
@@ -130,6 +122,13 @@ EXPORT int start(void **data, void *ctx)
 			return err;
 		}
 	}
+	struct dt_dsos_opts o = { .sz = sizeof(o), .vmlinux = st->vmlinux,
+				  .log = log_note };
+	if (dt_dsos_new(&o, &st->dsos)) {
+		dt_report_free(st->report);
+		free(st);
+		return -ENOMEM;
+	}
 	/* The report is the default; annotate replaces it (ask for both with
 	 * report); stat adds to it.  With filter=TYPE perf prints the kept
 	 * samples, and tables only when asked for. */
@@ -137,159 +136,6 @@ EXPORT int start(void **data, void *ctx)
 		st->want_report = true;
 	*data = st;
 	return 0;
-}
-
-static bool is_kernel_dso(const char *name)
-{
-	return name[0] == '[' && strstr(name, "kernel.kallsyms");
-}
-
-static char *find_vmlinux(const struct state *st)
-{
-	/* where Debian's -dbg package and kernel builds put it */
-	static const char *const dirs[][2] = {
-		{ "/usr/lib/debug/boot/vmlinux-", "" },
-		{ "/usr/lib/debug/lib/modules/", "/vmlinux" },
-		{ "/boot/vmlinux-", "" },
-		{ "/lib/modules/", "/build/vmlinux" },
-	};
-	struct utsname u;
-	char path[512];
-
-	if (st->vmlinux)
-		return strdup(st->vmlinux);
-	if (uname(&u))
-		return NULL;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s%s%s", dirs[i][0], u.release,
-			 dirs[i][1]);
-		if (access(path, R_OK) == 0)
-			return strdup(path);
-	}
-	return NULL;
-}
-
-/* perf's build-id cache holds the exact binary that was recorded. */
-static char *buildid_cache_path(const struct perf_dlfilter_al *al)
-{
-	const char *home = getenv("HOME");
-	char path[512];
-	int n;
-
-	if (!home || !al->buildid || !al->buildid_size)
-		return NULL;
-	n = snprintf(path, sizeof(path), "%s/.debug/.build-id/%02x/", home,
-		     al->buildid[0]);
-	for (__u32 i = 1; i < al->buildid_size && n > 0 && (size_t)n < sizeof(path) - 8; i++)
-		n += snprintf(path + n, sizeof(path) - (size_t)n, "%02x", al->buildid[i]);
-	if (n <= 0 || (size_t)n >= sizeof(path) - 8)
-		return NULL;
-	strcat(path, "/elf");
-	return access(path, R_OK) == 0 ? strdup(path) : NULL;
-}
-
-static bool build_id_matches(struct dt_session *s,
-			     const struct perf_dlfilter_al *al)
-{
-	const uint8_t *id;
-	size_t n = dt_session_build_id(s, &id);
-
-	/* no build-id on either side: nothing to compare */
-	if (!al->buildid || !al->buildid_size || !n)
-		return true;
-	return n == al->buildid_size && !memcmp(id, al->buildid, n);
-}
-
-static void open_dso(struct state *st, struct dso *d,
-		     const struct perf_dlfilter_al *al)
-{
-	char *path = NULL;
-	int err;
-
-	d->kernel = is_kernel_dso(d->name);
-	d->why = DT_NO_DSO;
-	if (d->kernel) {
-		path = find_vmlinux(st);
-		if (!path) {
-			note("no vmlinux with debug info for '%s' (install linux-image-$(uname -r)-dbg or use --dlarg vmlinux=PATH): its samples count as no_debuginfo",
-			     d->name);
-			d->why = DT_NO_DEBUGINFO;
-			return;
-		}
-	} else if (d->name[0] == '[') {
-		return;		/* [vdso], [unknown], [anon]...: no file */
-	} else {
-		path = strdup(d->name);
-		if (!path)
-			return;
-	}
-	err = dt_session_open(path, NULL, &d->session);
-	if (!err && !d->kernel && !build_id_matches(d->session, al)) {
-		char *cached = buildid_cache_path(al);
-		dt_session_close(d->session);
-		d->session = NULL;
-		if (cached)
-			err = dt_session_open(cached, NULL, &d->session);
-		else
-			note("'%s' is not the binary that was recorded (build-id differs) and perf's build-id cache has no copy: its samples count as no_dso",
-			     d->name);
-		free(path);
-		path = cached;
-	}
-	if (err) {
-		note("cannot open '%s': %s: its samples count as no_dso", path,
-		     dt_strerror(err));
-	} else if (d->session && !dt_session_has_debuginfo(d->session)) {
-		note("'%s' has no debug info: its samples count as no_debuginfo",
-		     path);
-	}
-	free(path);
-}
-
-static struct dso *dso_get(struct state *st, const struct perf_dlfilter_al *al)
-{
-	if (st->last_dso && al->dso == st->last_dso_name)
-		return st->last_dso;
-	for (size_t i = 0; i < st->ndsos; i++)
-		if (!strcmp(st->dsos[i].name, al->dso)) {
-			st->last_dso = &st->dsos[i];
-			st->last_dso_name = al->dso;
-			return st->last_dso;
-		}
-	if (st->ndsos == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct dso *v = reallocarray(st->dsos, cap, sizeof(*v));
-		if (!v)
-			return NULL;
-		st->dsos = v;
-		st->cap = cap;
-	}
-	struct dso *d = &st->dsos[st->ndsos];
-	memset(d, 0, sizeof(*d));
-	d->name = strdup(al->dso);
-	if (!d->name)
-		return NULL;
-	st->ndsos++;
-	open_dso(st, d, al);
-	st->last_dso = d;
-	st->last_dso_name = al->dso;
-	return d;
-}
-
-/* Kernel: perf gives the runtime address; KASLR moved the image.  The
- * symbol perf found tells the offset once. */
-static bool kernel_link_pc(struct dso *d, const struct perf_dlfilter_al *al,
-			   uint64_t *pc)
-{
-	if (!d->kaslr_known) {
-		uint64_t start, size;
-		if (!al->sym || dt_session_symbol(d->session, al->sym, &start, &size))
-			return false;
-		d->kaslr = (int64_t)(al->addr - al->symoff - start);
-		d->kaslr_known = true;
-	}
-	*pc = al->addr - (uint64_t)d->kaslr;
-	return true;
 }
 
 static int event_index(struct state *st, const struct perf_dlfilter_sample *s,
@@ -322,25 +168,22 @@ static struct dt_session *attribute(struct state *st, unsigned flags,
 				    void *ctx, struct dt_answer *ans)
 {
 	const struct perf_dlfilter_al *al = perf_dlfilter_fns.resolve_ip(ctx);
-	struct dso *d;
+	struct dt_session *s;
+	enum dt_reason why = DT_NO_DSO;
 	uint64_t pc;
 
-	if (!al || !al->dso) {
-		dt_answer_miss(ans, sample->ip, DT_NO_DSO);
+	if (!al || !al->dso ||
+	    !(s = dt_dsos_get(st->dsos, al->dso, al->buildid, al->buildid_size,
+			      &why))) {
+		dt_answer_miss(ans, sample->ip, why);
 		return NULL;
 	}
-	d = dso_get(st, al);
-	if (!d || !d->session) {
-		dt_answer_miss(ans, sample->ip, d ? d->why : DT_NO_DSO);
-		return NULL;
-	}
-	if (d->kernel ? !kernel_link_pc(d, al, &pc) :
-	    dt_session_addr_from_offset(d->session, al->addr, &pc)) {
+	if (dt_dsos_link_pc(st->dsos, al->dso, al->addr, al->sym, al->symoff, &pc)) {
 		dt_answer_miss(ans, sample->ip, DT_NO_INSN);
-		return d->session;
+		return s;
 	}
-	dt_resolve_sample(d->session, pc, flags, ans);
-	return d->session;
+	dt_resolve_sample(s, pc, flags, ans);
+	return s;
 }
 
 EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
@@ -393,11 +236,7 @@ EXPORT int stop(void *data, void *ctx)
 	(void)ctx;
 	err = print_tables(st);
 	dt_report_free(st->report);
-	for (size_t i = 0; i < st->ndsos; i++) {
-		dt_session_close(st->dsos[i].session);
-		free(st->dsos[i].name);
-	}
-	free(st->dsos);
+	dt_dsos_free(st->dsos);
 	free(st);
 	return err ? -1 : 0;
 }

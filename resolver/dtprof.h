@@ -182,6 +182,41 @@ void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 int dt_format_from_str(const char *s);
 
 /*
+ * The binaries of a profile, by the names perf gives them: one session
+ * each, opened on first use, found where perf's names lead (a vmlinux with
+ * DWARF for "[kernel.kallsyms]", perf's build-id cache in ~/.debug when the
+ * file on disk is not the one recorded).  Unattributable binaries are said
+ * once through the log callback.
+ */
+struct dt_dsos;
+struct dt_dsos_opts {
+	size_t sz;			/* sizeof(struct dt_dsos_opts) */
+	const char *debuginfo_path;	/* for every session, NULL = default */
+	const char *vmlinux;		/* kernel image, NULL = search */
+	void (*log)(void *arg, const char *msg);
+	void *log_arg;
+};
+/* 0 or -ENOMEM; opts may be NULL. */
+int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out);
+/* Closes every session.  NULL ok. */
+void dt_dsos_free(struct dt_dsos *d);
+/* The session for dso name (its build-id, when known, is checked against
+ * the file's); NULL with *why (DT_NO_DSO, DT_NO_DEBUGINFO) when its samples
+ * cannot be attributed.  The session lives until dt_dsos_free(). */
+struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
+			       const uint8_t *build_id, size_t id_len,
+			       enum dt_reason *why);
+/* Link-time pc in dso name of what perf calls its address there: a file
+ * offset for user space; the runtime address for the kernel, corrected
+ * for KASLR through the symbol sym+symoff perf found.  0 or -errno. */
+int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
+		    const char *sym, uint64_t symoff, uint64_t *pc);
+/* True for perf's name of the kernel image. */
+bool dt_dso_is_kernel(const char *name);
+/* Path of a readable vmlinux for the running kernel, malloc'd; NULL. */
+char *dt_find_vmlinux(void);
+
+/*
  * Aggregation of many answers into the tables both front ends print:
  * per event, samples and period by type, by offset within the type, and
  * by reason for the misses.  Every sample added lands in exactly one type

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * The set of binaries a profile touches, by the name perf gives them:
+ * one session each, opened on first use.  Knows where perf's names lead:
+ * "[kernel.kallsyms]" to a vmlinux with DWARF, a build-id to perf's cache
+ * in ~/.debug, "[vdso]" and "[unknown]" to nothing.  Says once per binary
+ * why its samples cannot be attributed.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "dtprof.h"
+
+struct dso {
+	char *name;
+	struct dt_session *session;
+	enum dt_reason why;		/* when session is NULL */
+	bool kernel;
+	bool kaslr_known;
+	uint64_t kaslr;			/* runtime - link-time */
+};
+
+struct dt_dsos {
+	struct dt_dsos_opts o;
+	char *debuginfo_path, *vmlinux;
+	struct dso *v;
+	size_t n, cap;
+	struct dso *last;
+	const char *last_name;		/* pointer of the last lookup */
+};
+
+static void say(const struct dt_dsos *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void say(const struct dt_dsos *d, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!d->o.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	d->o.log(d->o.log_arg, buf);
+}
+
+int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out)
+{
+	struct dt_dsos *d = calloc(1, sizeof(*d));
+
+	*out = NULL;
+	if (!d)
+		return -ENOMEM;
+	if (opts)
+		memcpy(&d->o, opts, opts->sz < sizeof(d->o) ? opts->sz : sizeof(d->o));
+	d->o.sz = sizeof(d->o);
+	if ((opts && opts->debuginfo_path &&
+	     !(d->debuginfo_path = strdup(opts->debuginfo_path))) ||
+	    (opts && opts->vmlinux && !(d->vmlinux = strdup(opts->vmlinux)))) {
+		dt_dsos_free(d);
+		return -ENOMEM;
+	}
+	d->o.debuginfo_path = d->debuginfo_path;
+	d->o.vmlinux = d->vmlinux;
+	*out = d;
+	return 0;
+}
+
+void dt_dsos_free(struct dt_dsos *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		dt_session_close(d->v[i].session);
+		free(d->v[i].name);
+	}
+	free(d->v);
+	free(d->debuginfo_path);
+	free(d->vmlinux);
+	free(d);
+}
+
+bool dt_dso_is_kernel(const char *name)
+{
+	return name[0] == '[' && strstr(name, "kernel.kallsyms") != NULL;
+}
+
+char *dt_find_vmlinux(void)
+{
+	/* where Debian's -dbg package and kernel builds put it */
+	static const char *const dirs[][2] = {
+		{ "/usr/lib/debug/boot/vmlinux-", "" },
+		{ "/usr/lib/debug/lib/modules/", "/vmlinux" },
+		{ "/boot/vmlinux-", "" },
+		{ "/lib/modules/", "/build/vmlinux" },
+	};
+	struct utsname u;
+	char path[512];
+
+	if (uname(&u))
+		return NULL;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s%s", dirs[i][0], u.release,
+			 dirs[i][1]);
+		if (access(path, R_OK) == 0)
+			return strdup(path);
+	}
+	return NULL;
+}
+
+/* perf's build-id cache: ~/.debug/.build-id/ab/cdef.../{elf,debug} */
+static char *buildid_cache_file(const uint8_t *id, size_t n, const char *leaf)
+{
+	const char *home = getenv("HOME");
+	char path[512];
+	size_t used;
+
+	if (!home || !n || n > 64)
+		return NULL;
+	used = (size_t)snprintf(path, sizeof(path), "%s/.debug/.build-id/%02x/",
+				home, id[0]);
+	for (size_t i = 1; i < n && used + 3 < sizeof(path); i++)
+		used += (size_t)snprintf(path + used, sizeof(path) - used, "%02x", id[i]);
+	if (used + strlen(leaf) + 2 >= sizeof(path))
+		return NULL;
+	snprintf(path + used, sizeof(path) - used, "/%s", leaf);
+	return access(path, R_OK) == 0 ? strdup(path) : NULL;
+}
+
+static bool build_id_matches(struct dt_session *s, const uint8_t *id, size_t n)
+{
+	const uint8_t *have;
+	size_t m = dt_session_build_id(s, &have);
+
+	/* no build-id on either side: nothing to compare */
+	return !n || !m || (m == n && !memcmp(have, id, n));
+}
+
+static struct dt_session *open_file(struct dt_dsos *d, const char *path,
+				    int *err)
+{
+	struct dt_session_opts so = {
+		.sz = sizeof(so),
+		.debuginfo_path = d->o.debuginfo_path,
+		.log = d->o.log,
+		.log_arg = d->o.log_arg,
+	};
+	struct dt_session *s = NULL;
+
+	*err = dt_session_open(path, &so, &s);
+	return s;
+}
+
+static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
+		     size_t idlen)
+{
+	char *path = NULL, *alt;
+	int err = 0;
+
+	e->kernel = dt_dso_is_kernel(e->name);
+	e->why = DT_NO_DSO;
+	if (e->kernel) {
+		path = d->o.vmlinux ? strdup(d->o.vmlinux) : dt_find_vmlinux();
+		if (!path) {
+			e->why = DT_NO_DEBUGINFO;
+			say(d, "no vmlinux with debug info for '%s' (install linux-image-$(uname -r)-dbg, or name one): its samples count as no_debuginfo",
+			    e->name);
+			return;
+		}
+	} else if (e->name[0] == '[') {
+		return;		/* [vdso], [unknown], [anon]...: no file */
+	} else {
+		path = strdup(e->name);
+		if (!path)
+			return;
+	}
+	e->session = open_file(d, path, &err);
+	/* the recorded binary was replaced: perf's cache has the original */
+	if (e->session && !e->kernel && !build_id_matches(e->session, id, idlen)) {
+		dt_session_close(e->session);
+		e->session = NULL;
+		alt = buildid_cache_file(id, idlen, "elf");
+		if (!alt) {
+			say(d, "'%s' is not the binary that was recorded (build-id differs) and perf's build-id cache has no copy: its samples count as no_dso",
+			    e->name);
+			free(path);
+			return;
+		}
+		free(path);
+		path = alt;
+		e->session = open_file(d, path, &err);
+	}
+	if (!e->session) {
+		say(d, "cannot open '%s': %s: its samples count as no_dso", path,
+		    dt_strerror(err));
+	} else if (!dt_session_has_debuginfo(e->session)) {
+		/* perf keeps debuginfod downloads beside the binary */
+		const uint8_t *have;
+		size_t m = dt_session_build_id(e->session, &have);
+		alt = m ? buildid_cache_file(have, m, "debug") : NULL;
+		struct dt_session *s2 = alt ? open_file(d, alt, &err) : NULL;
+		if (s2 && dt_session_has_debuginfo(s2)) {
+			dt_session_close(e->session);
+			e->session = s2;
+		} else {
+			dt_session_close(s2);
+			say(d, "'%s' has no debug info: its samples count as no_debuginfo",
+			    path);
+		}
+		free(alt);
+	}
+	free(path);
+}
+
+struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
+			       const uint8_t *build_id, size_t id_len,
+			       enum dt_reason *why)
+{
+	struct dso *e = NULL;
+
+	if (d->last && name == d->last_name) {
+		e = d->last;
+	} else {
+		for (size_t i = 0; i < d->n && !e; i++)
+			if (!strcmp(d->v[i].name, name))
+				e = &d->v[i];
+	}
+	if (!e) {
+		if (d->n == d->cap) {
+			size_t cap = d->cap ? d->cap * 2 : 16;
+			struct dso *v = reallocarray(d->v, cap, sizeof(*v));
+			if (!v) {
+				*why = DT_NO_DSO;
+				return NULL;
+			}
+			d->v = v;
+			d->cap = cap;
+			d->last = NULL;		/* it moved */
+		}
+		e = &d->v[d->n];
+		memset(e, 0, sizeof(*e));
+		e->name = strdup(name);
+		if (!e->name) {
+			*why = DT_NO_DSO;
+			return NULL;
+		}
+		d->n++;
+		open_dso(d, e, build_id, id_len);
+	}
+	d->last = e;
+	d->last_name = name;
+	*why = e->why;
+	return e->session;
+}
+
+int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
+		    const char *sym, uint64_t symoff, uint64_t *pc)
+{
+	enum dt_reason why;
+	struct dt_session *s = dt_dsos_get(d, name, NULL, 0, &why);
+	struct dso *e = d->last;
+
+	if (!s)
+		return -ENOENT;
+	if (!e->kernel)
+		return dt_session_addr_from_offset(s, addr, pc);
+	/* KASLR moved the kernel: the symbol perf found tells by how much */
+	if (!e->kaslr_known) {
+		uint64_t start, size;
+		if (!sym || dt_session_symbol(s, sym, &start, &size))
+			return -ENOENT;
+		e->kaslr = addr - symoff - start;
+		e->kaslr_known = true;
+	}
+	*pc = addr - e->kaslr;
+	return 0;
+}
