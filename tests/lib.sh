@@ -166,16 +166,23 @@ case "$DT_BUILD" in
 *)	dt_san_preload= ;;
 esac
 
-# perf script with the plugin: dt_perf_script PERF ARGS...
-dt_perf_script() {
+# Run perf so that it can load the plugin under test: dt_perf PERF ARGS...
+dt_perf() {
 	_perf=$1
 	shift
 	if [ -n "$dt_san_preload" ]; then
 		LD_PRELOAD=$dt_san_preload ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
-			"$_perf" script --dlfilter "$DT_PLUGIN" "$@"
+			"$_perf" "$@"
 	else
-		"$_perf" script --dlfilter "$DT_PLUGIN" "$@"
+		"$_perf" "$@"
 	fi
+}
+
+# perf script with the plugin: dt_perf_script PERF ARGS...
+dt_perf_script() {
+	_p=$1
+	shift
+	dt_perf "$_p" script --dlfilter "$DT_PLUGIN" "$@"
 }
 
 # Value of column COL (1-based) of the tsv row whose first fields are

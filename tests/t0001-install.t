@@ -34,6 +34,6 @@ dt_test 'man pages render without warnings' '
 dt_test 'perf script --list-dlfilters describes the plugin' '
 	! command -v perf >/dev/null ||
 	{ cp "$DT_PLUGIN" dtplugin.so &&
-	  perf script --list-dlfilters 2>&1 | grep -q "dtplugin.so .*data-type"; }
+	  dt_perf perf script --list-dlfilters 2>&1 | grep -q "dtplugin.so .*data-type"; }
 '
 dt_done
