@@ -52,6 +52,7 @@ const char *dt_strerror(int err);
 #define DT_TYPE_UNKNOWN "(unknown)"
 #define DT_TYPE_STACK_OP "(stack operation)"
 #define DT_TYPE_CANARY "(stack canary)"
+#define DT_TYPE_RECORD "(perf record)"	/* dtresolve: a PERF_RECORD_ line */
 
 /* One answer.  Strings are never NULL ("" when absent) and stay valid
  * until dt_session_close() of the session that produced them. */
@@ -174,6 +175,7 @@ struct dt_print_ctx {
 	enum dt_format format;
 	bool verbose;		/* tsv: append dso, variable, reason */
 	const char *dso;	/* for -v and json, may be NULL */
+	const char *how;	/* -v: how the address was read, may be NULL */
 };
 /* Print one line (with '\n') for ans. */
 void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,

@@ -1,44 +1,42 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * dtresolve: one request line in, one answer line out, in order.  Options,
- * the line loop and the exit code live here; parsing is lineparse.c,
- * answering is the library, printing is report.c.
+ * the line loop and the exit code live here; answering is stream.c and the
+ * library, printing is report.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "dtprof.h"
-#include "lineparse.h"
 #include "lineread.h"
+#include "stream.h"
 
 #define PROG "dtresolve"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 struct options {
-	const char *binary;
-	const char *debuginfo_path;
+	struct stream_opts stream;
+	char *debug_dirs;		/* --debug-dir, as a libdwfl path */
 	struct dt_print_ctx print;
 	bool format_given;
 	bool stat;
 	bool aggregate;
 	enum dt_table table;		/* with aggregate */
 	const char *type;		/* annotate only this type */
-	const char *event;		/* column name in tables */
-	unsigned resolve_flags;
+	const char *event;		/* column name for lines without one */
 };
 
 struct run {
 	struct options opt;
-	struct dt_session *session;
+	struct stream *stream;
 	struct dt_report *report;	/* --stat, --aggregate */
-	int event;
 	bool warned_no_binary;
 	int status;
 };
@@ -58,7 +56,8 @@ static void msg(const char *fmt, ...)
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " PROG " [-e BINARY] [--format=tsv|perf|json] [--stat] [-v] [FILE...]\n"
+"usage: " PROG " [-e BINARY] [--format=tsv|perf|json] [--aggregate[=TABLE]]\n"
+"                 [--skid[=auto|on|off]] [--stat] [-v] [FILE...]\n"
 "\n"
 "Name the C type and field each memory-access instruction touches.\n"
 "Reads request lines from the FILEs (or standard input) and writes one\n"
@@ -68,25 +67,35 @@ static void usage(FILE *f)
 "  ADDR              link-time address in BINARY (0x hex); the instruction\n"
 "                    there is decoded\n"
 "  ADDR REG OFFSET   base register (rdi, %%rdi) and signed offset (16, -0x58)\n"
+"  perf script text  samples (-F ip, ip,sym,symoff,dso, ip,dsoff, with or\n"
+"                    without comm, pid, tid, time, event, period, addr) and\n"
+"                    --show-mmap-events / --show-task-events records\n"
 "\n"
 "Answer (tsv): ADDR<TAB>TYPE<TAB>OFFSET<TAB>FIELD\n"
 "\n"
 "Options:\n"
-"  -e, --exe=BINARY        the ELF file the addresses belong to\n"
-"      --debuginfo-path=P  where libdwfl looks for separate debug info\n"
-"      --skid              ADDR lines are samples of a non-precise event\n"
-"                          (cpu-clock): attribute the nearest memory access\n"
-"                          before ADDR in its basic block\n"
+"  -e, --exe=BINARY        the ELF file of ADDR lines, and of perf lines that\n"
+"                          name no binary\n"
 "  -f, --format=FMT        tsv (default), perf (\"struct page +8 (lru.next)\")\n"
 "                          or json (one object per line)\n"
-"  -s, --stat              print counts per reason to stderr at the end\n"
+"  -v, --verbose           tsv: append binary, variable, reason and how the\n"
+"                          address was mapped (addr, tuple, dsoff, maps, sym,\n"
+"                          exe, record)\n"
 "      --aggregate[=TABLE] instead of a line per request, print a table at\n"
 "                          the end: report (types and offsets, default) or\n"
 "                          annotate (per-type layouts); --format=tsv|json\n"
 "                          for machine-readable tables\n"
 "      --type=NAME         annotate only this type (\"struct page\")\n"
-"      --event=NAME        name of the table column (default: lines)\n"
-"  -v, --verbose           tsv: append dso, variable and reason columns\n"
+"      --event=NAME        table column of lines without an event (lines)\n"
+"      --skid[=RULE]       attribute a sample to the nearest memory access\n"
+"                          before it in its basic block: on (--skid), off,\n"
+"                          or auto (default: perf lines of non-precise\n"
+"                          events such as cpu-clock)\n"
+"  -s, --stat              print counts per reason to stderr at the end\n"
+"      --debug-dir=DIR     also look for separate debug info under DIR\n"
+"                          (DIR/.build-id/xx/yyyy.debug, debuglinks)\n"
+"      --debuginfo-path=P  libdwfl's whole search path instead\n"
+"      --vmlinux=PATH      kernel image with DWARF for kernel samples\n"
 "  -h, --help              this text\n"
 "  -V, --version           version\n"
 "\n"
@@ -98,7 +107,22 @@ static void usage(FILE *f)
 static void log_cb(void *arg, const char *line)
 {
 	(void)arg;
-	fprintf(stderr, PROG ": debug: %s\n", line);
+	fprintf(stderr, PROG ": %s\n", line);
+}
+
+static int add_debug_dir(struct options *o, const char *dir)
+{
+	const char *base = o->debug_dirs ? o->debug_dirs : ":.debug:/usr/lib/debug";
+	size_t n = strlen(base) + strlen(dir) + 2;
+	char *p = malloc(n);
+
+	if (!p)
+		return -ENOMEM;
+	snprintf(p, n, "%s:%s", base, dir);
+	free(o->debug_dirs);
+	o->debug_dirs = p;
+	o->stream.debuginfo_path = p;
+	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct options *o)
@@ -109,7 +133,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "stat", no_argument, NULL, 's' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "debuginfo-path", required_argument, NULL, 'D' },
-		{ "skid", no_argument, NULL, 'k' },
+		{ "debug-dir", required_argument, NULL, 'G' },
+		{ "vmlinux", required_argument, NULL, 'K' },
+		{ "skid", optional_argument, NULL, 'k' },
 		{ "aggregate", optional_argument, NULL, 'a' },
 		{ "type", required_argument, NULL, 't' },
 		{ "event", required_argument, NULL, 'E' },
@@ -122,7 +148,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	while ((c = getopt_long(argc, argv, "e:f:svhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			o->binary = optarg;
+			o->stream.exe = optarg;
 			break;
 		case 'f':
 			fmt = dt_format_from_str(optarg);
@@ -132,6 +158,34 @@ static int parse_options(int argc, char **argv, struct options *o)
 			}
 			o->print.format = (enum dt_format)fmt;
 			o->format_given = true;
+			break;
+		case 's':
+			o->stat = true;
+			break;
+		case 'v':
+			o->print.verbose = true;
+			break;
+		case 'D':
+			o->stream.debuginfo_path = optarg;
+			break;
+		case 'G':
+			if (add_debug_dir(o, optarg))
+				return EXIT_INPUT;
+			break;
+		case 'K':
+			o->stream.vmlinux = optarg;
+			break;
+		case 'k':
+			if (!optarg || !strcmp(optarg, "on"))
+				o->stream.skid = SKID_ON;
+			else if (!strcmp(optarg, "off"))
+				o->stream.skid = SKID_OFF;
+			else if (!strcmp(optarg, "auto"))
+				o->stream.skid = SKID_AUTO;
+			else {
+				msg("unknown skid rule '%s' (auto, on, off)", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'a':
 			o->aggregate = true;
@@ -149,18 +203,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'E':
 			o->event = optarg;
-			break;
-		case 's':
-			o->stat = true;
-			break;
-		case 'v':
-			o->print.verbose = true;
-			break;
-		case 'D':
-			o->debuginfo_path = optarg;
-			break;
-		case 'k':
-			o->resolve_flags |= DT_RESOLVE_SKID;
 			break;
 		case 'h':
 			usage(stdout);
@@ -202,38 +244,31 @@ static void excerpt(const char *line, size_t len, char *buf, size_t size)
 static void answer_line(struct run *r, const char *name, unsigned long lineno,
 			const char *line, size_t len)
 {
-	struct line_req req;
-	struct dt_answer ans;
+	struct stream_result res;
 	char ex[80];
 
-	line_parse(line, len, &req);
-	if (req.kind == LINE_BAD) {
+	stream_answer(r->stream, line, len, &res);
+	if (res.error && res.ans.reason == DT_BAD_LINE) {
 		excerpt(line, len, ex, sizeof(ex));
-		msg("%s:%lu: %s: '%s'", name, lineno, req.error, ex);
-		dt_answer_miss(&ans, 0, DT_BAD_LINE);
-	} else if (!r->session) {
-		if (!r->opt.binary && !r->warned_no_binary) {
-			msg("%s:%lu: no binary to resolve addresses in: use -e BINARY",
-			    name, lineno);
-			r->warned_no_binary = true;
-		}
-		dt_answer_miss(&ans, req.addr, DT_NO_DSO);
-	} else if (req.kind == LINE_ADDR) {
-		dt_resolve_sample(r->session, req.addr, r->opt.resolve_flags, &ans);
-	} else {
-		int reg = dt_session_reg(r->session, req.reg);
-		if (reg < 0) {
-			msg("%s:%lu: unknown register '%s' for %s", name, lineno,
-			    req.reg, dt_session_arch(r->session));
-			dt_answer_miss(&ans, req.addr, DT_NO_REG);
-		} else {
-			dt_resolve_op(r->session, req.addr, reg, req.offset, &ans);
-		}
+		msg("%s:%lu: %s: '%s'", name, lineno, res.error, ex);
+	} else if (res.error && res.ans.reason == DT_NO_REG) {
+		msg("%s:%lu: %s '%s' for %s", name, lineno, res.error,
+		    res.error_arg, dt_session_arch(stream_exe(r->stream)));
+	} else if (res.error && !r->warned_no_binary) {
+		msg("%s:%lu: %s", name, lineno, res.error);
+		r->warned_no_binary = true;
 	}
-	if (r->report)
-		dt_report_add(r->report, r->event, r->session, &ans, 1);
-	if (!r->opt.aggregate)
-		dt_answer_print(stdout, &r->opt.print, &ans);
+	if (r->report && res.sample) {
+		int ev = dt_report_event(r->report, res.event[0] ? res.event :
+					 r->opt.event ? r->opt.event : "lines");
+		dt_report_add(r->report, ev, res.session, &res.ans, res.period);
+	}
+	if (!r->opt.aggregate) {
+		struct dt_print_ctx pc = r->opt.print;
+		pc.dso = res.dso;
+		pc.how = res.how;
+		dt_answer_print(stdout, &pc, &res.ans);
+	}
 }
 
 static void flush_output(void *arg)
@@ -259,24 +294,25 @@ static void run_stream(struct run *r, int fd, const char *name)
 	line_reader_release(&in);
 }
 
-static void open_binary(struct run *r)
+static int start(struct run *r)
 {
-	struct dt_session_opts so = {
-		.sz = sizeof(so),
-		.debuginfo_path = r->opt.debuginfo_path,
-		.log = log_cb,
-	};
-	int err = dt_session_open(r->opt.binary, &so, &r->session);
+	r->opt.stream.log = log_cb;
+	int err = stream_new(&r->opt.stream, &r->stream);
 
-	if (err) {
-		msg("cannot open '%s': %s; every line counts as no_dso",
-		    r->opt.binary, dt_strerror(err));
-		r->status = EXIT_INPUT;
-		return;
+	if (!r->stream) {
+		msg("out of memory");
+		return EXIT_INPUT;
 	}
-	if (!dt_session_has_debuginfo(r->session))
-		msg("'%s' has no debug info: its accesses count as no_debuginfo",
-		    r->opt.binary);
+	if (err) {
+		msg("cannot open '%s': %s; its lines count as no_dso",
+		    r->opt.stream.exe, dt_strerror(err));
+		r->status = EXIT_INPUT;
+	}
+	if ((r->opt.stat || r->opt.aggregate) && dt_report_new(&r->report)) {
+		msg("out of memory");
+		return EXIT_INPUT;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -284,22 +320,15 @@ int main(int argc, char **argv)
 	struct run r = { .status = 0 };
 	int err = parse_options(argc, argv, &r.opt);
 
-	if (err)
+	if (err || (err = start(&r))) {
+		stream_free(r.stream);
+		free(r.opt.debug_dirs);
 		return err;
-	r.opt.print.dso = r.opt.binary;
-	if (r.opt.stat || r.opt.aggregate) {
-		if (dt_report_new(&r.report)) {
-			msg("out of memory");
-			return EXIT_INPUT;
-		}
-		r.event = dt_report_event(r.report, r.opt.event ? r.opt.event : "lines");
 	}
 	/* Output is block-buffered and flushed before every read that may
 	 * block (lineread.c): an interactive pipe still sees each answer
 	 * before dtresolve waits for the next request. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	if (r.opt.binary)
-		open_binary(&r);
 
 	if (optind == argc)
 		run_stream(&r, STDIN_FILENO, "<stdin>");
@@ -326,7 +355,8 @@ int main(int argc, char **argv)
 	if (r.opt.stat)
 		dt_report_print(stderr, r.report, DT_TABLE_STAT, NULL);
 	dt_report_free(r.report);
-	dt_session_close(r.session);
+	stream_free(r.stream);
+	free(r.opt.debug_dirs);
 	if (fflush(stdout) || ferror(stdout)) {
 		msg("error writing output: %s", strerror(errno));
 		return EXIT_INPUT;

@@ -136,6 +136,10 @@ static void print_tsv(FILE *f, const struct dt_print_ctx *ctx,
 		p = put_str(p, end, a->var);
 		*p++ = '\t';
 		p = put_str(p, end, dt_reason_str(a->reason));
+		if (ctx->how) {
+			*p++ = '\t';
+			p = put_str(p, end, ctx->how);
+		}
 	}
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), f);

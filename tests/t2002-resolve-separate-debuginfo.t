@@ -30,6 +30,6 @@ dt_test 'build-id tree under --debuginfo-path: same answers' '
 '
 dt_test 'without the debug root the same binary says no_debuginfo' '
 	"$DTRESOLVE" -v -e bin/corpus addrs >out 2>err &&
-	test $(grep -c "	no_debuginfo$" out) = 3 && grep -q "has no debug info" err
+	test $(grep -c "	no_debuginfo	" out) = 3 && grep -q "has no debug info" err
 '
 dt_done

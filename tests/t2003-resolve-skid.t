@@ -14,7 +14,7 @@ for cc in $(dt_cc_list); do
 	dt_test "$cc: labels found" "test -n '$load' && test -n '$after' && test -n '$target'"
 	dt_test "$cc: without --skid the sample's own instruction is used" "
 		echo $after | \"\$DTRESOLVE\" -v -e skid-$cc >out &&
-		grep -q '	no_mem_op\$' out
+		grep -q '	no_mem_op	' out
 	"
 	dt_test "$cc: with --skid the load before it is attributed" "
 		echo $after | \"\$DTRESOLVE\" --skid -e skid-$cc | cut -f2- >out &&
@@ -27,7 +27,7 @@ for cc in $(dt_cc_list); do
 	"
 	dt_test "$cc: --skid does not look back across a branch target" "
 		echo $target | \"\$DTRESOLVE\" --skid -v -e skid-$cc >out &&
-		grep -q '	no_mem_op\$' out
+		grep -q '	no_mem_op	' out
 	"
 done
 dt_done

@@ -51,17 +51,17 @@ dt_test 'tsv: ADDR TYPE OFFSET FIELD, one line per request' '
 		"<ADDR>	struct item	0	a" >want &&
 	dt_cmp want out
 '
-dt_test 'tsv -v appends dso, variable and reason' '
+dt_test 'tsv -v appends dso, variable, reason and how the line was read' '
 	"$DTRESOLVE" -v -e corpus requests | dt_normalize >out &&
 	printf "%s\n" \
-		"<ADDR>	struct node	8	key	corpus	n	ok" \
-		"<ADDR>	struct callchain_list	16	ms.map	corpus	c	ok" \
-		"<ADDR>	struct item	128	val	corpus	it	ok" \
-		"<ADDR>	struct with_union	8	u.d	corpus	w	ok" \
-		"<ADDR>	(stack operation)	0		corpus		ok" \
-		"<ADDR>	struct node	8	key	corpus	n	ok" \
-		"<ADDR>	struct node	16	val	corpus	n	ok" \
-		"<ADDR>	struct item	0	a	corpus	it	ok" >want &&
+		"<ADDR>	struct node	8	key	corpus	n	ok	addr" \
+		"<ADDR>	struct callchain_list	16	ms.map	corpus	c	ok	addr" \
+		"<ADDR>	struct item	128	val	corpus	it	ok	addr" \
+		"<ADDR>	struct with_union	8	u.d	corpus	w	ok	addr" \
+		"<ADDR>	(stack operation)	0		corpus		ok	addr" \
+		"<ADDR>	struct node	8	key	corpus	n	ok	tuple" \
+		"<ADDR>	struct node	16	val	corpus	n	ok	tuple" \
+		"<ADDR>	struct item	0	a	corpus	it	ok	tuple" >want &&
 	dt_cmp want out
 '
 dt_test 'perf: the spelling of perf report -s typeoff' '

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Answering dtresolve's lines.  A perf script sample's address is mapped
+ * to a binary and link-time pc by the first of these that applies (the
+ * chosen one is the -v "how" column):
+ *   dsoff  perf 6.12's "(dso+0xOFF)": a file offset in dso
+ *   maps   the process's PERF_RECORD_MMAP lines seen so far
+ *   sym    "sym+0xOFF (dso)": the symbol's address in dso's ELF symbols
+ *   exe    -e BINARY, when the line names no other binary: the address
+ *          is a link-time address in it
+ * Kernel addresses go to a vmlinux with DWARF, corrected for KASLR
+ * through the symbol perf printed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps.h"
+#include "stream.h"
+
+struct stream {
+	struct stream_opts o;
+	struct dt_dsos *dsos;
+	struct dt_maps *maps;
+	struct dt_session *exe;
+	char *exe_name;
+	char scratch[4096];	/* NUL-terminated copies of line pieces */
+};
+
+int stream_new(const struct stream_opts *o, struct stream **out)
+{
+	struct stream *st = calloc(1, sizeof(*st));
+	int err = -ENOMEM;
+
+	*out = NULL;
+	if (!st)
+		return -ENOMEM;
+	st->o = *o;
+	struct dt_dsos_opts d = { .sz = sizeof(d), .debuginfo_path = o->debuginfo_path,
+				  .vmlinux = o->vmlinux, .log = o->log,
+				  .log_arg = o->log_arg };
+	if (dt_dsos_new(&d, &st->dsos) || dt_maps_new(&st->maps))
+		goto fail;
+	*out = st;
+	if (o->exe) {
+		enum dt_reason why;
+		st->exe_name = strdup(o->exe);
+		if (!st->exe_name)
+			goto fail;
+		/* opened like any binary, so a line naming it shares it */
+		struct dt_session_opts so = { .sz = sizeof(so),
+					      .debuginfo_path = o->debuginfo_path };
+		err = dt_session_open(o->exe, &so, &st->exe);
+		if (!err) {
+			dt_session_close(st->exe);
+			st->exe = dt_dsos_get(st->dsos, o->exe, NULL, 0, &why);
+		}
+		return err;
+	}
+	return 0;
+fail:
+	stream_free(st);
+	*out = NULL;
+	return err;
+}
+
+void stream_free(struct stream *st)
+{
+	if (!st)
+		return;
+	dt_dsos_free(st->dsos);
+	dt_maps_free(st->maps);
+	free(st->exe_name);
+	free(st);
+}
+
+struct dt_session *stream_exe(struct stream *st)
+{
+	return st->exe;
+}
+
+static const char *cstr(struct stream *st, struct span s, size_t at)
+{
+	char *b = st->scratch + at;
+	size_t room = sizeof(st->scratch) / 2 - 1;
+	size_t n = s.len < room ? s.len : room;
+
+	memcpy(b, s.p, n);
+	b[n] = '\0';
+	return b;
+}
+
+/* Events whose sampled ip is the access itself: breakpoints, precise
+ * (:p) events, faults.  Others land after it. */
+static bool precise_event(const char *ev)
+{
+	static const char *const exact[] = {
+		"page-faults", "faults", "minor-faults", "major-faults",
+		"alignment-faults", "emulation-faults", "mem-loads", "mem-stores",
+	};
+	const char *colon = strrchr(ev, ':');
+
+	if (!strncmp(ev, "mem:", 4))
+		return true;
+	if (colon && strchr(colon, 'p'))
+		return true;	/* cycles:pp, cpu/mem-loads/:P */
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strncmp(ev, exact[i], strlen(exact[i])) &&
+		    (ev[strlen(exact[i])] == '\0' || ev[strlen(exact[i])] == ':'))
+			return true;
+	return false;
+}
+
+static unsigned skid_flags(const struct stream *st, const char *event)
+{
+	switch (st->o.skid) {
+	case SKID_ON: return DT_RESOLVE_SKID;
+	case SKID_OFF: return 0;
+	case SKID_AUTO: break;
+	}
+	return event[0] && !precise_event(event) ? DT_RESOLVE_SKID : 0;
+}
+
+static const char *basename_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static void answer_sample(struct stream *st, const struct line_req *req,
+			  struct stream_result *res)
+{
+	const char *dso = req->dso.len ? cstr(st, req->dso, 0) : NULL;
+	const char *sym = req->sym.len ? cstr(st, req->sym, sizeof(st->scratch) / 2) : NULL;
+	unsigned flags = skid_flags(st, res->event);
+	struct dt_session *s = NULL;
+	enum dt_reason why = DT_NO_DSO;
+	uint64_t off, pc = 0;
+	bool have_pc = false;
+
+	if (dso && !strcmp(dso, "[unknown]"))
+		dso = NULL;
+	const char *mapped = dt_maps_find(st->maps, req->pid, req->addr, &off);
+	if (dso && req->has_dsoff && !dt_dso_is_kernel(dso)) {
+		res->how = "dsoff";
+		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
+		have_pc = s && !dt_dsos_link_pc(st->dsos, dso, req->dsoff, NULL, 0, &pc);
+	} else if (mapped && (!dso || !strcmp(dso, mapped) || dt_dso_is_kernel(mapped))) {
+		res->how = "maps";
+		dso = mapped;
+		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
+		have_pc = s && !dt_dsos_link_pc(st->dsos, dso,
+				dt_dso_is_kernel(dso) ? req->addr : off,
+				sym, req->symoff, &pc);
+	} else if (dso && dt_dso_is_kernel(dso)) {
+		res->how = "sym";
+		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
+		have_pc = s && !dt_dsos_link_pc(st->dsos, dso, req->addr, sym,
+						req->symoff, &pc);
+	} else if (dso && (!st->exe || strcmp(basename_of(dso), basename_of(st->exe_name)))) {
+		uint64_t start = 0, size;
+		res->how = "sym";
+		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
+		have_pc = s && sym && !dt_session_symbol(s, sym, &start, &size);
+		pc = start + req->symoff;
+	} else if (st->exe) {
+		res->how = "exe";
+		dso = st->exe_name;
+		s = st->exe;
+		pc = req->addr;
+		have_pc = true;
+	} else {
+		res->how = "none";
+	}
+	res->dso = dso;
+	res->session = s;
+	if (!s) {
+		dt_answer_miss(&res->ans, req->addr, why);
+		return;
+	}
+	if (!have_pc) {
+		dt_answer_miss(&res->ans, req->addr, DT_NO_INSN);
+		return;
+	}
+	dt_resolve_sample(s, pc, flags, &res->ans);
+	res->ans.pc = req->addr;	/* the line's address, as it was written */
+}
+
+static void answer_record(struct stream *st, const struct line_req *req,
+			  struct stream_result *res)
+{
+	int err = 0;
+
+	res->sample = false;
+	res->how = "record";
+	dt_answer_miss(&res->ans, req->map_start, DT_OK);
+	res->ans.type = DT_TYPE_RECORD;
+	switch (req->kind) {
+	case LINE_MMAP:
+		res->dso = cstr(st, req->file, 0);
+		err = dt_maps_add(st->maps, req->pid, req->map_start, req->map_len,
+				  req->map_pgoff, req->file.p, req->file.len);
+		break;
+	case LINE_EXEC:
+		dt_maps_exec(st->maps, req->pid);
+		break;
+	case LINE_FORK:
+		err = dt_maps_fork(st->maps, req->pid, req->parent_pid);
+		break;
+	default:
+		break;
+	}
+	if (err == -ENOMEM)
+		res->error = "out of memory for the process maps";
+}
+
+void stream_answer(struct stream *st, const char *line, size_t len,
+		   struct stream_result *res)
+{
+	struct line_req req;
+
+	memset(res, 0, sizeof(*res));
+	res->sample = true;
+	res->period = 1;
+	line_parse(line, len, &req);
+	switch (req.kind) {
+	case LINE_BAD:
+		res->error = req.error;
+		res->how = "bad";
+		dt_answer_miss(&res->ans, 0, DT_BAD_LINE);
+		return;
+	case LINE_MMAP:
+	case LINE_EXEC:
+	case LINE_FORK:
+	case LINE_RECORD:
+		answer_record(st, &req, res);
+		return;
+	case LINE_SAMPLE: {
+		size_t n = req.event.len < sizeof(res->event) - 1 ?
+			   req.event.len : sizeof(res->event) - 1;
+		memcpy(res->event, req.event.p ? req.event.p : "", n);
+		res->event[n] = '\0';
+		res->period = req.period;
+		answer_sample(st, &req, res);
+		return;
+	}
+	case LINE_ADDR:
+	case LINE_TUPLE:
+		break;
+	}
+	res->how = req.kind == LINE_ADDR ? "addr" : "tuple";
+	res->dso = st->exe_name;
+	res->session = st->exe;
+	if (!st->exe) {
+		if (!st->exe_name)
+			res->error = "no binary to resolve addresses in: use -e BINARY";
+		dt_answer_miss(&res->ans, req.addr, DT_NO_DSO);
+		return;
+	}
+	if (req.kind == LINE_ADDR) {
+		dt_resolve_sample(st->exe, req.addr,
+				  st->o.skid == SKID_ON ? DT_RESOLVE_SKID : 0, &res->ans);
+		return;
+	}
+	int reg = dt_session_reg(st->exe, req.reg);
+	if (reg < 0) {
+		res->error = "unknown register";
+		snprintf(res->error_arg, sizeof(res->error_arg), "%s", req.reg);
+		dt_answer_miss(&res->ans, req.addr, DT_NO_REG);
+		return;
+	}
+	dt_resolve_op(st->exe, req.addr, reg, req.offset, &res->ans);
+}
