@@ -3,7 +3,8 @@
  * Per-process memory maps rebuilt from perf script's PERF_RECORD_MMAP and
  * MMAP2 lines, to turn a runtime address into (file, file offset).  A new
  * mapping replaces what it overlaps (re-mmap); exec empties a process; fork
- * copies its parent.  Memory grows with distinct mappings only.
+ * copies its parent.  Memory grows with distinct mappings only.  A sample
+ * without a pid is looked up in every process, first match wins.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -204,5 +205,8 @@ const char *dt_maps_find(struct dt_maps *m, int pid, uint64_t addr,
 	/* the kernel's maps are recorded for pid -1 */
 	if (!f && (p = proc_get(m, -1, false)))
 		f = lookup(p, addr, file_offset);
+	/* a line without a pid (-F ip): the first process mapping addr */
+	for (size_t i = 0; !f && pid < 0 && i < m->n; i++)
+		f = lookup(&m->procs[i], addr, file_offset);
 	return f;
 }

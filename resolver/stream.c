@@ -119,7 +119,9 @@ static unsigned skid_flags(const struct stream *st, const char *event)
 	case SKID_OFF: return 0;
 	case SKID_AUTO: break;
 	}
-	return event[0] && !precise_event(event) ? DT_RESOLVE_SKID : 0;
+	/* a perf line without its event: most profiles are of cycles or
+	 * cpu-clock, whose samples skid (-F event or --skid=off to say) */
+	return !event[0] || !precise_event(event) ? DT_RESOLVE_SKID : 0;
 }
 
 static const char *basename_of(const char *p)
@@ -148,7 +150,8 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		have_pc = s && !dt_dsos_link_pc(st->dsos, dso, req->dsoff, NULL, 0, &pc);
 	} else if (mapped && (!dso || !strcmp(dso, mapped) || dt_dso_is_kernel(mapped))) {
 		res->how = "maps";
-		dso = mapped;
+		/* the kernel maps as "[kernel.kallsyms]_text" */
+		dso = dt_dso_is_kernel(mapped) ? "[kernel.kallsyms]" : mapped;
 		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
 		have_pc = s && !dt_dsos_link_pc(st->dsos, dso,
 				dt_dso_is_kernel(dso) ? req->addr : off,
