@@ -50,7 +50,7 @@ LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
 
-TEST_TOOLS = $(O)/tests/dtinsns
+TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 
 PLUGIN = $(O)/dtplugin.so

@@ -138,6 +138,22 @@ EXPORT int start(void **data, void *ctx)
 	return 0;
 }
 
+static bool is_fault_event(const struct perf_event_attr *a)
+{
+	if (a->type != PERF_TYPE_SOFTWARE)
+		return false;
+	switch (a->config) {
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
+	case PERF_COUNT_SW_EMULATION_FAULTS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int event_index(struct state *st, const struct perf_dlfilter_sample *s,
 		       void *ctx)
 {
@@ -148,12 +164,13 @@ static int event_index(struct state *st, const struct perf_dlfilter_sample *s,
 	int ev = dt_report_event(st->report, name);
 	if (!st->ev_seen[ev]) {
 		/* Samples of events without precise ip land after the
-		 * instruction that waited; execute breakpoints (mem:A:x) and
-		 * precise events (:pp) land on it. */
+		 * instruction that waited; execute breakpoints (mem:A:x),
+		 * precise events (:pp) and faults land on it. */
 		struct perf_event_attr *attr = perf_dlfilter_fns.attr ?
 					       perf_dlfilter_fns.attr(ctx) : NULL;
 		bool precise = attr && (attr->precise_ip ||
-					attr->type == PERF_TYPE_BREAKPOINT);
+					attr->type == PERF_TYPE_BREAKPOINT ||
+					is_fault_event(attr));
 		bool skid = st->skid == SKID_ON || (st->skid == SKID_AUTO && !precise);
 		st->ev_flags[ev] = skid ? DT_RESOLVE_SKID : 0;
 		st->ev_seen[ev] = true;

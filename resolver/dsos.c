@@ -30,8 +30,7 @@ struct dt_dsos {
 	char *debuginfo_path, *vmlinux;
 	struct dso *v;
 	size_t n, cap;
-	struct dso *last;
-	const char *last_name;		/* pointer of the last lookup */
+	struct dso *last;		/* of the last lookup */
 };
 
 static void say(const struct dt_dsos *d, const char *fmt, ...)
@@ -223,7 +222,8 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 {
 	struct dso *e = NULL;
 
-	if (d->last && name == d->last_name) {
+	/* callers may reuse one buffer for every name: compare contents */
+	if (d->last && !strcmp(d->last->name, name)) {
 		e = d->last;
 	} else {
 		for (size_t i = 0; i < d->n && !e; i++)
@@ -253,7 +253,6 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 		open_dso(d, e, build_id, id_len);
 	}
 	d->last = e;
-	d->last_name = name;
 	*why = e->why;
 	return e->session;
 }

@@ -157,6 +157,8 @@ void dt_maps_exec(struct dt_maps *m, int pid)
 
 int dt_maps_fork(struct dt_maps *m, int child, int parent)
 {
+	if (child == parent)
+		return 0;	/* a new thread shares its process's maps */
 	struct proc *pp = proc_get(m, parent, false);
 	size_t pi = pp ? (size_t)(pp - m->procs) : 0;
 	struct proc *c = proc_get(m, child, true);

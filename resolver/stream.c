@@ -6,6 +6,7 @@
  *   dsoff  perf 6.12's "(dso+0xOFF)": a file offset in dso
  *   maps   the process's PERF_RECORD_MMAP lines seen so far
  *   sym    "sym+0xOFF (dso)": the symbol's address in dso's ELF symbols
+ *          (without +0xOFF a symbol says too little: no_insn)
  *   exe    -e BINARY, when the line names no other binary: the address
  *          is a link-time address in it
  * Kernel addresses go to a vmlinux with DWARF, corrected for KASLR
@@ -161,11 +162,12 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
 		have_pc = s && !dt_dsos_link_pc(st->dsos, dso, req->addr, sym,
 						req->symoff, &pc);
-	} else if (dso && (!st->exe || strcmp(basename_of(dso), basename_of(st->exe_name)))) {
+	} else if (dso && sym && req->has_symoff &&
+		   (!st->exe || strcmp(basename_of(dso), basename_of(st->exe_name)))) {
 		uint64_t start = 0, size;
 		res->how = "sym";
 		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
-		have_pc = s && sym && !dt_session_symbol(s, sym, &start, &size);
+		have_pc = s && !dt_session_symbol(s, sym, &start, &size);
 		pc = start + req->symoff;
 	} else if (st->exe) {
 		res->how = "exe";
@@ -174,7 +176,10 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		pc = req->addr;
 		have_pc = true;
 	} else {
+		/* a binary but no way into it: no offset, no symbol+offset */
 		res->how = "none";
+		if (dso)
+			s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
 	}
 	res->dso = dso;
 	res->session = s;
