@@ -26,7 +26,7 @@ dt_test 'by-event: the report table with the event column' '
 	sh $p by-event perf.data >out 2>err && grep -q "^# event .cpu-clock." out
 '
 dt_test 'show prints a pipeline; no argument prints usage and exits 2' '
-	sh $p show top-types | grep -q dtresolve &&
+	sh $p show top-types | grep -q DTRESOLVE &&
 	{ sh $p >out 2>err; test $? = 2; } && grep -q top-fields err
 '
 dt_done
