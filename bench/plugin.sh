@@ -64,6 +64,23 @@ else
 	echo "perf 6.12 not installed (contrib/install-perf-6.12.sh): no comparison with it"
 fi
 echo
+echo "perf script text through dtresolve --aggregate (memory stays flat):"
+perf script -i big.data -F comm,pid,tid,time,event,period,ip,sym,symoff,dso \
+	--show-mmap-events >big.txt 2>/dev/null
+lines=$(wc -l <big.txt)
+for times in 1 10; do
+	t0=$(now)
+	for i in $(seq $times); do cat big.txt; done |
+		/usr/bin/time -f %M -o rss "$build/dtresolve" --aggregate >/dev/null 2>&1
+	t1=$(now)
+	secs=$(echo "$t1 - $t0" | bc -l)
+	printf '  %9d lines  %8.2f s  %9.0f lines/s  peak RSS %d KB\n' \
+		$((lines * times)) "$secs" "$(echo "$lines * $times / $secs" | bc -l)" \
+		"$(tail -n 1 rss)"
+done
+rm -f big.txt
+
+echo
 echo "dtplugin's report (head):"
 head -n 12 plugin.report | sed 's/^/  /'
 rm -f out.$$ err.$$ rss
