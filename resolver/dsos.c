@@ -141,11 +141,12 @@ static bool build_id_matches(struct dt_session *s, const uint8_t *id, size_t n)
 }
 
 static struct dt_session *open_file(struct dt_dsos *d, const char *path,
-				    int *err)
+				    const char *debug_file, int *err)
 {
 	struct dt_session_opts so = {
 		.sz = sizeof(so),
 		.debuginfo_path = d->o.debuginfo_path,
+		.debuginfo_file = debug_file,
 		.log = d->o.log,
 		.log_arg = d->o.log_arg,
 	};
@@ -178,7 +179,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		if (!path)
 			return;
 	}
-	e->session = open_file(d, path, &err);
+	e->session = open_file(d, path, NULL, &err);
 	/* the recorded binary was replaced: perf's cache has the original */
 	if (e->session && !e->kernel && !build_id_matches(e->session, id, idlen)) {
 		dt_session_close(e->session);
@@ -192,17 +193,18 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		}
 		free(path);
 		path = alt;
-		e->session = open_file(d, path, &err);
+		e->session = open_file(d, path, NULL, &err);
 	}
 	if (!e->session) {
 		say(d, "cannot open '%s': %s: its samples count as no_dso", path,
 		    dt_strerror(err));
 	} else if (!dt_session_has_debuginfo(e->session)) {
-		/* perf keeps debuginfod downloads beside the binary */
+		/* perf keeps debuginfod downloads beside the binary: code
+		 * from the binary, DWARF from there */
 		const uint8_t *have;
 		size_t m = dt_session_build_id(e->session, &have);
 		alt = m ? buildid_cache_file(have, m, "debug") : NULL;
-		struct dt_session *s2 = alt ? open_file(d, alt, &err) : NULL;
+		struct dt_session *s2 = alt ? open_file(d, path, alt, &err) : NULL;
 		if (s2 && dt_session_has_debuginfo(s2)) {
 			dt_session_close(e->session);
 			e->session = s2;

@@ -77,6 +77,7 @@ struct dt_session;
 struct dt_session_opts {
 	size_t sz;			/* sizeof(struct dt_session_opts) */
 	const char *debuginfo_path;	/* libdwfl search path, NULL = default */
+	const char *debuginfo_file;	/* take DWARF from this file, NULL */
 	/* Called with one line of trace when DTPROF_DEBUG=1, or with a
 	 * warning; NULL = silent. */
 	void (*log)(void *arg, const char *msg);

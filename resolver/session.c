@@ -23,6 +23,7 @@ struct session_priv {
 	struct dt_session pub;
 	Dwfl_Callbacks callbacks;
 	char *debuginfo_path;
+	char *debuginfo_file;
 	struct load_segment *segs;
 	size_t nsegs;
 };
@@ -124,6 +125,25 @@ const uint8_t *session_code_at(const struct dt_session *s, uint64_t pc,
 	return NULL;
 }
 
+/* libdwfl's search, unless the caller named the debug file: then that. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *modname, GElf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct session_priv *p = *userdata;
+
+	if (p && p->debuginfo_file) {
+		int fd = open(p->debuginfo_file, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			*debuginfo_file_name = strdup(p->debuginfo_file);
+		return fd;
+	}
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+					    file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
 static bool opts_tail_is_zero(const struct dt_session_opts *o)
 {
 	const unsigned char *c = (const unsigned char *)o;
@@ -171,8 +191,13 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		if (!p->debuginfo_path)
 			goto out;
 	}
+	if (o.debuginfo_file) {
+		p->debuginfo_file = strdup(o.debuginfo_file);
+		if (!p->debuginfo_file)
+			goto out;
+	}
 	p->callbacks.find_elf = dwfl_build_id_find_elf;
-	p->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	p->callbacks.find_debuginfo = find_debuginfo;
 	p->callbacks.section_address = dwfl_offline_section_address;
 	p->callbacks.debuginfo_path = p->debuginfo_path ? &p->debuginfo_path :
 				      NULL;
@@ -184,6 +209,9 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s->mod = dwfl_report_offline(s->dwfl, path, path, -1);
 	if (!s->mod || dwfl_report_end(s->dwfl, NULL, NULL))
 		goto out;
+	void **userdata;
+	dwfl_module_info(s->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = p;		/* for find_debuginfo */
 	s->elf = dwfl_module_getelf(s->mod, &elf_bias);
 	if (!s->elf || !gelf_getehdr(s->elf, &eh))
 		goto out;
@@ -231,6 +259,7 @@ void dt_session_close(struct dt_session *s)
 	layout_cache_free(s->layouts);
 	free(p->segs);
 	free(p->debuginfo_path);
+	free(p->debuginfo_file);
 	free(s->path);
 	free(p);
 }
