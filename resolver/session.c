@@ -326,10 +326,64 @@ size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id)
 	return (size_t)n;
 }
 
+/* "calloc@plt": perf names PLT entries after their relocations, in order:
+ * entry i of .rela.plt is .plt.sec + 16 i where there is one (IBT), else
+ * .plt + 16 (i + 1), past the resolver stub (x86-64 psABI, "Procedure
+ * Linkage Table"). */
+static int plt_symbol(struct dt_session *s, const char *name, size_t len,
+		      uint64_t *start, uint64_t *size)
+{
+	Elf_Scn *scn = NULL, *rela = NULL;
+	uint64_t plt = 0, plt_sec = 0;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(s->elf, &shstrndx))
+		return -ENOENT;
+	while ((scn = elf_nextscn(s->elf, scn))) {
+		GElf_Shdr sh;
+		const char *sn;
+		if (!gelf_getshdr(scn, &sh) ||
+		    !(sn = elf_strptr(s->elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strcmp(sn, ".rela.plt") && sh.sh_type == SHT_RELA)
+			rela = scn;
+		else if (!strcmp(sn, ".plt"))
+			plt = sh.sh_addr + 16;
+		else if (!strcmp(sn, ".plt.sec"))
+			plt_sec = sh.sh_addr;
+	}
+	GElf_Shdr rsh, dsh;
+	Elf_Data *rd = rela ? elf_getdata(rela, NULL) : NULL;
+	Elf_Scn *dynsym = rela && gelf_getshdr(rela, &rsh) ?
+			  elf_getscn(s->elf, rsh.sh_link) : NULL;
+	Elf_Data *dd = dynsym ? elf_getdata(dynsym, NULL) : NULL;
+	if (!rd || !dd || !gelf_getshdr(dynsym, &dsh) || (!plt && !plt_sec))
+		return -ENOENT;
+	for (size_t i = 0; i < rsh.sh_size / (rsh.sh_entsize ? rsh.sh_entsize : 24); i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *sn;
+		if (!gelf_getrela(rd, (int)i, &r) ||
+		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) ||
+		    !(sn = elf_strptr(s->elf, dsh.sh_link, sym.st_name)))
+			continue;
+		if (strlen(sn) == len && !strncmp(sn, name, len)) {
+			*start = plt_sec ? plt_sec + 16 * i : plt + 16 * i;
+			*size = 16;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int dt_session_symbol(struct dt_session *s, const char *name,
 		      uint64_t *start, uint64_t *size)
 {
 	int n = dwfl_module_getsymtab(s->mod);
+	size_t len = strlen(name);
+
+	if (len > 4 && !strcmp(name + len - 4, "@plt"))
+		return plt_symbol(s, name, len - 4, start, size);
 
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
