@@ -10,7 +10,8 @@ _dtresolve()
 	case $prev in
 	-e|--exe) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-f|--format) COMPREPLY=($(compgen -W "tsv perf json" -- "$cur")); return ;;
-	--debuginfo-path) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	--debuginfo-path|--debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	--vmlinux) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	esac
 	case $cur in
 	--format=*) COMPREPLY=($(compgen -W "tsv perf json" -- "${cur#--format=}")); return ;;
@@ -18,6 +19,7 @@ _dtresolve()
 	-*)
 		COMPREPLY=($(compgen -W "--exe= --format= --stat --verbose --skid
 			--aggregate --aggregate= --type= --event= --debuginfo-path=
+			--debug-dir= --vmlinux= --skid=
 			--help --version" -- "$cur"))
 		return ;;
 	esac

@@ -40,6 +40,11 @@ for perf in $(dt_perf_list); do
 			for (i = 4; i <= NF; i += 2) s += $i; print s }' bp-$v.tsv)
 		dt_test "perf $v: breakpoint samples of '$row' are exactly 1000" "test '$n' = 1000 || dt_show bp-$v.tsv bp-$v.err"
 	done
+	dt_test "perf $v: filter=TYPE keeps exactly that type's samples for perf's own fields" "
+		dt_perf_script $perf -i bp-$v.data --dlarg 'filter=struct node' -F ip,sym \
+			>kept 2>/dev/null &&
+		test \$(wc -l <kept) = 3000 && ! grep -v 'node_key\|node_val\|node_next' kept
+	"
 	dt_test "perf $v: no breakpoint sample unresolved" "
 		! awk -F'\t' '\$1 == \"(unknown)\" { for (i = 4; i <= NF; i += 2) if (\$i) bad = 1 } END { exit !bad }' bp-$v.tsv
 	"
@@ -67,6 +72,20 @@ for perf in $(dt_perf_list); do
 			"test \$(( ($hot + $next) * 100 )) -ge \$(( $perf_n * 60 )) || dt_show $kind-$v.tsv"
 	done
 done
+
+# --- a tracepoint beside cpu-clock: counted under its own event ---
+if perf record -q -e cpu-clock -e syscalls:sys_enter_write -o tp.data \
+	./wl-pie count 1000 >/dev/null 2>&1; then
+	dt_perf_script perf -i tp.data --dlarg stat --dlarg format=tsv >tp.tsv 2>/dev/null
+	tp_n=$(perf script -i tp.data -F event 2>/dev/null | grep -c sys_enter_write)
+	dt_test "a tracepoint's $tp_n samples form their own column, all counted" "
+		head -n 1 tp.tsv | grep -q 'samples:syscalls:sys_enter_write' &&
+		awk -F'\t' '\$1 == \"total\" { print \$3 }' tp.tsv | grep -qx '$tp_n' &&
+		test $tp_n -ge 1
+	"
+elif [ "${DT_TEST_STRICT:-0}" = 1 ]; then
+	dt_test 'tracepoints can be recorded (DT_TEST_STRICT=1)' false
+fi
 
 # --- inputs that have nothing or are broken ---
 perf record -q -e mem:0x1:x -o empty.data -- true >/dev/null 2>&1
