@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dtprof.h"
+#include "grow.h"
 
 struct dso {
 	char *name;
@@ -233,17 +234,11 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 				e = &d->v[i];
 	}
 	if (!e) {
-		if (d->n == d->cap) {
-			size_t cap = d->cap ? d->cap * 2 : 16;
-			struct dso *v = reallocarray(d->v, cap, sizeof(*v));
-			if (!v) {
-				*why = DT_NO_DSO;
-				return NULL;
-			}
-			d->v = v;
-			d->cap = cap;
-			d->last = NULL;		/* it moved */
+		if (GROW(d->v, d->cap, d->n, 16)) {
+			*why = DT_NO_DSO;
+			return NULL;
 		}
+		d->last = NULL;		/* the array may have moved */
 		e = &d->v[d->n];
 		memset(e, 0, sizeof(*e));
 		e->name = strdup(name);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 #define MAX_FUNC_BYTES (1 << 20)	/* larger "functions" are data */
 
@@ -61,14 +62,8 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		if (!code || !decoder_run(s->decoder, pc, code,
 					  avail < end - pc ? avail : end - pc, &insn))
 			break;	/* padding or data: the rest is not code */
-		if (fm->n == fm->cap) {
-			size_t c = fm->cap ? fm->cap * 2 : 64;
-			struct func_insn *v = reallocarray(fm->insns, c, sizeof(*v));
-			if (!v)
-				goto fail;
-			fm->insns = v;
-			fm->cap = c;
-		}
+		if (GROW(fm->insns, fm->cap, fm->n, 64))
+			goto fail;
 		struct dt_mem_op op;
 		uint64_t target;
 		struct func_insn *fi = &fm->insns[fm->n++];
@@ -80,14 +75,8 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		next_leads = flow != DT_FLOW_NEXT;
 		if ((flow == DT_FLOW_BRANCH || flow == DT_FLOW_JUMP) &&
 		    target >= start && target < end) {
-			if (ntargets == cap) {
-				size_t c = cap ? cap * 2 : 32;
-				uint64_t *t = reallocarray(targets, c, sizeof(*t));
-				if (!t)
-					goto fail;
-				targets = t;
-				cap = c;
-			}
+			if (GROW(targets, cap, ntargets, 32))
+				goto fail;
 			targets[ntargets++] = target;
 		}
 		pc += insn.len;
@@ -152,14 +141,8 @@ const struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 		return c->maps[lo - 1];
 	if (!function_bounds(s, pc, &start, &end))
 		return NULL;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct func_map **m = reallocarray(c->maps, cap, sizeof(*m));
-		if (!m)
-			return NULL;
-		c->maps = m;
-		c->cap = cap;
-	}
+	if (GROW(c->maps, c->cap, c->n, 64))
+		return NULL;
 	struct func_map *fm = build(s, start, end);
 	if (!fm)
 		return NULL;

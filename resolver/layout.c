@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 #define MAX_NEST 8
 
@@ -27,14 +28,8 @@ struct layout_cache {
 
 static int add_row(struct layout_entry *e, struct dt_layout_row row)
 {
-	if (e->layout.n == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 32;
-		struct dt_layout_row *r = reallocarray(e->rows, cap, sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		e->rows = r;
-		e->cap = cap;
-	}
+	if (GROW(e->rows, e->cap, e->layout.n, 32))
+		return -ENOMEM;
 	e->rows[e->layout.n++] = row;
 	return 0;
 }
@@ -125,14 +120,8 @@ int dt_layout_get(struct dt_session *s, uint64_t type_id,
 		}
 	if (!type_id || !s->dwarf || !dwarf_offdie(s->dwarf, type_id, &t))
 		return -ENOENT;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		struct layout_entry **v = reallocarray(c->v, cap, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (GROW(c->v, c->cap, c->n, 16))
+		return -ENOMEM;
 	struct layout_entry *e = calloc(1, sizeof(*e));
 	if (!e)
 		return -ENOMEM;

@@ -186,6 +186,24 @@ static bool number_at(const char **p, const char *end, int base, uint64_t *v)
 	return true;
 }
 
+/* [p, *end) ends in "+0xHEX" (sym+0x14, dso+0x1114): cut it off into *v. */
+static bool split_hex_suffix(const char *p, const char **end, uint64_t *v)
+{
+	const char *plus = *end;
+
+	while (plus > p && plus[-1] != '+')
+		plus--;
+	if (plus == p)
+		return false;
+	plus--;			/* at the '+' */
+	const char *h = plus + 1;
+	if (*end - h < 3 || h[0] != '0' || h[1] != 'x' ||
+	    !number_at(&h, *end, 16, v) || h != *end)
+		return false;
+	*end = plus;
+	return true;
+}
+
 /* "PID/TID" or "PID" at p. */
 static int pid_at(const char *p, const char *end)
 {
@@ -314,24 +332,10 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 				break;
 		}
 		if (depth == 0 && *q == '(' && q > line && q[-1] == ' ') {
-			struct span d = { q + 1, (size_t)(stop - 1 - (q + 1)) };
+			const char *d = q + 1, *de = stop - 1;
 			/* perf 6.12 dsoff: "(dso+0x1114)" */
-			const char *plus = NULL;
-			for (const char *c = d.p + d.len; c > d.p; c--)
-				if (c[-1] == '+') {
-					plus = c - 1;
-					break;
-				}
-			if (plus && plus + 3 < d.p + d.len && plus[1] == '0' && plus[2] == 'x') {
-				const char *h = plus + 1;
-				uint64_t v;
-				if (number_at(&h, d.p + d.len, 16, &v) && h == d.p + d.len) {
-					req->has_dsoff = true;
-					req->dsoff = v;
-					d.len = (size_t)(plus - d.p);
-				}
-			}
-			req->dso = d;
+			req->has_dsoff = split_hex_suffix(d, &de, &req->dsoff);
+			req->dso = (struct span){ d, (size_t)(de - d) };
 			stop = q;
 		}
 	}
@@ -366,21 +370,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 	while (se > s && se[-1] == ' ')
 		se--;
 	if (se > s) {
-		const char *plus = NULL;
-		for (const char *c = se; c > s; c--)
-			if (c[-1] == '+') {
-				plus = c - 1;
-				break;
-			}
-		if (plus && plus + 2 < se && plus[1] == '0' && plus[2] == 'x') {
-			const char *o = plus + 1;
-			uint64_t v;
-			if (number_at(&o, se, 16, &v) && o == se) {
-				req->has_symoff = true;
-				req->symoff = v;
-				se = plus;
-			}
-		}
+		req->has_symoff = split_hex_suffix(s, &se, &req->symoff);
 		req->sym = (struct span){ s, (size_t)(se - s) };
 		if (span_is(req->sym, "[unknown]"))
 			req->sym = (struct span){ NULL, 0 };

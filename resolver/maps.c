@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "maps.h"
+#include "grow.h"
 
 struct map {
 	uint64_t start, end, pgoff;
@@ -66,14 +67,8 @@ static struct proc *proc_get(struct dt_maps *m, int pid, bool create)
 		}
 	if (!create)
 		return NULL;
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		struct proc *v = reallocarray(m->procs, cap, sizeof(*v));
-		if (!v)
-			return NULL;
-		m->procs = v;
-		m->cap = cap;
-	}
+	if (GROW(m->procs, m->cap, m->n, 16))
+		return NULL;
 	m->procs[m->n] = (struct proc){ .pid = pid };
 	m->last = m->n;
 	return &m->procs[m->n++];
@@ -81,14 +76,8 @@ static struct proc *proc_get(struct dt_maps *m, int pid, bool create)
 
 static int insert(struct proc *p, size_t at, struct map mp)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 16;
-		struct map *v = reallocarray(p->v, cap, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		p->v = v;
-		p->cap = cap;
-	}
+	if (GROW(p->v, p->cap, p->n, 16))
+		return -ENOMEM;
 	memmove(&p->v[at + 1], &p->v[at], (p->n - at) * sizeof(*p->v));
 	p->v[at] = mp;
 	p->n++;

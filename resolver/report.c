@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dtprof.h"
+#include "grow.h"
 
 int dt_format_from_str(const char *s)
 {
@@ -254,14 +255,8 @@ static struct type_row *type_row_get(struct dt_report *r, const char *name,
 			*idx = i;
 			return &r->types[i];
 		}
-	if (r->ntypes == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 32;
-		struct type_row *t = reallocarray(r->types, cap, sizeof(*t));
-		if (!t)
-			return NULL;
-		r->types = t;
-		r->cap = cap;
-	}
+	if (GROW(r->types, r->cap, r->ntypes, 32))
+		return NULL;
 	struct type_row *t = &r->types[r->ntypes];
 	memset(t, 0, sizeof(*t));
 	t->name = strdup(name);
@@ -279,14 +274,8 @@ static struct offset_row *offset_row_get(struct type_row *t, int64_t off,
 			*idx = i;
 			return &t->offs[i];
 		}
-	if (t->noffs == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 8;
-		struct offset_row *o = reallocarray(t->offs, cap, sizeof(*o));
-		if (!o)
-			return NULL;
-		t->offs = o;
-		t->cap = cap;
-	}
+	if (GROW(t->offs, t->cap, t->noffs, 8))
+		return NULL;
 	struct offset_row *o = &t->offs[t->noffs];
 	memset(o, 0, sizeof(*o));
 	o->offset = off;

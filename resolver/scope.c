@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "grow.h"
 
 #define MAX_SCOPES 64
 
@@ -98,14 +99,8 @@ struct scope_index {
 static int add_range(struct cu_funcs *c, Dwarf_Addr lo, Dwarf_Addr hi,
 		     Dwarf_Off die)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct func_range *r = reallocarray(c->r, cap, sizeof(*r));
-		if (!r)
-			return -1;
-		c->r = r;
-		c->cap = cap;
-	}
+	if (GROW(c->r, c->cap, c->n, 64))
+		return -1;
 	c->r[c->n++] = (struct func_range){ lo, hi, die };
 	return 0;
 }
@@ -157,14 +152,8 @@ static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 		else
 			hi = mid;
 	}
-	if (ix->n == ix->cap) {
-		size_t cap = ix->cap ? ix->cap * 2 : 16;
-		struct cu_funcs *cus = reallocarray(ix->cus, cap, sizeof(*cus));
-		if (!cus)
-			return NULL;
-		ix->cus = cus;
-		ix->cap = cap;
-	}
+	if (GROW(ix->cus, ix->cap, ix->n, 16))
+		return NULL;
 	memmove(&ix->cus[lo + 1], &ix->cus[lo], (ix->n - lo) * sizeof(*ix->cus));
 	ix->n++;
 	struct cu_funcs *c = &ix->cus[lo];
