@@ -180,6 +180,23 @@ static int event_index(struct state *st, const struct perf_dlfilter_sample *s,
 	return ev;
 }
 
+/* Instruction bytes as perf has them (its object_code reads the recorded
+ * binary through its own maps and caches); the file is the fallback. */
+struct code_source {
+	void *ctx;
+	uint64_t delta;		/* runtime address - link-time address */
+};
+
+static int read_object_code(void *arg, uint64_t pc, uint8_t *buf, size_t len)
+{
+	const struct code_source *c = arg;
+
+	if (!perf_dlfilter_fns.object_code)
+		return 0;
+	return perf_dlfilter_fns.object_code(c->ctx, pc + c->delta, buf,
+					     (__u32)len);
+}
+
 static struct dt_session *attribute(struct state *st, unsigned flags,
 				    const struct perf_dlfilter_sample *sample,
 				    void *ctx, struct dt_answer *ans)
@@ -199,7 +216,10 @@ static struct dt_session *attribute(struct state *st, unsigned flags,
 		dt_answer_miss(ans, sample->ip, DT_NO_INSN);
 		return s;
 	}
+	struct code_source src = { ctx, sample->ip - pc };
+	dt_session_set_code_reader(s, read_object_code, &src);
 	dt_resolve_sample(s, pc, flags, ans);
+	dt_session_set_code_reader(s, NULL, NULL);	/* ctx ends here */
 	return s;
 }
 

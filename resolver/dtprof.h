@@ -93,6 +93,15 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 /* Free the session and every string its answers point to.  NULL ok. */
 void dt_session_close(struct dt_session *s);
 
+/* Reads len instruction bytes at link-time address pc into buf; returns
+ * how many, 0 or less to fall back to the file. */
+typedef int dt_code_reader(void *arg, uint64_t pc, uint8_t *buf, size_t len);
+/* Take instruction bytes from fn (perf's object_code, say) instead of the
+ * binary's file until called again with NULL.  Answers stay cached per pc
+ * whichever source decoded them. */
+void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
+				void *arg);
+
 /* Name of the session's architecture ("x86-64"). */
 const char *dt_session_arch(const struct dt_session *s);
 /* True when the session has DWARF. */

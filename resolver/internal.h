@@ -92,11 +92,14 @@ struct dt_session {
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
+	dt_code_reader *read_code;	/* instead of the file, when set */
+	void *read_code_arg;
+	uint8_t code_buf[32];		/* what read_code returned */
 };
 
 /* Bytes at link-time address pc: a pointer into the file image and how
  * many bytes follow in the same loadable segment; NULL when unmapped. */
-const uint8_t *session_code_at(const struct dt_session *s, uint64_t pc,
+const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 			       size_t *avail);
 /* Trace line through the log callback when DTPROF_DEBUG=1. */
 void session_debug(const struct dt_session *s, const char *fmt, ...)

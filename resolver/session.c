@@ -104,10 +104,27 @@ static int read_segments(struct session_priv *p)
 	return 0;
 }
 
-const uint8_t *session_code_at(const struct dt_session *s, uint64_t pc,
+void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
+				void *arg)
+{
+	s->read_code = fn;
+	s->read_code_arg = arg;
+}
+
+const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 			       size_t *avail)
 {
 	const struct session_priv *p = priv(s);
+
+	if (s->read_code) {
+		int n = s->read_code(s->read_code_arg, pc, s->code_buf,
+				     sizeof(s->code_buf));
+		if (n > 0) {
+			*avail = (size_t)n < sizeof(s->code_buf) ? (size_t)n :
+				 sizeof(s->code_buf);
+			return s->code_buf;
+		}
+	}
 
 	for (size_t i = 0; i < p->nsegs; i++) {
 		const struct load_segment *g = &p->segs[i];

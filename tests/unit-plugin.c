@@ -42,6 +42,25 @@ static char **fake_args(void *ctx, int *argc)
 	return fake_argv;
 }
 
+/* object_code: NULL fake_code = unreadable (0 bytes: the plugin falls
+ * back to the file); else these bytes. */
+static const uint8_t *fake_code;
+static size_t fake_code_len;
+static int object_code_calls;
+
+static __s32 fake_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
+{
+	(void)ctx;
+	(void)ip;
+	object_code_calls++;
+	if (!fake_code)
+		return 0;
+	if (len > fake_code_len)
+		len = (__u32)fake_code_len;
+	memcpy(buf, fake_code, len);
+	return (__s32)len;
+}
+
 static struct perf_event_attr *fake_get_attr(void *ctx)
 {
 	(void)ctx;
@@ -154,6 +173,7 @@ int main(int argc, char **argv)
 	p.fns->resolve_ip = fake_resolve_ip;
 	p.fns->args = fake_args;
 	p.fns->attr = fake_get_attr;
+	p.fns->object_code = fake_object_code;
 	fake_attr.type = PERF_TYPE_RAW;
 	fake_attr.precise_ip = 2;	/* a precise memory event: no skid */
 
@@ -196,6 +216,23 @@ int main(int argc, char **argv)
 	   "stat: resolved and totals per event");
 	if (tap_failed)
 		printf("# output:\n%s", t);
+
+	ok(object_code_calls > 0, "instruction bytes were asked of perf's object_code");
+
+	/* object_code's bytes win over the file's: say a ret is there */
+	static const uint8_t ret[] = { 0xc3 };
+	fake_code = ret;
+	fake_code_len = sizeof(ret);
+	fake_argv[0] = "format=tsv";
+	fake_argv[1] = outarg;
+	fake_argc = 2;
+	is_int(p.start(&data, NULL), 0, "start");
+	feed(&p, data, "mem-loads", self, off + 1);	/* a pc not cached yet */
+	is_int(p.stop(data, NULL), 0, "stop");
+	t = slurp(out);
+	ok(strstr(t, "(stack operation)\t0\t\t1\t1\n") != NULL,
+	   "the bytes perf's object_code gave are the ones decoded");
+	fake_code = NULL;
 
 	/* filter=TYPE keeps exactly the samples of that type */
 	fake_argv[0] = "filter=struct node";
