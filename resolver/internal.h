@@ -89,6 +89,7 @@ struct dt_session {
 	struct scope_index *scope_index;	/* scope.c, built lazily */
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
+	struct global_index *globals;		/* globals.c, built lazily */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
@@ -126,6 +127,15 @@ struct scope_index;
 void scope_index_free(struct scope_index *ix);
 struct layout_cache;
 void layout_cache_free(struct layout_cache *c);
+
+/* ---- globals.c: variables with a static address ---- */
+struct global_index;
+void global_index_free(struct global_index *ix);
+/* Attribute a link-time data address to the static variable holding it:
+ * fills type, offset, field, var of *ans.  DT_OK, DT_NO_VAR, DT_NO_TYPE
+ * (an ELF symbol without DWARF: its name in ans->var), DT_BAD_OFFSET. */
+enum dt_reason global_attribute(struct dt_session *s, uint64_t addr,
+				struct dt_answer *ans);
 
 /* ---- funcmap.c: a function decoded once ---- */
 

@@ -167,12 +167,15 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		answer_pseudo(ans, DT_TYPE_CANARY);
 		return DT_OK;
 	}
-	/* FIXME: globals (pc-relative, absolute) and thread-locals are not
-	 * looked up yet; they count as no_var / no_reg. */
-	if (op.pc_relative || op.absolute)
-		return op.segment >= 0 ? DT_NO_REG : DT_NO_VAR;
-	if (op.base < 0)
+	/* FIXME: thread-locals (%fs-relative) are not looked up: no_reg */
+	if (op.segment >= 0)
 		return DT_NO_REG;
+	/* pc-relative and absolute (maybe indexed) operands name a static
+	 * address; with an index, the displacement is the array's start */
+	if (op.pc_relative)
+		return global_attribute(s, ans->pc + insn.len + (uint64_t)op.disp, ans);
+	if (op.base < 0)
+		return global_attribute(s, (uint64_t)op.disp, ans);
 	ans->reg = op.base;
 	return attribute_operand(s, ans);
 }

@@ -274,6 +274,7 @@ void dt_session_close(struct dt_session *s)
 	scope_index_free(s->scope_index);
 	funcmap_cache_free(s->funcmaps);
 	layout_cache_free(s->layouts);
+	global_index_free(s->globals);
 	free(p->segs);
 	free(p->debuginfo_path);
 	free(p->debuginfo_file);

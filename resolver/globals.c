@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Variables with a static address: globals, file statics and function
+ * statics (DW_OP_addr locations), indexed by address once per session, so
+ * a pc-relative or absolute operand names its variable, type and field.
+ * Data without DWARF falls back to the ELF symbol: its name, no type.
+ */
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "internal.h"
+
+#define MAX_NEST 16
+
+struct global_var {
+	uint64_t start, size;	/* link-time */
+	Dwarf_Off die;
+};
+
+struct global_index {
+	struct global_var *v;
+	size_t n, cap;
+};
+
+/* "DW_OP_addr A": the variable lives at A.  DWARF 5 (clang) says
+ * "DW_OP_addrx i": entry i of .debug_addr. */
+static bool static_address(Dwarf_Die *var, uint64_t *addr)
+{
+	Dwarf_Attribute attr, res;
+	Dwarf_Addr a;
+	Dwarf_Op *e;
+	size_t n;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &e, &n) != 0 || n != 1)
+		return false;
+	if (e[0].atom == DW_OP_addr) {
+		*addr = e[0].number;
+		return true;
+	}
+	if ((e[0].atom == DW_OP_addrx || e[0].atom == DW_OP_GNU_addr_index) &&
+	    dwarf_getlocation_attr(&attr, &e[0], &res) == 0 &&
+	    dwarf_formaddr(&res, &a) == 0) {
+		*addr = a;
+		return true;
+	}
+	return false;
+}
+
+static void index_children(struct dt_session *s, Dwarf_Die *parent,
+			   struct global_index *ix, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > MAX_NEST || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		uint64_t addr, size;
+		Dwarf_Die t;
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_variable:
+			if (!static_address(&c, &addr) || !die_type(&c, &t) ||
+			    !type_byte_size(&t, &size) || !size)
+				break;
+			if (GROW(ix->v, ix->cap, ix->n, 256))
+				return;
+			ix->v[ix->n++] = (struct global_var){
+				addr - (uint64_t)s->dwarf_adjust, size,
+				dwarf_dieoffset(&c) };
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_namespace:
+			index_children(s, &c, ix, depth + 1);	/* statics */
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct global_var *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static struct global_index *global_index(struct dt_session *s)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (s->globals)
+		return s->globals;
+	s->globals = calloc(1, sizeof(*s->globals));
+	if (!s->globals)
+		return NULL;
+	while (dwarf_nextcu(s->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(s->dwarf, off + hsize, &cu))
+			index_children(s, &cu, s->globals, 0);
+		off = next;
+	}
+	if (s->globals->n)
+		qsort(s->globals->v, s->globals->n, sizeof(*s->globals->v), cmp_start);
+	session_debug(s, "indexed %zu static variables", s->globals->n);
+	return s->globals;
+}
+
+void global_index_free(struct global_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->v);
+	free(ix);
+}
+
+/* The variable containing addr: the last starting at or below it. */
+static const struct global_var *find(const struct global_index *ix,
+				     uint64_t addr)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ix->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* variables may nest (a static inside a larger object is rare);
+	 * look back a little for one that covers addr */
+	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++)
+		if (addr - ix->v[i - 1].start < ix->v[i - 1].size)
+			return &ix->v[i - 1];
+	return NULL;
+}
+
+/* Without DWARF for it: the ELF symbol, as a name without a type. */
+static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
+				 struct dt_answer *ans)
+{
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(s->mod, addr + s->elf_bias, &off,
+						&sym, NULL, NULL, NULL);
+
+	if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
+		return DT_NO_VAR;
+	ans->var = session_intern(s, name);
+	return DT_NO_TYPE;
+}
+
+enum dt_reason global_attribute(struct dt_session *s, uint64_t addr,
+				struct dt_answer *ans)
+{
+	struct global_index *ix = s->dwarf ? global_index(s) : NULL;
+	const struct global_var *g = ix ? find(ix, addr) : NULL;
+	Dwarf_Die var, t, peeled;
+	const char *typedef_name = NULL;
+	struct type_hit th;
+	uint64_t off;
+
+	if (!g || !dwarf_offdie(s->dwarf, g->die, &var) || !die_type(&var, &t))
+		return elf_symbol(s, addr, ans);
+	off = addr - g->start;
+	ans->var = session_intern(s, dwarf_diename(&var));
+	/* an array names its element type (DESIGN.md) */
+	if (type_peel(&t, &peeled) && dwarf_tag(&peeled) == DW_TAG_array_type) {
+		uint64_t esize;
+		Dwarf_Die elem;
+		if (die_type(&peeled, &elem) && type_byte_size(&elem, &esize) && esize) {
+			t = elem;
+			off %= esize;
+		}
+	}
+	/* an anonymous struct is known by its typedef */
+	for (Dwarf_Die u = t; dwarf_tag(&u) == DW_TAG_typedef;) {
+		typedef_name = dwarf_diename(&u);
+		if (!die_type(&u, &u))
+			break;
+	}
+	enum dt_reason r = type_member_at(s, &t, typedef_name, (int64_t)off,
+					  ans->size, &th);
+	if (r != DT_OK)
+		return r;
+	ans->type = th.type;
+	ans->type_id = th.type_id;
+	ans->type_size = th.size;
+	ans->offset = th.offset;
+	ans->field = th.field;
+	return DT_OK;
+}
