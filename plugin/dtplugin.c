@@ -24,9 +24,22 @@ EXPORT struct perf_dlfilter_fns perf_dlfilter_fns;
 
 enum skid_mode { SKID_AUTO, SKID_ON, SKID_OFF };
 
+/* The answer for (perf's dso, address in it, flags), remembered: a profile
+ * samples few instructions many times, and perf keeps a dso's name at one
+ * address for the whole run. */
+struct sample_slot {
+	const char *dso;
+	uint64_t addr;
+	unsigned flags;
+	struct dt_session *session;
+	struct dt_answer ans;
+};
+#define SAMPLE_SLOTS 4096
+
 struct state {
 	struct dt_report *report;
 	struct dt_dsos *dsos;
+	struct sample_slot slots[SAMPLE_SLOTS];
 	const char *last_event;
 	int last_ev;
 	unsigned ev_flags[DT_REPORT_MAX_EVENTS];
@@ -206,20 +219,27 @@ static struct dt_session *attribute(struct state *st, unsigned flags,
 	enum dt_reason why = DT_NO_DSO;
 	uint64_t pc;
 
-	if (!al || !al->dso ||
-	    !(s = dt_dsos_get(st->dsos, al->dso, al->buildid, al->buildid_size,
-			      &why))) {
+	if (!al || !al->dso) {
 		dt_answer_miss(ans, sample->ip, why);
 		return NULL;
 	}
-	if (dt_dsos_link_pc(st->dsos, al->dso, al->addr, al->sym, al->symoff, &pc)) {
-		dt_answer_miss(ans, sample->ip, DT_NO_INSN);
-		return s;
+	struct sample_slot *slot = &st->slots[((uintptr_t)al->dso * 31 + al->addr * 0x9e3779b1u + flags) % SAMPLE_SLOTS];
+	if (slot->dso == al->dso && slot->addr == al->addr && slot->flags == flags) {
+		*ans = slot->ans;
+		return slot->session;
 	}
-	struct code_source src = { ctx, sample->ip - pc };
-	dt_session_set_code_reader(s, read_object_code, &src);
-	dt_resolve_sample(s, pc, flags, ans);
-	dt_session_set_code_reader(s, NULL, NULL);	/* ctx ends here */
+	s = dt_dsos_get(st->dsos, al->dso, al->buildid, al->buildid_size, &why);
+	if (!s) {
+		dt_answer_miss(ans, sample->ip, why);
+	} else if (dt_dsos_link_pc(st->dsos, al->dso, al->addr, al->sym, al->symoff, &pc)) {
+		dt_answer_miss(ans, sample->ip, DT_NO_INSN);
+	} else {
+		struct code_source src = { ctx, sample->ip - pc };
+		dt_session_set_code_reader(s, read_object_code, &src);
+		dt_resolve_sample(s, pc, flags, ans);
+		dt_session_set_code_reader(s, NULL, NULL);	/* ctx ends here */
+	}
+	*slot = (struct sample_slot){ al->dso, al->addr, flags, s, *ans };
 	return s;
 }
 

@@ -2,7 +2,7 @@
 /*
  * A function decoded once: every instruction's address, length, kind of
  * memory access and whether it starts a basic block.  Built on first use
- * per function (bounds from the ELF symbol table, so no DWARF needed) and
+ * per function (bounds from DWARF, or the ELF symbol table without it) and
  * kept for the session.  Skid compensation walks it backwards.
  */
 #include <errno.h>
@@ -100,13 +100,21 @@ fail:
 	return NULL;
 }
 
-/* Function bounds around pc from the symbol table. */
+/* Function bounds around pc: DWARF's function ranges where there are
+ * some (already indexed for scopes), else the symbol table. */
 static bool function_bounds(struct dt_session *s, uint64_t pc,
 			    uint64_t *start, uint64_t *end)
 {
 	GElf_Off off;
 	GElf_Sym sym;
-	Dwarf_Addr addr = pc + s->elf_bias;
+	Dwarf_Addr addr = pc + s->elf_bias, lo, hi;
+
+	if (scope_function_range(s, pc + (uint64_t)s->dwarf_adjust, &lo, &hi) &&
+	    hi - lo <= MAX_FUNC_BYTES) {
+		*start = lo - (uint64_t)s->dwarf_adjust;
+		*end = hi - (uint64_t)s->dwarf_adjust;
+		return true;
+	}
 
 	if (!dwfl_module_addrinfo(s->mod, addr, &off, &sym, NULL, NULL, NULL))
 		return false;

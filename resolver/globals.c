@@ -20,8 +20,11 @@ struct global_var {
 };
 
 struct global_index {
-	struct global_var *v;
+	struct global_var *v;		/* sorted by start */
 	size_t n, cap;
+	Dwarf_Off *cus;			/* compile units indexed so far */
+	size_t ncus, cus_cap;
+	bool all;			/* every unit is indexed */
 };
 
 /* "DW_OP_addr A": the variable lives at A.  DWARF 5 (clang) says
@@ -49,8 +52,11 @@ static bool static_address(Dwarf_Die *var, uint64_t *addr)
 	return false;
 }
 
+/* Variables among parent's children; with into_functions, also the
+ * statics inside function bodies (the costly part of a large unit). */
 static void index_children(struct dt_session *s, Dwarf_Die *parent,
-			   struct global_index *ix, int depth)
+			   struct global_index *ix, int depth,
+			   bool into_functions)
 {
 	Dwarf_Die c;
 
@@ -73,8 +79,11 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
+			if (into_functions)	/* function statics */
+				index_children(s, &c, ix, depth + 1, true);
+			break;
 		case DW_TAG_namespace:
-			index_children(s, &c, ix, depth + 1);	/* statics */
+			index_children(s, &c, ix, depth + 1, into_functions);
 			break;
 		default:
 			break;
@@ -89,32 +98,55 @@ static int cmp_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static struct global_index *global_index(struct dt_session *s)
+static bool cu_indexed(const struct global_index *ix, Dwarf_Off cu)
+{
+	for (size_t i = 0; i < ix->ncus; i++)
+		if (ix->cus[i] == cu)
+			return true;
+	return false;
+}
+
+/* Index one compile unit's static variables, once; sorted by the caller.
+ * A function's statics are used by that function, so they are looked for
+ * in the unit of the accessing pc only (into_functions). */
+static void index_cu(struct dt_session *s, struct global_index *ix,
+		     Dwarf_Die *cu, bool into_functions)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+
+	if (cu_indexed(ix, off) || GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
+		return;
+	ix->cus[ix->ncus++] = off;
+	index_children(s, cu, ix, 0, into_functions);
+}
+
+static void sort_index(struct global_index *ix)
+{
+	if (ix->n)
+		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_start);
+}
+
+static void index_all(struct dt_session *s, struct global_index *ix)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
-	if (s->globals)
-		return s->globals;
-	s->globals = calloc(1, sizeof(*s->globals));
-	if (!s->globals)
-		return NULL;
 	while (dwarf_nextcu(s->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 		if (dwarf_offdie(s->dwarf, off + hsize, &cu))
-			index_children(s, &cu, s->globals, 0);
+			index_cu(s, ix, &cu, false);
 		off = next;
 	}
-	if (s->globals->n)
-		qsort(s->globals->v, s->globals->n, sizeof(*s->globals->v), cmp_start);
-	session_debug(s, "indexed %zu static variables", s->globals->n);
-	return s->globals;
+	sort_index(ix);
+	ix->all = true;
+	session_debug(s, "indexed %zu static variables", ix->n);
 }
 
 void global_index_free(struct global_index *ix)
 {
 	if (!ix)
 		return;
+	free(ix->cus);
 	free(ix->v);
 	free(ix);
 }
@@ -155,11 +187,29 @@ static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
 	return DT_NO_TYPE;
 }
 
-enum dt_reason global_attribute(struct dt_session *s, uint64_t addr,
-				struct dt_answer *ans)
+enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
+				uint64_t addr, struct dt_answer *ans)
 {
-	struct global_index *ix = s->dwarf ? global_index(s) : NULL;
-	const struct global_var *g = ix ? find(ix, addr) : NULL;
+	struct global_index *ix = s->globals;
+	const struct global_var *g = NULL;
+	Dwarf_Die cu;
+
+	if (s->dwarf && !ix)
+		ix = s->globals = calloc(1, sizeof(*ix));
+	if (ix) {
+		/* most statics live in the unit that uses them: index that
+		 * one first, every unit only when it is not there */
+		if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
+		    !cu_indexed(ix, dwarf_dieoffset(&cu))) {
+			index_cu(s, ix, &cu, true);
+			sort_index(ix);
+		}
+		g = find(ix, addr);
+		if (!g && !ix->all) {
+			index_all(s, ix);
+			g = find(ix, addr);
+		}
+	}
 	Dwarf_Die var, t, peeled;
 	const char *typedef_name = NULL;
 	struct type_hit th;

@@ -116,6 +116,12 @@ struct var_hit {
 	const char *typedef_name;	/* last typedef on the way, or NULL */
 	int64_t bias;		/* var == reg + bias (DW_OP_bregN bias) */
 };
+/* The address range of the function (or the piece of a split function)
+ * around DWARF address pc, from the per-unit index. */
+bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
+			  Dwarf_Addr *lo, Dwarf_Addr *hi);
+/* The compile unit covering DWARF address pc (aranges, else a scan). */
+bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu);
 /* Candidates for a base register at DWARF address pc, innermost scope
  * first, at most max.  Returns DT_OK with *nhits >= 1, or the reason:
  * DT_NO_CU, DT_NO_VAR, DT_NO_TYPE. */
@@ -131,11 +137,12 @@ void layout_cache_free(struct layout_cache *c);
 /* ---- globals.c: variables with a static address ---- */
 struct global_index;
 void global_index_free(struct global_index *ix);
-/* Attribute a link-time data address to the static variable holding it:
+/* Attribute a link-time data address, accessed at link-time pc, to the
+ * static variable holding it (looked for in pc's compile unit first):
  * fills type, offset, field, var of *ans.  DT_OK, DT_NO_VAR, DT_NO_TYPE
  * (an ELF symbol without DWARF: its name in ans->var), DT_BAD_OFFSET. */
-enum dt_reason global_attribute(struct dt_session *s, uint64_t addr,
-				struct dt_answer *ans);
+enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
+				uint64_t addr, struct dt_answer *ans);
 
 /* ---- funcmap.c: a function decoded once ---- */
 

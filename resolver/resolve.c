@@ -173,9 +173,9 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	/* pc-relative and absolute (maybe indexed) operands name a static
 	 * address; with an index, the displacement is the array's start */
 	if (op.pc_relative)
-		return global_attribute(s, ans->pc + insn.len + (uint64_t)op.disp, ans);
+		return global_attribute(s, ans->pc, ans->pc + insn.len + (uint64_t)op.disp, ans);
 	if (op.base < 0)
-		return global_attribute(s, (uint64_t)op.disp, ans);
+		return global_attribute(s, ans->pc, (uint64_t)op.disp, ans);
 	ans->reg = op.base;
 	return attribute_operand(s, ans);
 }

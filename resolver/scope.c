@@ -30,7 +30,7 @@ static bool cu_by_scan(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *cu)
 	return false;
 }
 
-static bool find_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
+bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 {
 	if (dwarf_addrdie(s->dwarf, pc, cu))
 		return true;
@@ -177,14 +177,14 @@ void scope_index_free(struct scope_index *ix)
 }
 
 /* The function containing pc through the index; false when none. */
-static bool function_at(struct dt_session *s, Dwarf_Die *cu, Dwarf_Addr pc,
-			Dwarf_Die *fn)
+static const struct func_range *range_at(struct dt_session *s, Dwarf_Die *cu,
+					  Dwarf_Addr pc)
 {
 	struct cu_funcs *c = cu_index(s, cu);
 	size_t lo = 0, hi;
 
 	if (!c)
-		return false;
+		return NULL;
 	/* last range starting at or below pc; ranges do not overlap */
 	for (hi = c->n; lo < hi;) {
 		size_t mid = (lo + hi) / 2;
@@ -193,8 +193,28 @@ static bool function_at(struct dt_session *s, Dwarf_Die *cu, Dwarf_Addr pc,
 		else
 			hi = mid;
 	}
-	return lo > 0 && pc < c->r[lo - 1].hi &&
-	       dwarf_offdie(s->dwarf, c->r[lo - 1].die, fn) != NULL;
+	return lo > 0 && pc < c->r[lo - 1].hi ? &c->r[lo - 1] : NULL;
+}
+
+static bool function_at(struct dt_session *s, Dwarf_Die *cu, Dwarf_Addr pc,
+			Dwarf_Die *fn)
+{
+	const struct func_range *r = range_at(s, cu, pc);
+
+	return r && dwarf_offdie(s->dwarf, r->die, fn) != NULL;
+}
+
+bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
+			  Dwarf_Addr *lo, Dwarf_Addr *hi)
+{
+	Dwarf_Die cu;
+	const struct func_range *r;
+
+	if (!s->dwarf || !scope_cu(s, pc, &cu) || !(r = range_at(s, &cu, pc)))
+		return false;
+	*lo = r->lo;
+	*hi = r->hi;
+	return true;
 }
 
 /* Location at pc is "reg" (the value is the register) or
@@ -289,7 +309,7 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 	size_t n;
 
 	*nhits = 0;
-	if (!find_cu(s, pc, &cu)) {
+	if (!scope_cu(s, pc, &cu)) {
 		session_debug(s, "pc %#llx: no CU", (unsigned long long)pc);
 		return DT_NO_CU;
 	}
