@@ -210,32 +210,13 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 			g = find(ix, addr);
 		}
 	}
-	Dwarf_Die var, t, peeled;
-	const char *typedef_name = NULL;
+	Dwarf_Die var;
 	struct type_hit th;
-	uint64_t off;
 
-	if (!g || !dwarf_offdie(s->dwarf, g->die, &var) || !die_type(&var, &t))
+	if (!g || !dwarf_offdie(s->dwarf, g->die, &var))
 		return elf_symbol(s, addr, ans);
-	off = addr - g->start;
 	ans->var = session_intern(s, dwarf_diename(&var));
-	/* an array names its element type (DESIGN.md) */
-	if (type_peel(&t, &peeled) && dwarf_tag(&peeled) == DW_TAG_array_type) {
-		uint64_t esize;
-		Dwarf_Die elem;
-		if (die_type(&peeled, &elem) && type_byte_size(&elem, &esize) && esize) {
-			t = elem;
-			off %= esize;
-		}
-	}
-	/* an anonymous struct is known by its typedef */
-	for (Dwarf_Die u = t; dwarf_tag(&u) == DW_TAG_typedef;) {
-		typedef_name = dwarf_diename(&u);
-		if (!die_type(&u, &u))
-			break;
-	}
-	enum dt_reason r = type_member_at(s, &t, typedef_name, (int64_t)off,
-					  ans->size, &th);
+	enum dt_reason r = var_member_at(s, &var, addr - g->start, ans->size, &th);
 	if (r != DT_OK)
 		return r;
 	ans->type = th.type;

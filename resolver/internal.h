@@ -167,6 +167,14 @@ long func_map_index(const struct func_map *fm, uint64_t pc);
 struct funcmap_cache;
 void funcmap_cache_free(struct funcmap_cache *c);
 
+/* The variable lying in memory at reg + disp at DWARF address pc: a local
+ * on the stack (DW_OP_fbreg through the frame base and the CFA, or
+ * DW_OP_bregN), piece by piece for clang's split structs.  DT_OK with
+ * *var and the offset within it, DT_NO_CU or DT_NO_VAR. */
+enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
+				     int reg, int64_t disp, Dwarf_Die *var,
+				     uint64_t *var_off);
+
 /* ---- typewalk.c: the member at an offset ---- */
 
 struct type_hit {
@@ -184,6 +192,10 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 			      const char *typedef_name, int64_t off,
 			      unsigned access_size, struct type_hit *out);
 
+/* The member at off of variable var's own type (an array: of its element
+ * type, off taken within the element).  As type_member_at(). */
+enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
+			     unsigned access_size, struct type_hit *out);
 /* DW_AT_type of die, through abstract origins and specifications. */
 bool die_type(Dwarf_Die *die, Dwarf_Die *type);
 /* Strip typedefs and qualifiers; false when they end in void. */

@@ -106,6 +106,32 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 	return DT_OK;
 }
 
+/* The local (or any variable) in memory at the operand's register +
+ * displacement: the stack frame's objects. */
+static enum dt_reason attribute_memory_var(struct dt_session *s,
+					   struct dt_answer *ans)
+{
+	Dwarf_Addr dpc = ans->pc + (uint64_t)s->dwarf_adjust;
+	struct type_hit th;
+	uint64_t off;
+	Dwarf_Die var;
+
+	enum dt_reason r = scope_find_memory_var(s, dpc, ans->reg, ans->disp,
+						 &var, &off);
+	if (r != DT_OK)
+		return r;
+	ans->var = session_intern(s, dwarf_diename(&var));
+	r = var_member_at(s, &var, off, ans->size, &th);
+	if (r != DT_OK)
+		return r;
+	ans->type = th.type;
+	ans->type_id = th.type_id;
+	ans->type_size = th.size;
+	ans->offset = th.offset;
+	ans->field = th.field;
+	return DT_OK;
+}
+
 static void finish(struct dt_session *s, const struct answer_key *key,
 		   struct dt_answer *ans, enum dt_reason r)
 {
@@ -177,7 +203,13 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	if (op.base < 0)
 		return global_attribute(s, ans->pc, (uint64_t)op.disp, ans);
 	ans->reg = op.base;
-	return attribute_operand(s, ans);
+	enum dt_reason r = attribute_operand(s, ans);
+	if (r == DT_OK || !s->dwarf)
+		return r;
+	/* no pointer in the register: is the operand a variable in memory
+	 * (the stack frame through rsp or rbp)? */
+	enum dt_reason m = attribute_memory_var(s, ans);
+	return m == DT_OK ? m : r;
 }
 
 enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,

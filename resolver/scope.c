@@ -300,6 +300,23 @@ static bool is_variable(int tag)
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
 }
 
+/* The CU at pc and its scopes around pc, outermost (the function) first. */
+static bool scopes_at(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu,
+		      Dwarf_Die *scopes, size_t *n)
+{
+	*n = 0;
+	if (!scope_cu(s, pc, cu)) {
+		session_debug(s, "pc %#llx: no CU", (unsigned long long)pc);
+		return false;
+	}
+	if (function_at(s, cu, pc, &scopes[0]))
+		*n = collect_scopes(&scopes[0], pc, scopes, 1);
+	session_debug(s, "pc %#llx: CU <%#llx>, %zu scopes",
+		      (unsigned long long)pc,
+		      (unsigned long long)dwarf_dieoffset(cu), *n);
+	return true;
+}
+
 enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 			       struct var_hit *hits, size_t max,
 			       size_t *nhits)
@@ -309,16 +326,8 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 	size_t n;
 
 	*nhits = 0;
-	if (!scope_cu(s, pc, &cu)) {
-		session_debug(s, "pc %#llx: no CU", (unsigned long long)pc);
+	if (!scopes_at(s, pc, &cu, scopes, &n))
 		return DT_NO_CU;
-	}
-	n = 0;
-	if (function_at(s, &cu, pc, &scopes[0]))
-		n = collect_scopes(&scopes[0], pc, scopes, 1);
-	session_debug(s, "pc %#llx: CU <%#llx>, %zu scopes",
-		      (unsigned long long)pc,
-		      (unsigned long long)dwarf_dieoffset(&cu), n);
 
 	/* Innermost scope first: a block's local shadows the parameter. */
 	while (n-- > 0 && *nhits < max) {
@@ -350,4 +359,147 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 	if (*nhits)
 		return DT_OK;
 	return reg_matched ? DT_NO_TYPE : DT_NO_VAR;
+}
+
+/* ---- variables in memory relative to a register: the stack frame ---- */
+
+/* A register plus a constant. */
+struct reg_offset {
+	int reg;
+	int64_t off;
+};
+
+static bool op_reg_offset(const Dwarf_Op *op, struct reg_offset *ro)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*ro = (struct reg_offset){ op->atom - DW_OP_breg0, (int64_t)op->number };
+		return true;
+	}
+	if (op->atom == DW_OP_bregx) {
+		*ro = (struct reg_offset){ (int)op->number, (int64_t)op->number2 };
+		return true;
+	}
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31) {
+		*ro = (struct reg_offset){ op->atom - DW_OP_reg0, 0 };
+		return true;
+	}
+	return false;
+}
+
+/* The CFA at pc as register + offset, from .eh_frame or .debug_frame. */
+static bool cfa_at(struct dt_session *s, Dwarf_Addr pc, struct reg_offset *cfa)
+{
+	Dwarf_Addr bias;
+	Dwarf_CFI *cfi[2] = { dwfl_module_eh_cfi(s->mod, &bias),
+			      dwfl_module_dwarf_cfi(s->mod, &bias) };
+
+	for (int i = 0; i < 2; i++) {
+		Dwarf_Frame *frame;
+		Dwarf_Op *ops;
+		size_t nops;
+		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], pc - (uint64_t)s->dwarf_adjust
+						   + s->elf_bias - bias, &frame))
+			continue;
+		bool ok = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
+			  op_reg_offset(&ops[0], cfa);
+		free(frame);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/* The function's frame base (DW_AT_frame_base) as register + offset. */
+static bool frame_base(struct dt_session *s, Dwarf_Die *fn, Dwarf_Addr pc,
+		       struct reg_offset *fb)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t n;
+
+	if (!dwarf_attr_integrate(fn, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, pc, &e, &n, 1) != 1 || n != 1)
+		return false;
+	if (e[0].atom == DW_OP_call_frame_cfa)
+		return cfa_at(s, pc, fb);
+	return op_reg_offset(&e[0], fb);
+}
+
+/*
+ * Where variable v lies in memory relative to register reg at pc: for
+ * each piece in memory at reg + k (DW_OP_fbreg via the frame base, or
+ * DW_OP_bregN without stack_value), whether rel = the access's offset
+ * from reg falls in it, and at which offset of the variable.
+ */
+static bool var_at_offset(Dwarf_Die *v, Dwarf_Addr pc, int reg, int64_t disp,
+			  const struct reg_offset *fb, uint64_t *var_off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t n;
+	uint64_t piece_start = 0, size;
+	Dwarf_Die t;
+
+	if (!dwarf_attr(v, DW_AT_location, &attr) ||
+	    dwarf_getlocation_addr(&attr, pc, &e, &n, 1) != 1 || !n ||
+	    !die_type(v, &t) || !type_byte_size(&t, &size) || !size)
+		return false;
+	for (size_t i = 0; i < n;) {
+		/* one piece: a location op, then DW_OP_piece (or the end) */
+		struct reg_offset at;
+		bool in_memory = false;
+		if (e[i].atom == DW_OP_fbreg && fb) {
+			at = (struct reg_offset){ fb->reg, fb->off + (int64_t)e[i].number };
+			in_memory = true;
+		} else if (e[i].atom != DW_OP_piece && op_reg_offset(&e[i], &at) &&
+			   !(e[i].atom >= DW_OP_reg0 && e[i].atom <= DW_OP_reg31)) {
+			in_memory = i + 1 >= n || e[i + 1].atom != DW_OP_stack_value;
+		}
+		if (e[i].atom != DW_OP_piece)
+			i++;
+		uint64_t piece = size - piece_start;
+		if (i < n && e[i].atom == DW_OP_piece) {
+			piece = e[i].number;
+			i++;
+		} else if (i < n) {
+			return false;	/* an expression, not a location */
+		}
+		int64_t rel = disp - at.off;
+		if (in_memory && at.reg == reg && rel >= 0 && (uint64_t)rel < piece) {
+			*var_off = piece_start + (uint64_t)rel;
+			return true;
+		}
+		piece_start += piece;
+	}
+	return false;
+}
+
+enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
+				     int reg, int64_t disp, Dwarf_Die *var,
+				     uint64_t *var_off)
+{
+	Dwarf_Die cu, scopes[MAX_SCOPES];
+	struct reg_offset fb;
+	size_t n;
+
+	if (!scopes_at(s, pc, &cu, scopes, &n))
+		return DT_NO_CU;
+	bool have_fb = n && frame_base(s, &scopes[0], pc, &fb);
+	while (n-- > 0) {
+		Dwarf_Die v;
+		if (dwarf_child(&scopes[n], &v) != 0)
+			continue;
+		do {
+			if (is_variable(dwarf_tag(&v)) &&
+			    var_at_offset(&v, pc, reg, disp, have_fb ? &fb : NULL,
+					  var_off)) {
+				*var = v;
+				session_debug(s, "  var <%#llx> in memory at reg %d: +%llu",
+					      (unsigned long long)dwarf_dieoffset(&v), reg,
+					      (unsigned long long)*var_off);
+				return DT_OK;
+			}
+		} while (dwarf_siblingof(&v, &v) == 0);
+	}
+	return DT_NO_VAR;
 }

@@ -358,3 +358,29 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 	out->field = session_intern(s, path.s);
 	return DT_OK;
 }
+
+enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
+			     unsigned access_size, struct type_hit *out)
+{
+	const char *typedef_name = NULL;
+	Dwarf_Die t, peeled;
+
+	if (!die_type(var, &t))
+		return DT_NO_TYPE;
+	/* an array names its element type (DESIGN.md) */
+	if (type_peel(&t, &peeled) && dwarf_tag(&peeled) == DW_TAG_array_type) {
+		uint64_t esize;
+		Dwarf_Die elem;
+		if (die_type(&peeled, &elem) && type_byte_size(&elem, &esize) && esize) {
+			t = elem;
+			off %= esize;
+		}
+	}
+	/* an anonymous struct is known by its typedef */
+	for (Dwarf_Die u = t; dwarf_tag(&u) == DW_TAG_typedef;) {
+		typedef_name = dwarf_diename(&u);
+		if (!die_type(&u, &u))
+			break;
+	}
+	return type_member_at(s, &t, typedef_name, (int64_t)off, access_size, out);
+}
