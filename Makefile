@@ -45,7 +45,8 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/typewalk.c resolver/resolve.c resolver/report.c \
 	  resolver/lineparse.c resolver/lineread.c resolver/util.c \
 	  resolver/funcmap.c resolver/layout.c resolver/dsos.c \
-	  resolver/maps.c resolver/stream.c resolver/globals.c $(ARCH_SRC)
+	  resolver/maps.c resolver/stream.c resolver/globals.c \
+	  resolver/track.c $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve

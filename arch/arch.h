@@ -64,6 +64,22 @@ enum dt_flow {
 	DT_FLOW_END,		/* return, indirect jump, trap: no successor known */
 };
 
+/* How an instruction sets a general register, for following pointers that
+ * no variable describes (register copies, loads, spills and reloads). */
+enum dt_def_kind {
+	DT_DEF_NONE,		/* no register written that we follow */
+	DT_DEF_COPY,		/* dst = src, all 64 bits */
+	DT_DEF_LOAD,		/* dst = the 8 bytes at mem */
+	DT_DEF_OTHER,		/* dst = anything else */
+	DT_DEF_CALL,		/* the caller-saved registers are lost */
+};
+
+struct dt_def {
+	enum dt_def_kind kind;
+	int dst, src;		/* DWARF numbers, -1 when none */
+	struct dt_mem_op mem;	/* DT_DEF_LOAD */
+};
+
 struct dt_arch {
 	const char *name;		/* "x86-64" */
 	uint16_t e_machine;		/* EM_X86_64 */
@@ -84,6 +100,9 @@ struct dt_arch {
 	 * DT_FLOW_BRANCH, DT_FLOW_JUMP and direct DT_FLOW_CALL (else 0). */
 	enum dt_flow (*flow)(const struct dt_tok *toks, size_t ntoks,
 			     uint64_t *target);
+	/* What the instruction does to a register. */
+	void (*def)(const struct dt_tok *toks, size_t ntoks, struct dt_def *d);
+	uint64_t caller_saved;	/* bit n: DWARF register n dies in a call */
 	/* True for the stack-protector load (x86-64: %fs:0x28). */
 	bool (*is_stack_canary)(const struct dt_mem_op *op);
 };

@@ -158,6 +158,7 @@ struct operand {
 	int segment, base, index, scale;
 	int64_t disp;
 	bool has_disp, has_paren, star, immediate, reg_only, negative;
+	int reg;		/* reg_only: its DWARF number */
 	unsigned reg_size;
 	int commas_in_paren;
 };
@@ -165,7 +166,7 @@ struct operand {
 static void operand_reset(struct operand *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->segment = o->base = o->index = -1;
+	o->segment = o->base = o->index = o->reg = -1;
 	o->scale = 1;
 }
 
@@ -180,28 +181,30 @@ static bool operand_is_memory(const struct operand *o, bool branch)
 	return o->has_disp && (!branch || o->star);
 }
 
-static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
-				    struct dt_mem_op *op)
+#define MAX_OPERANDS 6
+
+/* An instruction's operands in AT&T order (destination last). */
+struct parsed_insn {
+	char mnem[32];
+	struct operand ops[MAX_OPERANDS];
+	size_t nops;
+	bool unparsed;		/* a register in an address we do not know */
+};
+
+static void parse_insn(const struct dt_tok *toks, size_t n,
+		       struct parsed_insn *pi)
 {
-	char mnem[32] = "";
-	struct operand cur, mem;
-	bool have_mem = false, unparsed = false;
-	unsigned other_reg_size = 0;
+	struct operand cur;
 	int depth = 0;
 	size_t i = 0;
 
+	memset(pi, 0, sizeof(*pi));
 	/* Prefixes ("lock", "rep", "notrack") print as mnemonics too:
 	 * the last one is the operation. */
-	main_mnemonic(toks, n, mnem, sizeof(mnem));
+	main_mnemonic(toks, n, pi->mnem, sizeof(pi->mnem));
 	while (i < n && toks[i].kind == DT_TOK_MNEMONIC)
 		i++;
-	if (!mnem[0])
-		return DT_OP_UNPARSED;	/* "(bad)" or data */
-
-	bool branch = starts_with(mnem, "call") || mnem[0] == 'j';
-
 	operand_reset(&cur);
-	operand_reset(&mem);
 	for (;; i++) {
 		bool end = i >= n || toks[i].kind == DT_TOK_COMMENT;
 		const struct dt_tok *t = end ? NULL : &toks[i];
@@ -221,10 +224,11 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 					cur.index = r;
 				else {
 					cur.reg_only = true;
+					cur.reg = r;
 					cur.reg_size = reg_width(t->text);
 				}
 				if (r < 0 && (seg || depth > 0))
-					unparsed = true;
+					pi->unparsed = true;
 				break;
 			}
 			case DT_TOK_ADDRESS_OFFSET:
@@ -275,21 +279,58 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 			}
 		}
 		if (close_operand) {
-			if (operand_is_memory(&cur, branch)) {
-				/* Two memory operands only in string ops:
-				 * keep the first (the source in AT&T). */
-				if (!have_mem) {
-					mem = cur;
-					have_mem = true;
-				}
-			} else if (cur.reg_only && !other_reg_size) {
-				other_reg_size = cur.reg_size;
-			}
+			bool empty = !cur.reg_only && !cur.has_disp && !cur.has_paren &&
+				     !cur.immediate && cur.segment < 0;
+			if (!empty && pi->nops < MAX_OPERANDS)
+				pi->ops[pi->nops++] = cur;
 			operand_reset(&cur);
 		}
 		if (end)
 			break;
 	}
+}
+
+static void mem_op_of(const struct operand *mem, struct dt_mem_op *op)
+{
+	memset(op, 0, sizeof(*op));
+	op->base = mem->base;
+	op->index = mem->index;
+	op->scale = mem->index >= 0 ? mem->scale : 0;
+	op->disp = mem->disp;
+	/* ds/es/ss/cs are flat in 64-bit mode; only fs/gs change the base */
+	op->segment = mem->segment == X86_FS || mem->segment == X86_GS ?
+		      mem->segment : -1;
+	op->indirect_branch = mem->star;
+	if (op->base == X86_RIP) {
+		op->pc_relative = true;
+		op->base = -1;
+	}
+	op->absolute = op->base < 0 && op->index < 0 && !op->pc_relative;
+}
+
+static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
+				    struct dt_mem_op *op)
+{
+	struct parsed_insn pi;
+	const struct operand *mem = NULL;
+	unsigned other_reg_size = 0;
+
+	parse_insn(toks, n, &pi);
+	const char *mnem = pi.mnem;
+	if (!mnem[0])
+		return DT_OP_UNPARSED;	/* "(bad)" or data */
+	bool branch = starts_with(mnem, "call") || mnem[0] == 'j';
+	for (size_t k = 0; k < pi.nops; k++) {
+		const struct operand *o = &pi.ops[k];
+		/* Two memory operands only in string ops: the first (the
+		 * source in AT&T). */
+		if (operand_is_memory(o, branch) && !mem)
+			mem = o;
+		else if (o->reg_only && !other_reg_size)
+			other_reg_size = o->reg_size;
+	}
+	bool have_mem = mem != NULL;
+	bool unparsed = pi.unparsed;
 
 	if (is_addressing_only(mnem))
 		return DT_OP_NONE;
@@ -298,20 +339,7 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 	if (unparsed)
 		return DT_OP_UNPARSED;
 
-	memset(op, 0, sizeof(*op));
-	op->base = mem.base;
-	op->index = mem.index;
-	op->scale = mem.index >= 0 ? mem.scale : 0;
-	op->disp = mem.disp;
-	/* ds/es/ss/cs are flat in 64-bit mode; only fs/gs change the base */
-	op->segment = mem.segment == X86_FS || mem.segment == X86_GS ?
-		      mem.segment : -1;
-	op->indirect_branch = mem.star;
-	if (op->base == X86_RIP) {
-		op->pc_relative = true;
-		op->base = -1;
-	}
-	op->absolute = op->base < 0 && op->index < 0 && !op->pc_relative;
+	mem_op_of(mem, op);
 
 	/* movzbl/movsbq and friends: the letter after movz/movs is the
 	 * source width; otherwise a register operand's width, otherwise the
@@ -381,6 +409,52 @@ static enum dt_flow x86_flow(const struct dt_tok *toks, size_t n,
 	return DT_FLOW_NEXT;
 }
 
+/* Instructions that read their last operand without writing it. */
+static bool writes_no_register(const char *m)
+{
+	static const char *const readers[] = {
+		"cmp", "test", "bt", "push", "ucomis", "comis", "ptest", "vptest",
+	};
+	if (!strcmp(m, "bts") || !strcmp(m, "btr") || !strcmp(m, "btc"))
+		return false;
+	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		if (starts_with(m, readers[i]))
+			return true;
+	return false;
+}
+
+static void x86_def(const struct dt_tok *toks, size_t n, struct dt_def *d)
+{
+	struct parsed_insn pi;
+
+	parse_insn(toks, n, &pi);
+	memset(d, 0, sizeof(*d));
+	d->dst = d->src = -1;
+	if (starts_with(pi.mnem, "call")) {
+		d->kind = DT_DEF_CALL;
+		return;
+	}
+	if (!pi.nops || writes_no_register(pi.mnem))
+		return;
+	const struct operand *dst = &pi.ops[pi.nops - 1];
+	if (!dst->reg_only || dst->reg < 0 || dst->reg >= X86_RIP)
+		return;		/* writes memory, or a register we do not follow */
+	d->dst = dst->reg;
+	d->kind = DT_DEF_OTHER;
+	if (pi.nops != 2 || dst->reg_size != 8 ||
+	    (strcmp(pi.mnem, "mov") && strcmp(pi.mnem, "movq")))
+		return;
+	const struct operand *src = &pi.ops[0];
+	if (src->reg_only && src->reg >= 0 && src->reg < X86_RIP) {
+		d->kind = DT_DEF_COPY;
+		d->src = src->reg;
+	} else if (!src->immediate && !src->reg_only && !pi.unparsed &&
+		   (src->has_paren || src->has_disp)) {
+		d->kind = DT_DEF_LOAD;
+		mem_op_of(src, &d->mem);
+	}
+}
+
 static bool x86_is_stack_canary(const struct dt_mem_op *op)
 {
 	/* gcc's -fstack-protector reads the guard at %fs:0x28 in user
@@ -401,5 +475,10 @@ const struct dt_arch dt_arch_x86_64 = {
 	.reg_name = x86_reg_name,
 	.classify = x86_classify,
 	.flow = x86_flow,
+	.def = x86_def,
+	/* System V x86-64 psABI 3.2.1: rax, rdx, rcx, rsi, rdi, r8-r11 */
+	.caller_saved = (1u << X86_RAX) | (1u << X86_RDX) | (1u << X86_RCX) |
+			(1u << X86_RSI) | (1u << X86_RDI) | (1u << X86_R8) |
+			(1u << X86_R9) | (1u << X86_R10) | (1u << X86_R11),
 	.is_stack_canary = x86_is_stack_canary,
 };

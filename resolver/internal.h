@@ -120,6 +120,10 @@ struct var_hit {
  * around DWARF address pc, from the per-unit index. */
 bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
 			  Dwarf_Addr *lo, Dwarf_Addr *hi);
+/* The data type a pointer type points to (typedefs peeled, the last
+ * one's name kept); false for void, functions and non-pointers. */
+bool type_pointee(Dwarf_Die *type, Dwarf_Die *pointee,
+		  const char **typedef_name);
 /* The compile unit covering DWARF address pc (aranges, else a scan). */
 bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu);
 /* Candidates for a base register at DWARF address pc, innermost scope
@@ -175,6 +179,14 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 				     int reg, int64_t disp, Dwarf_Die *var,
 				     uint64_t *var_off);
 
+/* ---- track.c: pointers no variable describes ---- */
+
+/* Register reg at link-time pc holds a pointer no variable describes:
+ * follow it back through its basic block (a copy, a reload of a stack
+ * slot, a load of a pointer member).  DT_OK with *hit, or DT_NO_VAR. */
+enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
+			      struct var_hit *hit);
+
 /* ---- typewalk.c: the member at an offset ---- */
 
 struct type_hit {
@@ -196,6 +208,9 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
  * type, off taken within the element).  As type_member_at(). */
 enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
 			     unsigned access_size, struct type_hit *out);
+/* The pointer type of the member starting exactly at off in type (the
+ * innermost, through nested members and arrays); false when none is. */
+bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out);
 /* DW_AT_type of die, through abstract origins and specifications. */
 bool die_type(Dwarf_Die *die, Dwarf_Die *type);
 /* Strip typedefs and qualifiers; false when they end in void. */

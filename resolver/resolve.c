@@ -76,6 +76,10 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		return DT_NO_DEBUGINFO;
 	enum dt_reason r = scope_find_vars(s, dpc, ans->reg, hits,
 					   MAX_CANDIDATES, &n);
+	if (r == DT_NO_VAR && track_register(s, ans->pc, ans->reg, &hits[0]) == DT_OK) {
+		n = 1;
+		r = DT_OK;
+	}
 	if (r != DT_OK)
 		return r;
 	for (size_t i = 0; i < n; i++) {

@@ -264,16 +264,14 @@ static bool is_qualifier(int tag)
 	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
 }
 
-/* The data type a pointer variable points to.  Typedefs are peeled but the
+/* The data type a pointer type points to.  Typedefs are peeled but the
  * last one's name is kept: an anonymous struct is known by it. */
-static bool pointee_of(Dwarf_Die *var, Dwarf_Die *pointee,
-		       const char **typedef_name)
+bool type_pointee(Dwarf_Die *type, Dwarf_Die *pointee,
+		  const char **typedef_name)
 {
-	Dwarf_Die t;
+	Dwarf_Die t = *type;
 	int tag;
 
-	if (!die_type(var, &t))
-		return false;
 	while (is_qualifier(tag = dwarf_tag(&t)) || tag == DW_TAG_typedef)
 		if (!die_type(&t, &t))
 			return false;
@@ -293,6 +291,14 @@ static bool pointee_of(Dwarf_Die *var, Dwarf_Die *pointee,
 		return false;
 	*pointee = t;
 	return true;
+}
+
+static bool pointee_of(Dwarf_Die *var, Dwarf_Die *pointee,
+		       const char **typedef_name)
+{
+	Dwarf_Die t;
+
+	return die_type(var, &t) && type_pointee(&t, pointee, typedef_name);
 }
 
 static bool is_variable(int tag)

@@ -384,3 +384,38 @@ enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
 	}
 	return type_member_at(s, &t, typedef_name, (int64_t)off, access_size, out);
 }
+
+bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
+{
+	Dwarf_Die t;
+
+	if (!type_peel(type, &t))
+		return false;
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		int tag = dwarf_tag(&t);
+		if (off == 0 && (tag == DW_TAG_pointer_type ||
+				 tag == DW_TAG_reference_type)) {
+			*out = t;
+			return true;
+		}
+		if (tag == DW_TAG_array_type) {
+			Dwarf_Die elem;
+			uint64_t esize;
+			if (!die_type(&t, &elem) || !type_peel(&elem, &elem) ||
+			    !type_byte_size(&elem, &esize) || !esize)
+				return false;
+			off %= esize;
+			t = elem;
+			continue;
+		}
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		    tag != DW_TAG_class_type)
+			return false;
+		struct member_pick pick;
+		if (!pick_member(&t, off, 8, depth, &pick))
+			return false;
+		off -= pick.start;
+		t = pick.type;
+	}
+	return false;
+}

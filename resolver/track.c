@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * A pointer that no variable describes at pc, followed back through its
+ * basic block to where the register got it: a copy of a register holding
+ * a pointer variable, a reload of a stack slot holding one (all of -O0
+ * code; spills at -O2), or a load of a pointer-typed member through a
+ * pointer variable (a->b->c, one step).  One step, inside one block, lost
+ * at any other write and at calls: what it cannot prove stays unknown.
+ */
+#include <dwarf.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The pointee of the pointer member starting exactly at off in type t. */
+static bool pointer_member(Dwarf_Die *t, uint64_t off, struct var_hit *hit)
+{
+	Dwarf_Die m;
+
+	if (!type_member_type_at(t, off, &m))
+		return false;
+	return type_pointee(&m, &hit->pointee, &hit->typedef_name);
+}
+
+/* Register reg holds a pointer variable at pc (not an offset from one). */
+static enum dt_reason pointer_in_reg(struct dt_session *s, Dwarf_Addr dpc,
+				     int reg, struct var_hit *hit)
+{
+	struct var_hit hits[4];
+	size_t n;
+
+	if (scope_find_vars(s, dpc, reg, hits, 4, &n) != DT_OK)
+		return DT_NO_VAR;
+	for (size_t i = 0; i < n; i++)
+		if (hits[i].bias == 0) {
+			*hit = hits[i];
+			return DT_OK;
+		}
+	return DT_NO_VAR;
+}
+
+/* The 8 bytes at mem, loaded at pc, are a pointer: to what? */
+static enum dt_reason pointer_loaded(struct dt_session *s, Dwarf_Addr dpc,
+				     const struct dt_mem_op *mem,
+				     struct var_hit *hit)
+{
+	Dwarf_Die var, t;
+	uint64_t off;
+
+	if (mem->base < 0 || mem->index >= 0 || mem->segment >= 0)
+		return DT_NO_VAR;
+	/* a variable in memory there: a stack slot at -O0, a spill */
+	if (scope_find_memory_var(s, dpc, mem->base, mem->disp, &var, &off) == DT_OK &&
+	    die_type(&var, &t) && pointer_member(&t, off, hit)) {
+		hit->var = var;
+		hit->bias = 0;
+		return DT_OK;
+	}
+	/* a member of the struct a pointer variable points to */
+	struct var_hit base;
+	if (pointer_in_reg(s, dpc, mem->base, &base) == DT_OK && mem->disp >= 0 &&
+	    pointer_member(&base.pointee, (uint64_t)mem->disp, hit)) {
+		hit->var = base.var;
+		hit->bias = 0;
+		return DT_OK;
+	}
+	return DT_NO_VAR;
+}
+
+enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
+			      struct var_hit *hit)
+{
+	const struct func_map *fm = funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+
+	if (i < 0 || !s->arch->def)
+		return DT_NO_VAR;
+	while (!fm->insns[i].leader && i > 0) {
+		const struct func_insn *fi = &fm->insns[--i];
+		struct decoded_insn insn;
+		struct dt_def d;
+		size_t avail;
+		const uint8_t *code = session_code_at(s, fi->pc, &avail);
+
+		if (!code || !decoder_run(s->decoder, fi->pc, code, avail, &insn))
+			return DT_NO_VAR;
+		s->arch->def(insn.toks, insn.ntoks, &d);
+		if (d.kind == DT_DEF_CALL && (s->arch->caller_saved >> reg & 1))
+			return DT_NO_VAR;
+		if (d.dst != reg)
+			continue;
+		Dwarf_Addr dpc = fi->pc + (uint64_t)s->dwarf_adjust;
+		session_debug(s, "  reg %d set at %#llx (%d)", reg,
+			      (unsigned long long)fi->pc, d.kind);
+		switch (d.kind) {
+		case DT_DEF_COPY:
+			return pointer_in_reg(s, dpc, d.src, hit);
+		case DT_DEF_LOAD:
+			return pointer_loaded(s, dpc, &d.mem, hit);
+		default:
+			return DT_NO_VAR;
+		}
+	}
+	return DT_NO_VAR;
+}
