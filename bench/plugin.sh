@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The plugin on one perf.data of about 1,000,000 cpu-clock samples, in one
-# run, beside:
+# The plugin on perf.data files of over 1,000,000 cpu-clock samples, in one
+# run: a static program (all samples in one binary: the per-sample cost)
+# and a dynamic one whose samples also touch libc (plus the one-time read
+# of libc's debug info, which Debian ships zlib-compressed), beside:
 #   - perf script with a do-nothing dlfilter (the floor: perf's own cost)
 #   - perf 6.12's perf report -s type,typeoff and perf annotate --data-type
 #     on the same file, where perf 6.12 is installed
@@ -14,11 +16,12 @@ mkdir -p "$work"
 cd "$work"
 
 gcc -O2 -g -pthread -o wl "$src/tests/fixtures/workload.c" "$src/tests/fixtures/walk.c"
-if [ ! -s big.data ]; then
-	# every 10 us of cpu time, two threads: about 200k samples a second
-	perf record -q -e cpu-clock -c 10000 -o big.data ./wl walk 5 2 >/dev/null 2>&1
-fi
+gcc -O2 -g -pthread -static -o wls "$src/tests/fixtures/workload.c" "$src/tests/fixtures/walk.c"
+# every 10 us of cpu time, two threads: about 200k samples a second
+[ -s big.data ] || perf record -q -e cpu-clock -c 10000 -o big.data ./wl walk 5 2 >/dev/null 2>&1
+[ -s static.data ] || perf record -q -e cpu-clock -c 10000 -o static.data ./wls loops 70 >/dev/null 2>&1
 n=$(perf script -i big.data -F ip 2>/dev/null | wc -l)
+ns=$(perf script -i static.data -F ip 2>/dev/null | wc -l)
 
 now() { date +%s.%N; }
 # row NAME CMD...: the best of three timed runs (this machine is shared and
@@ -39,7 +42,14 @@ row() {
 	printf '%-44s %8.2f s %9d KB\n' "$name" "$secs" "$(tail -n 1 rss)"
 }
 
-echo "perf.data: $n samples ($(du -h big.data | cut -f1))"
+echo "static.data (static program): $ns samples"
+printf '%-44s %10s %12s\n' run "wall" "peak RSS"
+row "perf script --dlfilter null-dlfilter.so" perf script -i static.data --dlfilter "$build/bench/null-dlfilter.so"
+floor=$secs
+row "perf script --dlfilter dtplugin.so" perf script -i static.data --dlfilter "$build/dtplugin.so"
+echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  (per-sample cost)"
+echo
+echo "big.data (dynamic program, samples in libc too): $n samples ($(du -h big.data | cut -f1))"
 printf '%-44s %10s %12s\n' run "wall" "peak RSS"
 row "perf script --dlfilter null-dlfilter.so" perf script -i big.data --dlfilter "$build/bench/null-dlfilter.so"
 floor=$secs
@@ -47,8 +57,14 @@ row "perf script --dlfilter dtplugin.so" perf script -i big.data --dlfilter "$bu
 plugin=$secs
 cp out.$$ plugin.report
 row "perf script --dlfilter dtplugin.so annotate" perf script -i big.data --dlfilter "$build/dtplugin.so" --dlarg annotate
-echo
 echo "plugin / floor = $(echo "$plugin / $floor" | bc -l | xargs printf '%.2f')x"
+libc=$(ls /usr/lib/x86_64-linux-gnu/libc.so.6 2>/dev/null || true)
+if [ -n "$libc" ]; then
+	t0=$(now)
+	echo | "$build/dtresolve" -e "$libc" >/dev/null 2>&1
+	t1=$(now)
+	echo "  of which one-time: opening libc's debug info $(echo "$t1 - $t0" | bc -l | xargs printf '%.2f') s"
+fi
 
 p612=$(ls "$src"/build/perf-6.12/usr/bin/perf 2>/dev/null || true)
 if [ -n "$p612" ]; then

@@ -187,9 +187,34 @@ static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
 	return DT_NO_TYPE;
 }
 
+/* Whether addr can hold a variable: an allocated, non-code section that
+ * is not the GOT (a GOT slot holds the address of a variable, a pointer
+ * the linker made: no DWARF variable is there). */
+static bool in_data_section(struct dt_session *s, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(s->elf, &shstrndx))
+		return true;	/* no sections to tell: look anyway */
+	while ((scn = elf_nextscn(s->elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    addr < sh.sh_addr || addr - sh.sh_addr >= sh.sh_size)
+			continue;
+		const char *name = elf_strptr(s->elf, shstrndx, sh.sh_name);
+		return !(sh.sh_flags & SHF_EXECINSTR) &&
+		       !(name && !strncmp(name, ".got", 4));
+	}
+	return false;
+}
+
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 				uint64_t addr, struct dt_answer *ans)
 {
+	if (!in_data_section(s, addr))
+		return DT_NO_VAR;
+
 	struct global_index *ix = s->globals;
 	const struct global_var *g = NULL;
 	Dwarf_Die cu;
