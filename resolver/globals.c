@@ -242,12 +242,7 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 		return elf_symbol(s, addr, ans);
 	ans->var = session_intern(s, dwarf_diename(&var));
 	enum dt_reason r = var_member_at(s, &var, addr - g->start, ans->size, &th);
-	if (r != DT_OK)
-		return r;
-	ans->type = th.type;
-	ans->type_id = th.type_id;
-	ans->type_size = th.size;
-	ans->offset = th.offset;
-	ans->field = th.field;
-	return DT_OK;
+	if (r == DT_OK)
+		answer_take(ans, &th);
+	return r;
 }

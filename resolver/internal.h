@@ -197,6 +197,8 @@ struct type_hit {
 	uint64_t size;		/* sizeof the type, 0 when unknown */
 	bool beyond_end;	/* off >= size: taken as an array element */
 };
+/* Copy a type hit into an answer: type, id, size, offset, field. */
+void answer_take(struct dt_answer *ans, const struct type_hit *th);
 /* Name the type die (reached through typedef_name, may be NULL) and the
  * member at off; access_size breaks ties between union members.
  * DT_OK or DT_BAD_OFFSET. */

@@ -100,14 +100,9 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 	if (!fallback_var)
 		return DT_NO_TYPE;
 	ans->var = session_intern(s, dwarf_diename((Dwarf_Die *)&fallback_var->var));
-	ans->type_size = fallback.size;
-	ans->type_id = fallback.type_id;
-	if (fallback_reason != DT_OK)
-		return fallback_reason;
-	ans->type = fallback.type;
-	ans->offset = fallback.offset;
-	ans->field = fallback.field;
-	return DT_OK;
+	if (fallback_reason == DT_OK)
+		answer_take(ans, &fallback);
+	return fallback_reason;
 }
 
 /* The local (or any variable) in memory at the operand's register +
@@ -126,14 +121,9 @@ static enum dt_reason attribute_memory_var(struct dt_session *s,
 		return r;
 	ans->var = session_intern(s, dwarf_diename(&var));
 	r = var_member_at(s, &var, off, ans->size, &th);
-	if (r != DT_OK)
-		return r;
-	ans->type = th.type;
-	ans->type_id = th.type_id;
-	ans->type_size = th.size;
-	ans->offset = th.offset;
-	ans->field = th.field;
-	return DT_OK;
+	if (r == DT_OK)
+		answer_take(ans, &th);
+	return r;
 }
 
 static void finish(struct dt_session *s, const struct answer_key *key,

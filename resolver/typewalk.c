@@ -419,3 +419,12 @@ bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
 	}
 	return false;
 }
+
+void answer_take(struct dt_answer *ans, const struct type_hit *th)
+{
+	ans->type = th->type;
+	ans->type_id = th->type_id;
+	ans->type_size = th->size;
+	ans->offset = th->offset;
+	ans->field = th->field;
+}
