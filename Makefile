@@ -85,9 +85,11 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
-	elfutils clang linux-perf perl bc time linux-source-6.1 flex bison
+	elfutils clang linux-perf perl time
+# make bench also builds perf from Debian's kernel source as its large binary
+BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison
 deps:
-	@sh contrib/install-deps.sh $(DEB_PACKAGES)
+	@sh contrib/install-deps.sh $(BENCH_PACKAGES)
 
 # make check installs what is missing first, then builds and runs prove.
 check:
@@ -103,7 +105,7 @@ $(O)/bench/null-dlfilter.so: bench/null-dlfilter.c
 	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) -shared -o $@ $<
 
 bench:
-	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
+	@sh contrib/install-deps.sh --if-missing $(BENCH_PACKAGES)
 	@sh contrib/install-perf-6.12.sh build/perf-6.12 >/dev/null || true
 	@$(MAKE) --no-print-directory all $(TEST_TOOLS) $(O)/bench/null-dlfilter.so
 	DT_BUILD=$(abspath $(O)) sh bench/run.sh
