@@ -4,6 +4,7 @@
 #   make check           install missing packages (root), build, run the TAP suite
 #   make check SANITIZE=1  the same under ASan + UBSan, in build/san
 #   make bench           benchmarks (not tests)
+#   make coverage        attribution per category, compiler and -O level
 #   make demo            record and analyse the built-in example
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make deps            install the Debian packages the build and tests need
@@ -92,8 +93,11 @@ deps:
 	@sh contrib/install-deps.sh $(BENCH_PACKAGES)
 
 # make check installs what is missing first, then builds and runs prove.
+# Rust fixtures: the machine's rustup toolchain, else Debian's rustc
+RUSTC_OR_PACKAGE = $(if $(shell command -v rustc || ls $(HOME)/.cargo/bin/rustc 2>/dev/null),,rustc)
+
 check:
-	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
+	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES) $(RUSTC_OR_PACKAGE)
 	@sh contrib/install-perf-6.12.sh build/perf-6.12 >/dev/null || \
 		echo "make check: perf 6.12 not installed: its tests are skipped" >&2
 	@$(MAKE) --no-print-directory tests
@@ -111,6 +115,11 @@ bench:
 	DT_BUILD=$(abspath $(O)) sh bench/run.sh
 	@echo
 	sh bench/plugin.sh $(abspath $(O)) $(abspath $(O))/bench/plugin
+
+# per category, compiler and -O level: right / wrong field / wrong type / unknown
+coverage:
+	@$(MAKE) --no-print-directory all $(TEST_TOOLS)
+	@DT_BUILD=$(abspath $(O)) sh bench/coverage.sh
 
 demo:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
@@ -132,7 +141,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all tests deps check bench demo install clean
+.PHONY: all tests deps check bench coverage demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)

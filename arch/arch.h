@@ -72,12 +72,13 @@ enum dt_def_kind {
 	DT_DEF_LOAD,		/* dst = the 8 bytes at mem */
 	DT_DEF_OTHER,		/* dst = anything else */
 	DT_DEF_CALL,		/* the caller-saved registers are lost */
+	DT_DEF_STORE,		/* the 8 bytes at mem = src (no register set) */
 };
 
 struct dt_def {
 	enum dt_def_kind kind;
 	int dst, src;		/* DWARF numbers, -1 when none */
-	struct dt_mem_op mem;	/* DT_DEF_LOAD */
+	struct dt_mem_op mem;	/* DT_DEF_LOAD, DT_DEF_STORE */
 };
 
 struct dt_arch {

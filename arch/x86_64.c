@@ -437,12 +437,20 @@ static void x86_def(const struct dt_tok *toks, size_t n, struct dt_def *d)
 	if (!pi.nops || writes_no_register(pi.mnem))
 		return;
 	const struct operand *dst = &pi.ops[pi.nops - 1];
+	bool is_mov = !strcmp(pi.mnem, "mov") || !strcmp(pi.mnem, "movq");
+	if (is_mov && pi.nops == 2 && !dst->reg_only && !dst->immediate &&
+	    !pi.unparsed && pi.ops[0].reg_only && pi.ops[0].reg_size == 8 &&
+	    pi.ops[0].reg >= 0 && pi.ops[0].reg < X86_RIP) {
+		d->kind = DT_DEF_STORE;		/* a spill: mov %rdi,-0x8(%rsp) */
+		d->src = pi.ops[0].reg;
+		mem_op_of(dst, &d->mem);
+		return;
+	}
 	if (!dst->reg_only || dst->reg < 0 || dst->reg >= X86_RIP)
 		return;		/* writes memory, or a register we do not follow */
 	d->dst = dst->reg;
 	d->kind = DT_DEF_OTHER;
-	if (pi.nops != 2 || dst->reg_size != 8 ||
-	    (strcmp(pi.mnem, "mov") && strcmp(pi.mnem, "movq")))
+	if (pi.nops != 2 || dst->reg_size != 8 || !is_mov)
 		return;
 	const struct operand *src = &pi.ops[0];
 	if (src->reg_only && src->reg >= 0 && src->reg < X86_RIP) {

@@ -197,6 +197,9 @@ struct type_hit {
 	uint64_t size;		/* sizeof the type, 0 when unknown */
 	bool beyond_end;	/* off >= size: taken as an array element */
 };
+/* A member's name as dtprof prints it ("" when anonymous; the vtable
+ * pointer as "_vptr.Class" whichever compiler), in buf or static. */
+const char *member_name(Dwarf_Die *m, char *buf, size_t len);
 /* Copy a type hit into an answer: type, id, size, offset, field. */
 void answer_take(struct dt_answer *ans, const struct type_hit *th);
 /* Name the type die (reached through typedef_name, may be NULL) and the

@@ -76,16 +76,14 @@ static int expand(struct dt_session *s, struct layout_entry *e, Dwarf_Die *t,
 			dwarf_formudata(&a, &bits);
 		Dwarf_Die orig;
 		type_spell(die_type(&m, &orig) ? &orig : &mt, tname, sizeof(tname));
-		Dwarf_Attribute na;
-		const char *name = mtag == DW_TAG_member &&
-				   dwarf_attr_integrate(&m, DW_AT_name, &na) ?
-				   dwarf_formstring(&na) : NULL;
+		char nbuf[256];
+		const char *name = member_name(&m, nbuf, sizeof(nbuf));
 		if (!err)
 			err = add_row(e, (struct dt_layout_row){
 				.kind = DT_LAYOUT_MEMBER, .depth = depth,
 				.offset = base + start, .size = end - start,
 				.bit_size = (unsigned)bits,
-				.name = session_intern(s, name ? name : ""),
+				.name = session_intern(s, name),
 				.type = session_intern(s, tname) });
 		if (!err && is_aggregate(dwarf_tag(&mt)) && depth < MAX_NEST)
 			err = expand(s, e, &mt, base + start, end - start, depth + 1);

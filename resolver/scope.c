@@ -219,13 +219,14 @@ bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
 
 /* Location at pc is "reg" (the value is the register) or
  * "breg k; stack_value" (the value is register + k). */
-static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int *reg,
-			    int64_t *bias)
+static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int want,
+			    int *reg, int64_t *bias, uint64_t *piece_off)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Op *e;
 	size_t len;
 
+	*piece_off = 0;
 	if (!dwarf_attr(var, DW_AT_location, &attr))
 		return false;
 	if (dwarf_getlocation_addr(&attr, pc, &e, &len, 1) != 1)
@@ -254,6 +255,24 @@ static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int *reg,
 			*bias = (int64_t)e[0].number2;
 			return true;
 		}
+	}
+	/* A composite in registers, "DW_OP_reg5 DW_OP_piece 8 DW_OP_reg4
+	 * DW_OP_piece 8" (a Rust slice, a small struct by value): the
+	 * 8-byte piece in the wanted register, at its offset in the var. */
+	uint64_t off = 0;
+	for (size_t i = 0; i + 1 < len; i += 2) {
+		int r = e[i].atom >= DW_OP_reg0 && e[i].atom <= DW_OP_reg31 ?
+			e[i].atom - DW_OP_reg0 :
+			e[i].atom == DW_OP_regx ? (int)e[i].number : -1;
+		if (e[i + 1].atom != DW_OP_piece)
+			return false;
+		if (r == want && e[i + 1].number == 8) {
+			*reg = r;
+			*bias = 0;
+			*piece_off = off;
+			return true;
+		}
+		off += e[i + 1].number;
 	}
 	return false;
 }
@@ -343,12 +362,22 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 		do {
 			int vreg;
 			int64_t bias;
+			uint64_t piece;
 			if (!is_variable(dwarf_tag(&v)) ||
-			    !location_in_reg(&v, pc, &vreg, &bias) || vreg != reg)
+			    !location_in_reg(&v, pc, reg, &vreg, &bias, &piece) ||
+			    vreg != reg)
 				continue;
 			reg_matched = true;
 			struct var_hit *h = &hits[*nhits];
-			if (!pointee_of(&v, &h->pointee, &h->typedef_name)) {
+			Dwarf_Die vt, member;
+			/* the variable is the pointer, or (a fat pointer, a
+			 * struct by value) has one at the piece's offset */
+			bool ok = (piece == 0 &&
+				   pointee_of(&v, &h->pointee, &h->typedef_name)) ||
+				  (die_type(&v, &vt) &&
+				   type_member_type_at(&vt, piece, &member) &&
+				   type_pointee(&member, &h->pointee, &h->typedef_name));
+			if (!ok) {
 				session_debug(s, "  var <%#llx> in reg %d: not a data pointer",
 					      (unsigned long long)dwarf_dieoffset(&v), reg);
 				continue;

@@ -3,8 +3,8 @@
  * A pointer that no variable describes at pc, followed back through its
  * basic block to where the register got it: a copy of a register holding
  * a pointer variable, a reload of a stack slot holding one (all of -O0
- * code; spills at -O2), or a load of a pointer-typed member through a
- * pointer variable (a->b->c, one step).  One step, inside one block, lost
+ * code; spills at -O2), a spill into such a slot, or a load of a
+ * pointer-typed member through a pointer variable (a->b->c, one step).  One step, inside one block, lost
  * at any other write and at calls: what it cannot prove stays unknown.
  */
 #include <dwarf.h>
@@ -87,9 +87,17 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 		s->arch->def(insn.toks, insn.ntoks, &d);
 		if (d.kind == DT_DEF_CALL && (s->arch->caller_saved >> reg & 1))
 			return DT_NO_VAR;
+		Dwarf_Addr dpc = fi->pc + (uint64_t)s->dwarf_adjust;
+		/* reg was just spilled into a variable's slot: it holds that
+		 * variable's value (the slot is described after the store) */
+		if (d.kind == DT_DEF_STORE && d.src == reg) {
+			Dwarf_Addr next = dpc + fi->len;
+			if (pointer_loaded(s, next, &d.mem, hit) == DT_OK)
+				return DT_OK;
+			continue;
+		}
 		if (d.dst != reg)
 			continue;
-		Dwarf_Addr dpc = fi->pc + (uint64_t)s->dwarf_adjust;
 		session_debug(s, "  reg %d set at %#llx (%d)", reg,
 			      (unsigned long long)fi->pc, d.kind);
 		switch (d.kind) {

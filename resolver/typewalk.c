@@ -233,6 +233,23 @@ static void path_add(struct path_buf *p, const char *fmt, ...)
 	p->used += (size_t)n;
 }
 
+const char *member_name(Dwarf_Die *m, char *buf, size_t len)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_tag(m) == DW_TAG_member &&
+			   dwarf_attr_integrate(m, DW_AT_name, &a) ?
+			   dwarf_formstring(&a) : NULL;
+
+	if (!name)
+		return "";
+	/* the vtable pointer: gcc says "_vptr.Base", clang "_vptr$Base" */
+	if (!strncmp(name, "_vptr$", 6)) {
+		snprintf(buf, len, "_vptr.%s", name + 6);
+		return buf;
+	}
+	return name;
+}
+
 struct member_pick {
 	Dwarf_Die die, type;
 	uint64_t start;
@@ -312,12 +329,10 @@ static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
 	if (!pick_member(t, off, access_size, depth, &pick))
 		return 0;	/* a hole or tail padding */
 	if (p) {
-		Dwarf_Attribute nattr;
-		const char *name = dwarf_tag(&pick.die) == DW_TAG_member &&
-			dwarf_attr_integrate(&pick.die, DW_AT_name, &nattr) ?
-			dwarf_formstring(&nattr) : NULL;
+		char buf[NAME_MAX_LEN];
+		const char *name = member_name(&pick.die, buf, sizeof(buf));
 		/* an anonymous struct or union adds no name */
-		if (name && *name)
+		if (*name)
 			path_add(p, "%s%s", p->used ? "." : "", name);
 	}
 	return walk_members(&pick.type, off - pick.start, access_size, p,
