@@ -120,6 +120,8 @@ bench:
 coverage:
 	@$(MAKE) --no-print-directory all $(TEST_TOOLS)
 	@DT_BUILD=$(abspath $(O)) sh bench/coverage.sh
+	@echo
+	@DT_BUILD=$(abspath $(O)) sh bench/skid.sh
 
 demo:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
