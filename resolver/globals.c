@@ -19,9 +19,17 @@ struct global_var {
 	Dwarf_Off die;
 };
 
+struct object_symbol {
+	uint64_t start, size;
+	const char *name;		/* libdwfl's, lives with the module */
+};
+
 struct global_index {
 	struct global_var *v;		/* sorted by start */
 	size_t n, cap;
+	struct object_symbol *syms;	/* ELF data symbols, sorted */
+	size_t nsyms, syms_cap;
+	bool syms_loaded;
 	Dwarf_Off *cus;			/* compile units indexed so far */
 	size_t ncus, cus_cap;
 	bool all;			/* every unit is indexed */
@@ -147,6 +155,7 @@ void global_index_free(struct global_index *ix)
 	if (!ix)
 		return;
 	free(ix->cus);
+	free(ix->syms);
 	free(ix->v);
 	free(ix);
 }
@@ -172,18 +181,58 @@ static const struct global_var *find(const struct global_index *ix,
 	return NULL;
 }
 
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct object_symbol *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The module's data symbols, sorted once: libdwfl's own address lookup
+ * scans every symbol on every call. */
+static void load_object_symbols(struct dt_session *s, struct global_index *ix)
+{
+	int n = dwfl_module_getsymtab(s->mod);
+
+	ix->syms_loaded = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_size)
+			continue;
+		if (GROW(ix->syms, ix->syms_cap, ix->nsyms, 256))
+			return;
+		ix->syms[ix->nsyms++] = (struct object_symbol){
+			addr - s->elf_bias, sym.st_size, name };
+	}
+	if (ix->nsyms)
+		qsort(ix->syms, ix->nsyms, sizeof(*ix->syms), cmp_sym);
+}
+
 /* Without DWARF for it: the ELF symbol, as a name without a type. */
 static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
 				 struct dt_answer *ans)
 {
-	GElf_Off off;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(s->mod, addr + s->elf_bias, &off,
-						&sym, NULL, NULL, NULL);
+	struct global_index *ix = s->globals;
+	size_t lo = 0, hi;
 
-	if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
+	if (!ix)
 		return DT_NO_VAR;
-	ans->var = session_intern(s, name);
+	if (!ix->syms_loaded)
+		load_object_symbols(s, ix);
+	for (hi = ix->nsyms; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+		if (ix->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr - ix->syms[lo - 1].start >= ix->syms[lo - 1].size)
+		return DT_NO_VAR;
+	ans->var = session_intern(s, ix->syms[lo - 1].name);
 	return DT_NO_TYPE;
 }
 
@@ -219,9 +268,9 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 	const struct global_var *g = NULL;
 	Dwarf_Die cu;
 
-	if (s->dwarf && !ix)
+	if (!ix)
 		ix = s->globals = calloc(1, sizeof(*ix));
-	if (ix) {
+	if (ix && s->dwarf) {
 		/* most statics live in the unit that uses them: index that
 		 * one first, every unit only when it is not there */
 		if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&

@@ -155,6 +155,10 @@ struct func_insn {
 	uint8_t len;
 	uint8_t op;		/* enum dt_op_kind */
 	bool leader;		/* first instruction of a basic block */
+	uint8_t def;		/* enum dt_def_kind, for track.c */
+	int8_t def_dst, def_src;
+	int8_t mem_base;	/* load/store address: base + disp, or -1 */
+	int64_t mem_disp;
 };
 
 struct func_map {

@@ -73,38 +73,32 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 	const struct func_map *fm = funcmap_get(s, pc);
 	long i = fm ? func_map_index(fm, pc) : -1;
 
-	if (i < 0 || !s->arch->def)
+	if (i < 0)
 		return DT_NO_VAR;
 	while (!fm->insns[i].leader && i > 0) {
 		const struct func_insn *fi = &fm->insns[--i];
-		struct decoded_insn insn;
-		struct dt_def d;
-		size_t avail;
-		const uint8_t *code = session_code_at(s, fi->pc, &avail);
+		struct dt_mem_op mem = { .base = fi->mem_base, .index = -1,
+					 .segment = -1, .disp = fi->mem_disp };
 
-		if (!code || !decoder_run(s->decoder, fi->pc, code, avail, &insn))
-			return DT_NO_VAR;
-		s->arch->def(insn.toks, insn.ntoks, &d);
-		if (d.kind == DT_DEF_CALL && (s->arch->caller_saved >> reg & 1))
+		if (fi->def == DT_DEF_CALL && (s->arch->caller_saved >> reg & 1))
 			return DT_NO_VAR;
 		Dwarf_Addr dpc = fi->pc + (uint64_t)s->dwarf_adjust;
 		/* reg was just spilled into a variable's slot: it holds that
 		 * variable's value (the slot is described after the store) */
-		if (d.kind == DT_DEF_STORE && d.src == reg) {
-			Dwarf_Addr next = dpc + fi->len;
-			if (pointer_loaded(s, next, &d.mem, hit) == DT_OK)
+		if (fi->def == DT_DEF_STORE && fi->def_src == reg) {
+			if (pointer_loaded(s, dpc + fi->len, &mem, hit) == DT_OK)
 				return DT_OK;
 			continue;
 		}
-		if (d.dst != reg)
+		if (fi->def_dst != reg)
 			continue;
 		session_debug(s, "  reg %d set at %#llx (%d)", reg,
-			      (unsigned long long)fi->pc, d.kind);
-		switch (d.kind) {
+			      (unsigned long long)fi->pc, fi->def);
+		switch (fi->def) {
 		case DT_DEF_COPY:
-			return pointer_in_reg(s, dpc, d.src, hit);
+			return pointer_in_reg(s, dpc, fi->def_src, hit);
 		case DT_DEF_LOAD:
-			return pointer_loaded(s, dpc, &d.mem, hit);
+			return pointer_loaded(s, dpc, &mem, hit);
 		default:
 			return DT_NO_VAR;
 		}
