@@ -39,9 +39,12 @@ WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) $(DW_CFLAGS) -fPIC -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
-LIBS = $(DW_LIBS) -lopcodes -lbfd
+# Debian's binutils-multiarch-dev decodes every ISA; plain binutils-dev
+# only the host's
+OPCODES_LIBS := $(if $(wildcard $(shell $(CC) -print-file-name=libopcodes-multiarch.so)),-lopcodes-multiarch -lbfd-multiarch,-lopcodes -lbfd)
+LIBS = $(DW_LIBS) $(OPCODES_LIBS)
 
-ARCH_SRC = arch/arch.c arch/x86_64.c
+ARCH_SRC = arch/arch.c arch/x86_64.c arch/aarch64.c
 LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/typewalk.c resolver/resolve.c resolver/report.c \
 	  resolver/lineparse.c resolver/lineread.c resolver/util.c \
@@ -86,6 +89,7 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
+	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
 	elfutils clang linux-perf perl time
 # make bench also builds perf from Debian's kernel source as its large binary
 BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison

@@ -9,6 +9,7 @@
 
 static const struct dt_arch *const arch_table[] = {
 	&dt_arch_x86_64,
+	&dt_arch_aarch64,
 };
 
 const struct dt_arch *dt_arch_for_machine(uint16_t e_machine)

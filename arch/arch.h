@@ -109,6 +109,7 @@ struct dt_arch {
 };
 
 extern const struct dt_arch dt_arch_x86_64;
+extern const struct dt_arch dt_arch_aarch64;
 
 /* The architecture for an ELF e_machine, NULL when unsupported. */
 const struct dt_arch *dt_arch_for_machine(uint16_t e_machine);

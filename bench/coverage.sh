@@ -23,7 +23,8 @@ printf '%-13s %-8s %-4s %8s %8s %11s %10s %8s\n' category compiler -O \
 	accesses correct wrong_field wrong_type unknown
 for o in 0 1 2 3; do
 	for pair in gcc:corpus.c clang:corpus.c gcc:globals.c clang:globals.c \
-		    gcc:stack.c clang:stack.c g++:cxx.cc clang++:cxx.cc rustc:rust.rs; do
+		    gcc:stack.c clang:stack.c g++:cxx.cc clang++:cxx.cc rustc:rust.rs \
+		    aarch64-linux-gnu-gcc:corpus.c aarch64-linux-gnu-gcc:stack.c; do
 		cc=${pair%%:*} f=${pair#*:}
 		[ $cc = rustc ] && [ -z "$rustc" ] && continue
 		command -v $cc >/dev/null 2>&1 || [ $cc = rustc ] || continue
@@ -31,6 +32,7 @@ for o in 0 1 2 3; do
 		build $cc $o "$fx/$f" "$bin" || { echo "$cc -O$o $f: build failed" >&2; continue; }
 		"$src/tests/corpus-eval" "$fx/$f" "$bin" |
 			awk -v cc=$cc -v o=$o 'NR > 1 && $1 != "total" {
+				if (cc ~ /aarch64/) { cc = "a64-gcc"; $1 = $1 }
 				printf "%-13s %-8s %-4s %8d %8d %11d %10d %8d\n", $1, cc, o, $2, $3, $4, $5, $6 }'
 	done | tee "$work/rows-$o"
 	awk -v o=$o '{ a += $4; c += $5; f += $6; w += $7; u += $8 }

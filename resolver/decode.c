@@ -170,10 +170,13 @@ void decoded_insn_text(const struct decoded_insn *insn, char *buf,
 			break;
 		used += (size_t)n;
 	}
-	/* libopcodes pads the mnemonic: squeeze runs of blanks */
+	/* libopcodes pads the mnemonic with blanks or a tab: one blank */
 	char *w = buf;
-	for (char *r = buf; *r; r++)
-		if (!(*r == ' ' && (r[1] == ' ' || r[1] == '\0')))
+	for (char *r = buf; *r; r++) {
+		if (*r == '\t')
+			*r = ' ';
+		if (!(*r == ' ' && (r[1] == ' ' || r[1] == '\t' || r[1] == '\0')))
 			*w++ = *r;
+	}
 	*w = '\0';
 }

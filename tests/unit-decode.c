@@ -116,6 +116,63 @@ static void check(struct decoder *d, const struct enc *e)
 	is_int(op.size, e->size, "%s: access size", e->what);
 }
 
+/* AArch64: little-endian 32-bit words. */
+struct a64_enc {
+	const char *what;
+	uint32_t word;
+	enum dt_op_kind kind;
+	int base, index;
+	int64_t disp;
+	unsigned size;
+	bool absolute;
+};
+
+static const struct a64_enc a64_encodings[] = {
+	{ "ldr x0, [x1, #16]", 0xf9400820, DT_OP_MEMORY, 1, -1, 16, 8, false },
+	{ "ldr w0, [x1, x2, lsl #2]", 0xb8627820, DT_OP_MEMORY, 1, 2, 0, 4, false },
+	{ "ldr x0, [x1, #16]! (pre-index)", 0xf8410c20, DT_OP_MEMORY, 1, -1, 16, 8, false },
+	{ "ldr x0, [x1], #16 (post-index: at the base)", 0xf8410420, DT_OP_MEMORY, 1, -1, 0, 8, false },
+	{ "ldp x0, x1, [x1, #16]", 0xa9410420, DT_OP_MEMORY, 1, -1, 16, 8, false },
+	{ "str x0, [sp, #8]", 0xf90007e0, DT_OP_MEMORY, 31, -1, 8, 8, false },
+	{ "ldrb w0, [x1, #16]", 0x39404020, DT_OP_MEMORY, 1, -1, 16, 1, false },
+	{ "ldr x0, literal", 0x58000040, DT_OP_MEMORY, -1, -1, 0x1008, 8, true },
+	{ "stp x29, x30, [sp, #-16]! (frame record)", 0xa9bf7bfd, DT_OP_STACK, 0, 0, 0, 0, false },
+	{ "ret", 0xd65f03c0, DT_OP_STACK, 0, 0, 0, 0, false },
+	{ "bl", 0x94000000, DT_OP_STACK, 0, 0, 0, 0, false },
+	{ "add x0, x1, x2", 0x8b020020, DT_OP_NONE, 0, 0, 0, 0, false },
+};
+
+static void check_a64(void)
+{
+	struct decoder *d = decoder_new(&dt_arch_aarch64);
+
+	if (!d) {
+		ok(!getenv("DT_TEST_STRICT") || strcmp(getenv("DT_TEST_STRICT"), "1"),
+		   "# SKIP this libopcodes has no AArch64 decoder (binutils-multiarch-dev)");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(a64_encodings) / sizeof(a64_encodings[0]); i++) {
+		const struct a64_enc *e = &a64_encodings[i];
+		struct decoded_insn insn;
+		struct dt_mem_op op;
+		uint8_t b[4] = { e->word & 0xff, e->word >> 8 & 0xff,
+				 e->word >> 16 & 0xff, e->word >> 24 };
+		is_int(decoder_run(d, 0x1000, b, 4, &insn), 4, "a64 %s: length", e->what);
+		enum dt_op_kind k = dt_arch_aarch64.classify(insn.toks, insn.ntoks, &op);
+		is_int(k, e->kind, "a64 %s: kind", e->what);
+		if (k != DT_OP_MEMORY || e->kind != DT_OP_MEMORY)
+			continue;
+		ok(op.base == e->base && op.index == e->index && op.disp == e->disp &&
+		   op.size == e->size && op.absolute == e->absolute,
+		   "a64 %s: base %d index %d disp %lld size %u absolute %d", e->what,
+		   op.base, op.index, (long long)op.disp, op.size, op.absolute);
+	}
+	is_int(dt_arch_aarch64.reg_from_name("w5", 2), 5, "a64 w5 is x5");
+	is_int(dt_arch_aarch64.reg_from_name("sp", 2), 31, "a64 sp is 31");
+	is_int(dt_arch_aarch64.reg_from_name("xzr", 3), -1, "a64 xzr is no register");
+	decoder_free(d);
+}
+
 int main(void)
 {
 	struct decoder *d = decoder_new(&dt_arch_x86_64);
@@ -134,5 +191,6 @@ int main(void)
 	is_int(decoder_run(d, 0x1000, cut, 0, &insn), 0,
 	       "no bytes decode to nothing");
 	decoder_free(d);
+	check_a64();
 	return done_testing();
 }

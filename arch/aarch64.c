@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * AArch64: DWARF register numbers (AADWARF64: x0-x30 are 0-30, sp is 31),
+ * the operand grammar libopcodes prints ([xN, #imm], [xN, xM, lsl #s],
+ * pre-index "]!", post-index "], #imm", ldp/stp pairs, literal loads),
+ * control flow, register effects, the AAPCS64 caller-saved set.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+
+#define A64_FP 29
+#define A64_LR 30
+#define A64_SP 31
+#define A64_NREGS 32
+
+static const char *const a64_names[A64_NREGS] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
+	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30",
+	"sp",
+};
+
+static int a64_reg_from_name(const char *name, size_t len)
+{
+	char buf[8];
+	char *end;
+
+	if (len && name[0] == '%')
+		name++, len--;
+	if (len < 2 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	if (!strcmp(buf, "sp") || !strcmp(buf, "wsp"))
+		return A64_SP;
+	if (!strcmp(buf, "fp"))
+		return A64_FP;
+	if (!strcmp(buf, "lr"))
+		return A64_LR;
+	if ((buf[0] != 'x' && buf[0] != 'w') || !isdigit((unsigned char)buf[1]))
+		return -1;
+	long n = strtol(buf + 1, &end, 10);
+	return *end || n > 30 ? -1 : (int)n;
+}
+
+static const char *a64_reg_name(int r)
+{
+	return r >= 0 && r < A64_NREGS ? a64_names[r] : NULL;
+}
+
+static unsigned reg_width(const char *name)
+{
+	switch (name[0]) {
+	case 'x': return 8;
+	case 'w': return 4;
+	case 'q': return 16;
+	case 'd': return 8;
+	case 's': return name[1] == 'p' ? 8 : 4;
+	case 'h': return 2;
+	case 'b': return 1;
+	default: return 0;
+	}
+}
+
+static bool starts_with(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+#define MAX_REGS 4
+
+/* One instruction: its register operands in order, and the one memory
+ * operand in brackets (or a literal address). */
+struct parsed {
+	char mnem[16];
+	int regs[MAX_REGS];
+	unsigned reg_size[MAX_REGS];
+	size_t nregs;
+	bool has_mem, writeback, post_index, literal, unparsed;
+	int base, index;
+	int64_t disp;
+	uint64_t literal_addr;
+};
+
+static int64_t imm_value(const char *s)
+{
+	bool neg;
+
+	if (*s == '#')
+		s++;
+	neg = *s == '-';
+	if (neg)
+		s++;
+	uint64_t u = strtoull(s, NULL, 0);
+	return (int64_t)(neg ? 0 - u : u);
+}
+
+static void parse(const struct dt_tok *t, size_t n, struct parsed *p)
+{
+	int depth = 0;
+	bool after_mem = false;
+
+	memset(p, 0, sizeof(*p));
+	p->base = p->index = -1;
+	size_t i = 0;
+	for (; i < n && t[i].kind == DT_TOK_MNEMONIC; i++) {
+		size_t l = strcspn(t[i].text, " \t");
+		if (l >= sizeof(p->mnem))
+			l = sizeof(p->mnem) - 1;
+		memcpy(p->mnem, t[i].text, l);
+		p->mnem[l] = '\0';
+	}
+	for (; i < n && t[i].kind != DT_TOK_COMMENT; i++) {
+		switch (t[i].kind) {
+		case DT_TOK_TEXT:
+			for (const char *c = t[i].text; *c; c++) {
+				if (*c == '[') {
+					depth++;
+					p->has_mem = true;
+				} else if (*c == ']') {
+					depth--;
+					after_mem = true;
+				} else if (*c == '!') {
+					p->writeback = true;
+				}
+			}
+			break;
+		case DT_TOK_REGISTER: {
+			int r = a64_reg_from_name(t[i].text, strlen(t[i].text));
+			if (depth > 0) {
+				if (p->base < 0)
+					p->base = r;
+				else
+					p->index = r;
+				if (r < 0)
+					p->unparsed = true;
+			} else if (p->nregs < MAX_REGS) {
+				p->regs[p->nregs] = r;
+				p->reg_size[p->nregs++] = reg_width(t[i].text);
+			}
+			break;
+		}
+		case DT_TOK_IMMEDIATE:
+			if (depth > 0 && p->index < 0)
+				p->disp = imm_value(t[i].text);
+			else if (after_mem && depth == 0)
+				p->post_index = true;	/* "[x1], #16" */
+			break;
+		case DT_TOK_ADDRESS:
+			p->literal_addr = strtoull(t[i].text, NULL, 0);
+			p->literal = starts_with(p->mnem, "ldr") && !p->has_mem;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static bool is_memory_mnemonic(const char *m)
+{
+	static const char *const mem[] = {
+		"ld", "st", "prfm", "cas", "swp",
+	};
+	for (size_t i = 0; i < sizeof(mem) / sizeof(mem[0]); i++)
+		if (starts_with(m, mem[i]))
+			return true;
+	return false;
+}
+
+static unsigned access_size(const struct parsed *p)
+{
+	const char *m = p->mnem;
+	size_t l = strlen(m);
+
+	if (l && (m[l - 1] == 'b' || (l > 2 && !strcmp(m + l - 2, "sb"))))
+		return 1;
+	if (l && (m[l - 1] == 'h' || (l > 2 && !strcmp(m + l - 2, "sh"))))
+		return 2;
+	if (l > 2 && !strcmp(m + l - 2, "sw"))
+		return 4;
+	return p->nregs ? p->reg_size[0] : 0;
+}
+
+static enum dt_op_kind a64_classify(const struct dt_tok *toks, size_t n,
+				    struct dt_mem_op *op)
+{
+	struct parsed p;
+
+	parse(toks, n, &p);
+	if (!p.mnem[0])
+		return DT_OP_UNPARSED;
+	if (p.literal) {
+		memset(op, 0, sizeof(*op));
+		op->base = op->index = op->segment = -1;
+		op->absolute = true;
+		op->disp = (int64_t)p.literal_addr;
+		op->size = access_size(&p);
+		return DT_OP_MEMORY;
+	}
+	if (!p.has_mem || !is_memory_mnemonic(p.mnem))
+		return starts_with(p.mnem, "bl") || !strcmp(p.mnem, "ret") ?
+		       DT_OP_STACK : DT_OP_NONE;
+	/* the frame record: "stp x29, x30, [sp, #-16]!" / "ldp ..., [sp], #16" */
+	if ((p.writeback || p.post_index) && p.base == A64_SP)
+		return DT_OP_STACK;
+	if (p.unparsed || p.base < 0)
+		return DT_OP_UNPARSED;
+	memset(op, 0, sizeof(*op));
+	op->base = p.base;
+	op->index = p.index;
+	op->scale = p.index >= 0 ? 1 : 0;
+	/* post-index accesses at the base, then adds */
+	op->disp = p.post_index ? 0 : p.disp;
+	op->segment = -1;
+	op->size = access_size(&p);
+	return DT_OP_MEMORY;
+}
+
+static enum dt_flow a64_flow(const struct dt_tok *toks, size_t n,
+			     uint64_t *target)
+{
+	struct parsed p;
+
+	parse(toks, n, &p);
+	*target = p.literal_addr;
+	const char *m = p.mnem;
+	if (!strcmp(m, "bl") || !strcmp(m, "blr"))
+		return DT_FLOW_CALL;
+	if (!strcmp(m, "b"))
+		return DT_FLOW_JUMP;
+	if (starts_with(m, "b.") || starts_with(m, "cb") || starts_with(m, "tb"))
+		return DT_FLOW_BRANCH;
+	if (!strcmp(m, "br") || !strcmp(m, "ret") || !strcmp(m, "brk"))
+		return DT_FLOW_END;
+	return DT_FLOW_NEXT;
+}
+
+static void a64_def(const struct dt_tok *toks, size_t n, struct dt_def *d)
+{
+	struct parsed p;
+
+	parse(toks, n, &p);
+	memset(d, 0, sizeof(*d));
+	d->dst = d->src = -1;
+	const char *m = p.mnem;
+	if (!strcmp(m, "bl") || !strcmp(m, "blr")) {
+		d->kind = DT_DEF_CALL;
+		return;
+	}
+	if (!p.nregs || starts_with(m, "cmp") || starts_with(m, "cmn") ||
+	    starts_with(m, "tst") || starts_with(m, "b") || starts_with(m, "cb") ||
+	    starts_with(m, "tb") || !strcmp(m, "ret"))
+		return;
+	bool simple_mem = p.has_mem && !p.writeback && !p.post_index &&
+			  p.index < 0 && p.base >= 0 && !p.unparsed;
+	if (!strcmp(m, "str") && p.nregs == 1 && p.reg_size[0] == 8 && simple_mem) {
+		d->kind = DT_DEF_STORE;
+		d->src = p.regs[0];
+		d->mem = (struct dt_mem_op){ .base = p.base, .index = -1,
+					     .segment = -1, .disp = p.disp };
+		return;
+	}
+	if (starts_with(m, "st") || starts_with(m, "prfm"))
+		return;		/* stores write memory only */
+	d->dst = p.regs[0] >= 0 && p.regs[0] < A64_SP ? p.regs[0] : -1;
+	d->kind = d->dst >= 0 ? DT_DEF_OTHER : DT_DEF_NONE;
+	if (d->dst < 0 || p.reg_size[0] != 8)
+		return;
+	if (!strcmp(m, "ldr") && p.nregs == 1 && simple_mem) {
+		d->kind = DT_DEF_LOAD;
+		d->mem = (struct dt_mem_op){ .base = p.base, .index = -1,
+					     .segment = -1, .disp = p.disp };
+	} else if (!strcmp(m, "mov") && p.nregs == 2 && p.reg_size[1] == 8 &&
+		   p.regs[1] >= 0 && p.regs[1] < A64_SP) {
+		d->kind = DT_DEF_COPY;
+		d->src = p.regs[1];
+	}
+}
+
+static bool a64_is_stack_canary(const struct dt_mem_op *op)
+{
+	(void)op;	/* __stack_chk_guard is an ordinary global here */
+	return false;
+}
+
+const struct dt_arch dt_arch_aarch64 = {
+	.name = "aarch64",
+	.e_machine = 183,	/* EM_AARCH64 */
+	.bfd_arch = "aarch64",
+	.max_insn_len = 4,
+	.dwarf_sp = A64_SP,
+	.dwarf_fp = A64_FP,
+	.dwarf_pc = -1,
+	.nregs = A64_NREGS,
+	.reg_from_name = a64_reg_from_name,
+	.reg_name = a64_reg_name,
+	.classify = a64_classify,
+	.flow = a64_flow,
+	.def = a64_def,
+	/* AAPCS64 6.1.1: x0-x18 may be clobbered by a call */
+	.caller_saved = (1u << 19) - 1,
+	.is_stack_canary = a64_is_stack_canary,
+};
