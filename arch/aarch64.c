@@ -79,7 +79,8 @@ struct parsed {
 	int regs[MAX_REGS];
 	unsigned reg_size[MAX_REGS];
 	size_t nregs;
-	bool has_mem, writeback, post_index, literal, unparsed;
+	bool has_mem, writeback, post_index, literal, unparsed, has_imm;
+	int64_t imm;		/* an immediate outside brackets */
 	int base, index;
 	int64_t disp;
 	uint64_t literal_addr;
@@ -148,6 +149,10 @@ static void parse(const struct dt_tok *t, size_t n, struct parsed *p)
 				p->disp = imm_value(t[i].text);
 			else if (after_mem && depth == 0)
 				p->post_index = true;	/* "[x1], #16" */
+			else if (depth == 0 && !p->has_imm) {
+				p->has_imm = true;
+				p->imm = imm_value(t[i].text);
+			}
 			break;
 		case DT_TOK_ADDRESS:
 			p->literal_addr = strtoull(t[i].text, NULL, 0);
@@ -238,10 +243,13 @@ static enum dt_flow a64_flow(const struct dt_tok *toks, size_t n,
 	return DT_FLOW_NEXT;
 }
 
-static void a64_def(const struct dt_tok *toks, size_t n, struct dt_def *d)
+static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
+		    unsigned len, struct dt_def *d)
 {
 	struct parsed p;
 
+	(void)pc;
+	(void)len;
 	parse(toks, n, &p);
 	memset(d, 0, sizeof(*d));
 	d->dst = d->src = -1;
@@ -269,6 +277,19 @@ static void a64_def(const struct dt_tok *toks, size_t n, struct dt_def *d)
 	d->kind = d->dst >= 0 ? DT_DEF_OTHER : DT_DEF_NONE;
 	if (d->dst < 0 || p.reg_size[0] != 8)
 		return;
+	/* "adrp x0, 0x11000" then "add x0, x0, #0x10": a static's address */
+	if (!strcmp(m, "adrp") && p.literal_addr) {
+		d->kind = DT_DEF_ADDR;
+		d->value = (int64_t)p.literal_addr;
+		return;
+	}
+	if (!strcmp(m, "add") && p.nregs == 2 && p.has_imm && p.regs[1] >= 0 &&
+	    p.regs[1] < A64_SP) {
+		d->kind = DT_DEF_ADDI;
+		d->src = p.regs[1];
+		d->value = p.imm;
+		return;
+	}
 	if (!strcmp(m, "ldr") && p.nregs == 1 && simple_mem) {
 		d->kind = DT_DEF_LOAD;
 		d->mem = (struct dt_mem_op){ .base = p.base, .index = -1,

@@ -73,12 +73,15 @@ enum dt_def_kind {
 	DT_DEF_OTHER,		/* dst = anything else */
 	DT_DEF_CALL,		/* the caller-saved registers are lost */
 	DT_DEF_STORE,		/* the 8 bytes at mem = src (no register set) */
+	DT_DEF_ADDR,		/* dst = the constant address value */
+	DT_DEF_ADDI,		/* dst = src + value (an address being built) */
 };
 
 struct dt_def {
 	enum dt_def_kind kind;
 	int dst, src;		/* DWARF numbers, -1 when none */
 	struct dt_mem_op mem;	/* DT_DEF_LOAD, DT_DEF_STORE */
+	int64_t value;		/* DT_DEF_ADDR, DT_DEF_ADDI */
 };
 
 struct dt_arch {
@@ -101,8 +104,9 @@ struct dt_arch {
 	 * DT_FLOW_BRANCH, DT_FLOW_JUMP and direct DT_FLOW_CALL (else 0). */
 	enum dt_flow (*flow)(const struct dt_tok *toks, size_t ntoks,
 			     uint64_t *target);
-	/* What the instruction does to a register. */
-	void (*def)(const struct dt_tok *toks, size_t ntoks, struct dt_def *d);
+	/* What the instruction at pc, len bytes long, does to a register. */
+	void (*def)(const struct dt_tok *toks, size_t ntoks, uint64_t pc,
+		    unsigned len, struct dt_def *d);
 	uint64_t caller_saved;	/* bit n: DWARF register n dies in a call */
 	/* True for the stack-protector load (x86-64: %fs:0x28). */
 	bool (*is_stack_canary)(const struct dt_mem_op *op);

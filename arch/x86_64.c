@@ -423,7 +423,8 @@ static bool writes_no_register(const char *m)
 	return false;
 }
 
-static void x86_def(const struct dt_tok *toks, size_t n, struct dt_def *d)
+static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
+		    unsigned len, struct dt_def *d)
 {
 	struct parsed_insn pi;
 
@@ -450,6 +451,13 @@ static void x86_def(const struct dt_tok *toks, size_t n, struct dt_def *d)
 		return;		/* writes memory, or a register we do not follow */
 	d->dst = dst->reg;
 	d->kind = DT_DEF_OTHER;
+	/* "lea 0x2ee1(%rip),%rdx": the address of a static */
+	if (!strcmp(pi.mnem, "lea") && pi.nops == 2 && pi.ops[0].base == X86_RIP &&
+	    pi.ops[0].index < 0 && dst->reg_size == 8) {
+		d->kind = DT_DEF_ADDR;
+		d->value = (int64_t)(pc + len + (uint64_t)pi.ops[0].disp);
+		return;
+	}
 	if (pi.nops != 2 || dst->reg_size != 8 || !is_mov)
 		return;
 	const struct operand *src = &pi.ops[0];

@@ -24,7 +24,8 @@ printf '%-13s %-8s %-4s %8s %8s %11s %10s %8s\n' category compiler -O \
 for o in 0 1 2 3; do
 	for pair in gcc:corpus.c clang:corpus.c gcc:globals.c clang:globals.c \
 		    gcc:stack.c clang:stack.c g++:cxx.cc clang++:cxx.cc rustc:rust.rs \
-		    aarch64-linux-gnu-gcc:corpus.c aarch64-linux-gnu-gcc:stack.c; do
+		    aarch64-linux-gnu-gcc:corpus.c aarch64-linux-gnu-gcc:stack.c \
+		    aarch64-linux-gnu-gcc:globals.c; do
 		cc=${pair%%:*} f=${pair#*:}
 		[ $cc = rustc ] && [ -z "$rustc" ] && continue
 		command -v $cc >/dev/null 2>&1 || [ $cc = rustc ] || continue

@@ -74,7 +74,7 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		/* what it does to registers, for track.c: decoded once here */
 		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1 };
 		if (s->arch->def)
-			s->arch->def(insn.toks, insn.ntoks, &d);
+			s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
 		bool simple = (d.kind == DT_DEF_LOAD || d.kind == DT_DEF_STORE) &&
 			      d.mem.base >= 0 && d.mem.index < 0 &&
 			      d.mem.segment < 0 && !d.mem.pc_relative;
@@ -82,7 +82,8 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		fi->def_dst = (int8_t)d.dst;
 		fi->def_src = (int8_t)d.src;
 		fi->mem_base = (int8_t)(simple ? d.mem.base : -1);
-		fi->mem_disp = simple ? d.mem.disp : 0;
+		fi->mem_disp = simple ? d.mem.disp :
+			       d.kind == DT_DEF_ADDR || d.kind == DT_DEF_ADDI ? d.value : 0;
 		enum dt_flow flow = s->arch->flow(insn.toks, insn.ntoks, &target);
 		next_leads = flow != DT_FLOW_NEXT;
 		if ((flow == DT_FLOW_BRANCH || flow == DT_FLOW_JUMP) &&

@@ -158,7 +158,7 @@ struct func_insn {
 	uint8_t def;		/* enum dt_def_kind, for track.c */
 	int8_t def_dst, def_src;
 	int8_t mem_base;	/* load/store address: base + disp, or -1 */
-	int64_t mem_disp;
+	int64_t mem_disp;	/* ... or the ADDR/ADDI value */
 };
 
 struct func_map {
@@ -190,6 +190,9 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
  * slot, a load of a pointer member).  DT_OK with *hit, or DT_NO_VAR. */
 enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 			      struct var_hit *hit);
+/* Register reg at pc holds a constant address (lea of a static, adrp +
+ * add): true with *addr. */
+bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr);
 
 /* ---- typewalk.c: the member at an offset ---- */
 

@@ -200,6 +200,14 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	enum dt_reason r = attribute_operand(s, ans);
 	if (r == DT_OK || !s->dwarf)
 		return r;
+	/* the register holds a static's address (lea, adrp + add) */
+	uint64_t base_addr;
+	if (track_address(s, ans->pc, op.base, &base_addr)) {
+		enum dt_reason g = global_attribute(s, ans->pc,
+						    base_addr + (uint64_t)op.disp, ans);
+		if (g == DT_OK)
+			return g;
+	}
 	/* no pointer in the register: is the operand a variable in memory
 	 * (the stack frame through rsp or rbp)? */
 	enum dt_reason m = attribute_memory_var(s, ans);

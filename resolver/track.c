@@ -105,3 +105,38 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 	}
 	return DT_NO_VAR;
 }
+
+/* The constant in reg just before instruction i of fm, depth steps of
+ * address arithmetic at most. */
+static bool address_before(const struct func_map *fm, long i, int reg,
+			   int depth, uint64_t *addr)
+{
+	while (depth > 0 && !fm->insns[i].leader && i > 0) {
+		const struct func_insn *fi = &fm->insns[--i];
+		if (fi->def_dst != reg)
+			continue;
+		switch (fi->def) {
+		case DT_DEF_ADDR:
+			*addr = (uint64_t)fi->mem_disp;
+			return true;
+		case DT_DEF_ADDI:
+			if (!address_before(fm, i, fi->def_src, depth - 1, addr))
+				return false;
+			*addr += (uint64_t)fi->mem_disp;
+			return true;
+		case DT_DEF_COPY:
+			return address_before(fm, i, fi->def_src, depth - 1, addr);
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr)
+{
+	const struct func_map *fm = funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+
+	return i >= 0 && address_before(fm, i, reg, 4, addr);
+}
