@@ -40,3 +40,21 @@ for o in 0 1 2 3; do
 		END { printf "%-13s %-8s %-4s %8d %8d %11d %10d %8d   %.1f%% right\n",
 		      "all", "-", o, a, c, f, w, u, a ? 100 * c / a : 0 }' "$work/rows-$o"
 done
+
+# The same fixtures with tracking off (registers only through variables)
+echo
+echo "without tracking (DTPROF_NO_TRACK=1):"
+for o in 0 1 2 3; do
+	for pair in gcc:corpus.c clang:corpus.c gcc:globals.c clang:globals.c \
+		    gcc:stack.c clang:stack.c g++:cxx.cc clang++:cxx.cc rustc:rust.rs \
+		    aarch64-linux-gnu-gcc:corpus.c aarch64-linux-gnu-gcc:stack.c \
+		    aarch64-linux-gnu-gcc:globals.c; do
+		cc=${pair%%:*} f=${pair#*:}
+		bin=$work/$cc-$o-${f%%.*}
+		[ -x "$bin" ] || continue
+		DTPROF_NO_TRACK=1 "$src/tests/corpus-eval" "$fx/$f" "$bin" |
+			awk '$1 == "total"'
+	done | awk -v o=$o '{ a += $2; c += $3; f += $4; w += $5; u += $6 }
+		END { printf "%-13s %-8s %-4s %8d %8d %11d %10d %8d   %.1f%% right\n",
+		      "all", "-", o, a, c, f, w, u, a ? 100 * c / a : 0 }'
+done

@@ -93,6 +93,8 @@ struct dt_session {
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
+	bool no_track;			/* DTPROF_NO_TRACK=1: registers only
+					 * through variables (track.c off) */
 	dt_code_reader *read_code;	/* instead of the file, when set */
 	void *read_code_arg;
 	uint8_t code_buf[32];		/* what read_code returned */

@@ -199,6 +199,9 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s->log_arg = o.log_arg;
 	const char *dbg = getenv("DTPROF_DEBUG");
 	s->debug = dbg && *dbg && strcmp(dbg, "0");
+	/* for measuring what tracking adds (make coverage) */
+	const char *nt = getenv("DTPROF_NO_TRACK");
+	s->no_track = nt && *nt && strcmp(nt, "0");
 	err = -ENOMEM;
 	s->path = strdup(path);
 	if (!s->path)

@@ -70,7 +70,7 @@ static enum dt_reason pointer_loaded(struct dt_session *s, Dwarf_Addr dpc,
 enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 			      struct var_hit *hit)
 {
-	const struct func_map *fm = funcmap_get(s, pc);
+	const struct func_map *fm = s->no_track ? NULL : funcmap_get(s, pc);
 	long i = fm ? func_map_index(fm, pc) : -1;
 
 	if (i < 0)
@@ -135,7 +135,7 @@ static bool address_before(const struct func_map *fm, long i, int reg,
 
 bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr)
 {
-	const struct func_map *fm = funcmap_get(s, pc);
+	const struct func_map *fm = s->no_track ? NULL : funcmap_get(s, pc);
 	long i = fm ? func_map_index(fm, pc) : -1;
 
 	return i >= 0 && address_before(fm, i, reg, 4, addr);
