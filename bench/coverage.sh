@@ -11,6 +11,11 @@ fx=$src/tests/fixtures
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 rustc=$(command -v rustc || ls "$HOME/.cargo/bin/rustc" 2>/dev/null || true)
+# compiler:fixture pairs, in table order
+pairs="gcc:corpus.c clang:corpus.c gcc:globals.c clang:globals.c gcc:stack.c
+	clang:stack.c g++:cxx.cc clang++:cxx.cc rustc:rust.rs
+	aarch64-linux-gnu-gcc:corpus.c aarch64-linux-gnu-gcc:stack.c
+	aarch64-linux-gnu-gcc:globals.c"
 
 build() {	# build COMPILER LEVEL SOURCE OUT
 	case $1 in
@@ -22,10 +27,7 @@ build() {	# build COMPILER LEVEL SOURCE OUT
 printf '%-13s %-8s %-4s %8s %8s %11s %10s %8s\n' category compiler -O \
 	accesses correct wrong_field wrong_type unknown
 for o in 0 1 2 3; do
-	for pair in gcc:corpus.c clang:corpus.c gcc:globals.c clang:globals.c \
-		    gcc:stack.c clang:stack.c g++:cxx.cc clang++:cxx.cc rustc:rust.rs \
-		    aarch64-linux-gnu-gcc:corpus.c aarch64-linux-gnu-gcc:stack.c \
-		    aarch64-linux-gnu-gcc:globals.c; do
+	for pair in $pairs; do
 		cc=${pair%%:*} f=${pair#*:}
 		[ $cc = rustc ] && [ -z "$rustc" ] && continue
 		command -v $cc >/dev/null 2>&1 || [ $cc = rustc ] || continue
@@ -45,10 +47,7 @@ done
 echo
 echo "without tracking (DTPROF_NO_TRACK=1):"
 for o in 0 1 2 3; do
-	for pair in gcc:corpus.c clang:corpus.c gcc:globals.c clang:globals.c \
-		    gcc:stack.c clang:stack.c g++:cxx.cc clang++:cxx.cc rustc:rust.rs \
-		    aarch64-linux-gnu-gcc:corpus.c aarch64-linux-gnu-gcc:stack.c \
-		    aarch64-linux-gnu-gcc:globals.c; do
+	for pair in $pairs; do
 		cc=${pair%%:*} f=${pair#*:}
 		bin=$work/$cc-$o-${f%%.*}
 		[ -x "$bin" ] || continue
