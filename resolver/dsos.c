@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "dtprof.h"
-#include "grow.h"
+#include "arrays.h"
 
 struct dso {
 	char *name;

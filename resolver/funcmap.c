@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "grow.h"
+#include "arrays.h"
 
 #define MAX_FUNC_BYTES (1 << 20)	/* larger "functions" are data */
 
@@ -29,18 +29,9 @@ static int cmp_u64(const void *a, const void *b)
 /* Index of the instruction starting exactly at pc, or -1. */
 long func_map_index(const struct func_map *fm, uint64_t pc)
 {
-	size_t lo = 0, hi = fm->n;
+	size_t at = AT_OR_BELOW(fm->n, i, fm->insns[i].pc, pc);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (fm->insns[mid].pc == pc)
-			return (long)mid;
-		if (fm->insns[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return at && fm->insns[at - 1].pc == pc ? (long)(at - 1) : -1;
 }
 
 static struct func_map *build(struct dt_session *s, uint64_t start,
@@ -143,21 +134,13 @@ const struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 {
 	struct funcmap_cache *c = s->funcmaps;
 	uint64_t start, end;
-	size_t lo = 0, hi;
 
 	if (!c) {
 		c = s->funcmaps = calloc(1, sizeof(*c));
 		if (!c)
 			return NULL;
 	}
-	/* the last map starting at or below pc */
-	for (hi = c->n; lo < hi;) {
-		size_t mid = (lo + hi) / 2;
-		if (c->maps[mid]->start <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = AT_OR_BELOW(c->n, i, c->maps[i]->start, pc);
 	if (lo > 0 && pc < c->maps[lo - 1]->end)
 		return c->maps[lo - 1];
 	if (!function_bounds(s, pc, &start, &end))

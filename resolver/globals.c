@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grow.h"
+#include "arrays.h"
 #include "internal.h"
 
 #define MAX_NEST 16
@@ -164,15 +164,8 @@ void global_index_free(struct global_index *ix)
 static const struct global_var *find(const struct global_index *ix,
 				     uint64_t addr)
 {
-	size_t lo = 0, hi = ix->n;
+	size_t lo = AT_OR_BELOW(ix->n, i, ix->v[i].start, addr);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (ix->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* variables may nest (a static inside a larger object is rare);
 	 * look back a little for one that covers addr */
 	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++)
@@ -217,19 +210,12 @@ static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
 				 struct dt_answer *ans)
 {
 	struct global_index *ix = s->globals;
-	size_t lo = 0, hi;
 
 	if (!ix)
 		return DT_NO_VAR;
 	if (!ix->syms_loaded)
 		load_object_symbols(s, ix);
-	for (hi = ix->nsyms; lo < hi;) {
-		size_t mid = (lo + hi) / 2;
-		if (ix->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = AT_OR_BELOW(ix->nsyms, i, ix->syms[i].start, addr);
 	if (!lo || addr - ix->syms[lo - 1].start >= ix->syms[lo - 1].size)
 		return DT_NO_VAR;
 	ans->var = session_intern(s, ix->syms[lo - 1].name);

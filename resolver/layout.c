@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "grow.h"
+#include "arrays.h"
 
 #define MAX_NEST 8
 

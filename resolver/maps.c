@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "maps.h"
-#include "grow.h"
+#include "arrays.h"
 
 struct map {
 	uint64_t start, end, pgoff;
@@ -172,15 +172,8 @@ int dt_maps_fork(struct dt_maps *m, int child, int parent)
 
 static const char *lookup(struct proc *p, uint64_t addr, uint64_t *off)
 {
-	size_t lo = 0, hi = p->n;
+	size_t lo = AT_OR_BELOW(p->n, i, p->v[i].start, addr);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (p->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || addr >= p->v[lo - 1].end)
 		return NULL;
 	*off = addr - p->v[lo - 1].start + p->v[lo - 1].pgoff;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dtprof.h"
-#include "grow.h"
+#include "arrays.h"
 
 int dt_format_from_str(const char *s)
 {

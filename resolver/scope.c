@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "grow.h"
+#include "arrays.h"
 
 #define MAX_SCOPES 64
 
@@ -136,22 +136,15 @@ static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 {
 	struct scope_index *ix = s->scope_index;
 	Dwarf_Off off = dwarf_dieoffset(cu);
-	size_t lo = 0, hi;
 
 	if (!ix) {
 		ix = s->scope_index = calloc(1, sizeof(*ix));
 		if (!ix)
 			return NULL;
 	}
-	for (hi = ix->n; lo < hi;) {
-		size_t mid = (lo + hi) / 2;
-		if (ix->cus[mid].cu == off)
-			return &ix->cus[mid];
-		if (ix->cus[mid].cu < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = AT_OR_BELOW(ix->n, i, ix->cus[i].cu, off);
+	if (lo && ix->cus[lo - 1].cu == off)
+		return &ix->cus[lo - 1];
 	if (GROW(ix->cus, ix->cap, ix->n, 16))
 		return NULL;
 	memmove(&ix->cus[lo + 1], &ix->cus[lo], (ix->n - lo) * sizeof(*ix->cus));
@@ -181,18 +174,11 @@ static const struct func_range *range_at(struct dt_session *s, Dwarf_Die *cu,
 					  Dwarf_Addr pc)
 {
 	struct cu_funcs *c = cu_index(s, cu);
-	size_t lo = 0, hi;
 
 	if (!c)
 		return NULL;
 	/* last range starting at or below pc; ranges do not overlap */
-	for (hi = c->n; lo < hi;) {
-		size_t mid = (lo + hi) / 2;
-		if (c->r[mid].lo <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = AT_OR_BELOW(c->n, i, c->r[i].lo, pc);
 	return lo > 0 && pc < c->r[lo - 1].hi ? &c->r[lo - 1] : NULL;
 }
 
