@@ -304,11 +304,8 @@ static int start(struct run *r)
 		msg("out of memory");
 		return EXIT_INPUT;
 	}
-	if (err) {
-		msg("cannot open '%s': %s; its lines count as no_dso",
-		    r->opt.stream.exe, dt_strerror(err));
-		r->status = EXIT_INPUT;
-	}
+	if (err)
+		r->status = EXIT_INPUT;		/* the message came through log_cb */
 	if ((r->opt.stat || r->opt.aggregate) && dt_report_new(&r->report)) {
 		msg("out of memory");
 		return EXIT_INPUT;

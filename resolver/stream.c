@@ -49,15 +49,10 @@ int stream_new(const struct stream_opts *o, struct stream **out)
 		st->exe_name = strdup(o->exe);
 		if (!st->exe_name)
 			goto fail;
-		/* opened like any binary, so a line naming it shares it */
-		struct dt_session_opts so = { .sz = sizeof(so),
-					      .debuginfo_path = o->debuginfo_path };
-		err = dt_session_open(o->exe, &so, &st->exe);
-		if (!err) {
-			dt_session_close(st->exe);
-			st->exe = dt_dsos_get(st->dsos, o->exe, NULL, 0, &why);
-		}
-		return err;
+		/* opened like any binary, so a line naming it shares it; the
+		 * dso set says why when it cannot be */
+		st->exe = dt_dsos_get(st->dsos, o->exe, NULL, 0, &why);
+		return st->exe ? 0 : -ENOENT;
 	}
 	return 0;
 fail:

@@ -35,8 +35,8 @@ struct stream_result {
 };
 
 struct stream;
-/* 0, or -errno / -DT_ERR_* when the -e binary cannot be opened (the
- * stream still answers: its lines say no_dso). */
+/* 0, or -ENOMEM, or -ENOENT when the -e binary cannot be opened (o->log
+ * has been told why; the stream still answers: its lines say no_dso). */
 int stream_new(const struct stream_opts *o, struct stream **out);
 void stream_free(struct stream *st);
 /* Answer one line (no newline). */
