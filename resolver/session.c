@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arrays.h"
 #include "internal.h"
 
 struct load_segment {
@@ -26,6 +27,9 @@ struct session_priv {
 	char *debuginfo_file;
 	struct load_segment *segs;
 	size_t nsegs;
+	struct named_symbol *names;	/* dt_session_symbol(), built lazily */
+	size_t nnames, names_cap;
+	bool names_loaded;
 };
 
 static struct session_priv *priv(const struct dt_session *s)
@@ -279,6 +283,7 @@ void dt_session_close(struct dt_session *s)
 	layout_cache_free(s->layouts);
 	global_index_free(s->globals);
 	free(p->segs);
+	free(p->names);
 	free(p->debuginfo_path);
 	free(p->debuginfo_file);
 	free(s->path);
@@ -347,19 +352,38 @@ size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id)
 	return (size_t)n;
 }
 
+/* A symbol by name, for perf's "sym+0x14": the sorted table is built once
+ * per session (a scan of the symbol table per line was the slowest part of
+ * dtresolve's sym+off route). */
+struct named_symbol {
+	const char *name;	/* libdwfl's, or interned ("calloc@plt") */
+	uint64_t start, size;	/* link-time */
+	size_t order;		/* symbol table order: the first of equals wins */
+};
+
+static int add_named(struct session_priv *p, const char *name, uint64_t start,
+		     uint64_t size)
+{
+	if (GROW(p->names, p->names_cap, p->nnames, 1024))
+		return -ENOMEM;
+	p->names[p->nnames] = (struct named_symbol){ name, start, size, p->nnames };
+	p->nnames++;
+	return 0;
+}
+
 /* "calloc@plt": perf names PLT entries after their relocations, in order:
  * entry i of .rela.plt is .plt.sec + 16 i where there is one (IBT), else
  * .plt + 16 (i + 1), past the resolver stub (x86-64 psABI, "Procedure
  * Linkage Table"). */
-static int plt_symbol(struct dt_session *s, const char *name, size_t len,
-		      uint64_t *start, uint64_t *size)
+static void add_plt_symbols(struct session_priv *p)
 {
+	struct dt_session *s = &p->pub;
 	Elf_Scn *scn = NULL, *rela = NULL;
 	uint64_t plt = 0, plt_sec = 0;
 	size_t shstrndx;
 
 	if (elf_getshdrstrndx(s->elf, &shstrndx))
-		return -ENOENT;
+		return;
 	while ((scn = elf_nextscn(s->elf, scn))) {
 		GElf_Shdr sh;
 		const char *sn;
@@ -379,44 +403,70 @@ static int plt_symbol(struct dt_session *s, const char *name, size_t len,
 			  elf_getscn(s->elf, rsh.sh_link) : NULL;
 	Elf_Data *dd = dynsym ? elf_getdata(dynsym, NULL) : NULL;
 	if (!rd || !dd || !gelf_getshdr(dynsym, &dsh) || (!plt && !plt_sec))
-		return -ENOENT;
+		return;
 	for (size_t i = 0; i < rsh.sh_size / (rsh.sh_entsize ? rsh.sh_entsize : 24); i++) {
 		GElf_Rela r;
 		GElf_Sym sym;
 		const char *sn;
+		char name[512];
 		if (!gelf_getrela(rd, (int)i, &r) ||
 		    !gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) ||
 		    !(sn = elf_strptr(s->elf, dsh.sh_link, sym.st_name)))
 			continue;
-		if (strlen(sn) == len && !strncmp(sn, name, len)) {
-			*start = plt_sec ? plt_sec + 16 * i : plt + 16 * i;
-			*size = 16;
-			return 0;
-		}
+		snprintf(name, sizeof(name), "%s@plt", sn);
+		if (add_named(p, session_intern(s, name),
+			      plt_sec ? plt_sec + 16 * i : plt + 16 * i, 16))
+			return;
 	}
-	return -ENOENT;
 }
 
-int dt_session_symbol(struct dt_session *s, const char *name,
-		      uint64_t *start, uint64_t *size)
+static int cmp_named(const void *a, const void *b)
 {
+	const struct named_symbol *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static void load_names(struct session_priv *p)
+{
+	struct dt_session *s = &p->pub;
 	int n = dwfl_module_getsymtab(s->mod);
-	size_t len = strlen(name);
 
-	if (len > 4 && !strcmp(name + len - 4, "@plt"))
-		return plt_symbol(s, name, len - 4, start, size);
-
+	p->names_loaded = true;
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *sn = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
 							 NULL, NULL, NULL);
-		if (!sn || strcmp(sn, name) || sym.st_shndx == SHN_UNDEF)
-			continue;
-		/* module address back to link-time address */
-		*start = sym.st_value;
-		*size = sym.st_size;
-		return 0;
+		if (sn && *sn && sym.st_shndx != SHN_UNDEF &&
+		    add_named(p, sn, addr - s->elf_bias, sym.st_size))
+			return;
 	}
-	return -ENOENT;
+	add_plt_symbols(p);
+	if (p->nnames)
+		qsort(p->names, p->nnames, sizeof(*p->names), cmp_named);
+}
+
+int dt_session_symbol(struct dt_session *s, const char *name,
+		      uint64_t *start, uint64_t *size)
+{
+	struct session_priv *p = priv(s);
+	size_t lo = 0, hi;
+
+	if (!p->names_loaded)
+		load_names(p);
+	/* the first entry not before name */
+	for (hi = p->nnames; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(p->names[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == p->nnames || strcmp(p->names[lo].name, name))
+		return -ENOENT;
+	*start = p->names[lo].start;
+	*size = p->names[lo].size;
+	return 0;
 }
