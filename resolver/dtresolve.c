@@ -37,7 +37,7 @@ struct run {
 	struct options opt;
 	struct stream *stream;
 	struct dt_report *report;	/* --stat, --aggregate */
-	bool warned_no_binary;
+	const char *said[8];		/* per-stream messages said once */
 	int status;
 };
 
@@ -242,6 +242,19 @@ static void excerpt(const char *line, size_t len, char *buf, size_t size)
 	buf[j] = '\0';
 }
 
+/* Whether message m was said; remembers it when not. */
+static bool said_before(struct run *r, const char *m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(r->said) / sizeof(r->said[0]) && r->said[i]; i++)
+		if (r->said[i] == m)
+			return true;
+	if (i < sizeof(r->said) / sizeof(r->said[0]))
+		r->said[i] = m;
+	return false;
+}
+
 static void answer_line(struct run *r, const char *name, unsigned long lineno,
 			const char *line, size_t len)
 {
@@ -255,9 +268,9 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 	} else if (res.error && res.ans.reason == DT_NO_REG) {
 		msg("%s:%lu: %s '%s' for %s", name, lineno, res.error,
 		    res.error_arg, dt_session_arch(stream_exe(r->stream)));
-	} else if (res.error && !r->warned_no_binary) {
+	} else if (res.error && !said_before(r, res.error)) {
+		/* the same for every line (no binary, out of memory): once */
 		msg("%s:%lu: %s", name, lineno, res.error);
-		r->warned_no_binary = true;
 	}
 	if (r->report && res.sample) {
 		int ev = dt_report_event(r->report, res.event[0] ? res.event :
