@@ -229,6 +229,9 @@ bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out);
 bool die_type(Dwarf_Die *die, Dwarf_Die *type);
 /* Strip typedefs and qualifiers; false when they end in void. */
 bool type_peel(Dwarf_Die *in, Dwarf_Die *out);
+/* The same, keeping the last typedef's name (an anonymous struct is known
+ * by it), NULL when none. */
+bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name);
 bool type_byte_size(Dwarf_Die *t, uint64_t *size);
 /* perf's spelling of a type: "struct page", "char*", "int[4]". */
 void type_spell(Dwarf_Die *die, char *buf, size_t len);

@@ -263,35 +263,23 @@ static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int want,
 	return false;
 }
 
-static bool is_qualifier(int tag)
-{
-	return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
-	       tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
-}
-
 /* The data type a pointer type points to.  Typedefs are peeled but the
  * last one's name is kept: an anonymous struct is known by it. */
 bool type_pointee(Dwarf_Die *type, Dwarf_Die *pointee,
 		  const char **typedef_name)
 {
-	Dwarf_Die t = *type;
+	Dwarf_Die t;
 	int tag;
 
-	while (is_qualifier(tag = dwarf_tag(&t)) || tag == DW_TAG_typedef)
-		if (!die_type(&t, &t))
-			return false;
+	if (!type_peel(type, &t))
+		return false;
+	tag = dwarf_tag(&t);
 	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
 	    tag != DW_TAG_rvalue_reference_type)
 		return false;
-	if (!die_type(&t, &t))
-		return false;	/* void * */
-	*typedef_name = NULL;
-	while (is_qualifier(tag = dwarf_tag(&t)) || tag == DW_TAG_typedef) {
-		if (tag == DW_TAG_typedef)
-			*typedef_name = dwarf_diename(&t);
-		if (!die_type(&t, &t))
-			return false;	/* typedef of void */
-	}
+	if (!die_type(&t, &t) || !type_peel_named(&t, &t, typedef_name))
+		return false;	/* void *, or a typedef of void */
+	tag = dwarf_tag(&t);
 	if (tag == DW_TAG_subroutine_type || tag == DW_TAG_unspecified_type)
 		return false;
 	*pointee = t;

@@ -39,13 +39,27 @@ static bool is_qualifier_or_typedef(int tag)
 	       tag == DW_TAG_typedef;
 }
 
-bool type_peel(Dwarf_Die *in, Dwarf_Die *out)
+bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name)
 {
 	*out = *in;
-	for (int i = 0; i < MAX_DEPTH && is_qualifier_or_typedef(dwarf_tag(out)); i++)
+	*typedef_name = NULL;
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		int tag = dwarf_tag(out);
+		if (!is_qualifier_or_typedef(tag))
+			return true;
+		if (tag == DW_TAG_typedef)
+			*typedef_name = dwarf_diename(out);
 		if (!die_type(out, out))
-			return false;
-	return true;
+			return false;	/* ends in void */
+	}
+	return false;
+}
+
+bool type_peel(Dwarf_Die *in, Dwarf_Die *out)
+{
+	const char *ignored;
+
+	return type_peel_named(in, out, &ignored);
 }
 
 bool type_byte_size(Dwarf_Die *t, uint64_t *size)
@@ -392,11 +406,8 @@ enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
 		}
 	}
 	/* an anonymous struct is known by its typedef */
-	for (Dwarf_Die u = t; dwarf_tag(&u) == DW_TAG_typedef;) {
-		typedef_name = dwarf_diename(&u);
-		if (!die_type(&u, &u))
-			break;
-	}
+	if (!type_peel_named(&t, &peeled, &typedef_name))
+		return DT_NO_TYPE;
 	return type_member_at(s, &t, typedef_name, (int64_t)off, access_size, out);
 }
 
