@@ -82,6 +82,7 @@ struct parsed {
 	bool has_mem, writeback, post_index, literal, unparsed, has_imm;
 	int64_t imm;		/* an immediate outside brackets */
 	int base, index;
+	unsigned index_shift;	/* "[x0, x1, lsl #3]": 3 */
 	int64_t disp;
 	uint64_t literal_addr;
 };
@@ -147,6 +148,8 @@ static void parse(const struct dt_tok *t, size_t n, struct parsed *p)
 		case DT_TOK_IMMEDIATE:
 			if (depth > 0 && p->index < 0)
 				p->disp = imm_value(t[i].text);
+			else if (depth > 0)
+				p->index_shift = (unsigned)imm_value(t[i].text) & 7;
 			else if (after_mem && depth == 0)
 				p->post_index = true;	/* "[x1], #16" */
 			else if (depth == 0 && !p->has_imm) {
@@ -216,7 +219,7 @@ static enum dt_op_kind a64_classify(const struct dt_tok *toks, size_t n,
 	memset(op, 0, sizeof(*op));
 	op->base = p.base;
 	op->index = p.index;
-	op->scale = p.index >= 0 ? 1 : 0;
+	op->scale = p.index >= 0 ? 1 << p.index_shift : 0;
 	/* post-index accesses at the base, then adds */
 	op->disp = p.post_index ? 0 : p.disp;
 	op->segment = -1;
@@ -238,9 +241,46 @@ static enum dt_flow a64_flow(const struct dt_tok *toks, size_t n,
 		return DT_FLOW_JUMP;
 	if (starts_with(m, "b.") || starts_with(m, "cb") || starts_with(m, "tb"))
 		return DT_FLOW_BRANCH;
-	if (!strcmp(m, "br") || !strcmp(m, "ret") || !strcmp(m, "brk"))
+	if (!strcmp(m, "br") || starts_with(m, "braa") || starts_with(m, "brab"))
+		return DT_FLOW_INDIRECT;
+	if (starts_with(m, "ret") || !strcmp(m, "brk"))
 		return DT_FLOW_END;
 	return DT_FLOW_NEXT;
+}
+
+/* Read-modify-write atomics (ldadd, ldset, ... and their acquire and
+ * release forms) write memory though they start with "ld". */
+static bool is_atomic_rmw(const char *m)
+{
+	static const char *const ops[] = {
+		"ldadd", "ldclr", "ldeor", "ldset", "ldsmax", "ldsmin",
+		"ldumax", "ldumin",
+	};
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (starts_with(m, ops[i]))
+			return true;
+	return false;
+}
+
+/* The shift or extension of a shifted-register operand ("lsl", "sxtw"),
+ * NULL when none. */
+static const char *operand_shift(const struct dt_tok *toks, size_t n)
+{
+	static const char *const names[] = {
+		"lsl", "lsr", "asr", "ror", "sxtw", "uxtw", "sxtx", "uxtx",
+		"sxth", "uxth", "sxtb", "uxtb",
+	};
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (toks[i].kind != DT_TOK_MNEMONIC &&
+			    strstr(toks[i].text, names[k]))
+				return names[k];
+	return NULL;
+}
+
+static bool is_gpr(int r)
+{
+	return r >= 0 && r < A64_SP;
 }
 
 static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
@@ -252,51 +292,93 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 	(void)len;
 	parse(toks, n, &p);
 	memset(d, 0, sizeof(*d));
-	d->dst = d->src = -1;
+	d->dst = d->src = d->src2 = -1;
+	d->mem.base = d->mem.index = d->mem.segment = -1;
 	const char *m = p.mnem;
-	if (!strcmp(m, "bl") || !strcmp(m, "blr")) {
+	if (!strcmp(m, "bl") || !strcmp(m, "blr") || starts_with(m, "blra")) {
 		d->kind = DT_DEF_CALL;
+		d->value = !strcmp(m, "bl") ? (int64_t)p.literal_addr : 0;
 		return;
 	}
+	/* write-back addressing moves the base register */
+	if (p.has_mem && (p.writeback || p.post_index) && p.base >= 0)
+		d->clobbers |= 1ull << p.base;
+	bool writes_mem = p.has_mem && (starts_with(m, "st") || starts_with(m, "cas") ||
+					starts_with(m, "swp") || is_atomic_rmw(m));
+	if (writes_mem && p.base >= 0) {
+		d->mem = (struct dt_mem_op){ .base = p.base, .index = p.index,
+					     .segment = -1,
+					     .disp = p.post_index ? 0 : p.disp };
+		d->mem_span = 16;	/* a pair of registers at most */
+	}
+	/* loads of pairs, exclusives' status, compare-and-swap, swaps and
+	 * atomics write every register they name outside the brackets */
+	bool writes_named = p.has_mem && (!starts_with(m, "st") ||
+					  starts_with(m, "stx") || starts_with(m, "stlx"));
+	if (writes_named)
+		for (size_t k = 0; k < p.nregs; k++)
+			if (p.regs[k] >= 0 && p.regs[k] < 64)
+				d->clobbers |= 1ull << p.regs[k];
 	if (!p.nregs || starts_with(m, "cmp") || starts_with(m, "cmn") ||
 	    starts_with(m, "tst") || starts_with(m, "b") || starts_with(m, "cb") ||
-	    starts_with(m, "tb") || !strcmp(m, "ret"))
+	    starts_with(m, "tb") || starts_with(m, "ret") || starts_with(m, "prfm"))
 		return;
 	bool simple_mem = p.has_mem && !p.writeback && !p.post_index &&
 			  p.index < 0 && p.base >= 0 && !p.unparsed;
 	if (!strcmp(m, "str") && p.nregs == 1 && p.reg_size[0] == 8 && simple_mem) {
 		d->kind = DT_DEF_STORE;
 		d->src = p.regs[0];
-		d->mem = (struct dt_mem_op){ .base = p.base, .index = -1,
-					     .segment = -1, .disp = p.disp };
 		return;
 	}
-	if (starts_with(m, "st") || starts_with(m, "prfm"))
-		return;		/* stores write memory only */
-	d->dst = p.regs[0] >= 0 && p.regs[0] < A64_SP ? p.regs[0] : -1;
+	if (starts_with(m, "st"))
+		return;		/* stores write memory (and the above) only */
+	d->dst = is_gpr(p.regs[0]) ? p.regs[0] : -1;
 	d->kind = d->dst >= 0 ? DT_DEF_OTHER : DT_DEF_NONE;
 	if (d->dst < 0 || p.reg_size[0] != 8)
 		return;
+	bool src_ok = p.nregs >= 2 && (is_gpr(p.regs[1]) || p.regs[1] == A64_SP) &&
+		      p.reg_size[1] == 8;
 	/* "adrp x0, 0x11000" then "add x0, x0, #0x10": a static's address */
 	if (!strcmp(m, "adrp") && p.literal_addr) {
 		d->kind = DT_DEF_ADDR;
 		d->value = (int64_t)p.literal_addr;
-		return;
-	}
-	if (!strcmp(m, "add") && p.nregs == 2 && p.has_imm && p.regs[1] >= 0 &&
-	    p.regs[1] < A64_SP) {
-		d->kind = DT_DEF_ADDI;
+	} else if ((!strcmp(m, "add") || !strcmp(m, "sub")) && p.nregs == 2 &&
+		   p.has_imm && src_ok) {
+		/* "add x0, x1, #0x30"; "add x29, sp, #0x10" sets up a frame
+		 * (a shifted immediate, "#1, lsl #12", is not followed) */
+		if (!operand_shift(toks, n)) {
+			d->kind = DT_DEF_ADDI;
+			d->src = p.regs[1];
+			d->value = m[0] == 's' ? -p.imm : p.imm;
+		}
+	} else if (!strcmp(m, "add") && p.nregs == 3 && src_ok &&
+		   is_gpr(p.regs[2])) {
+		/* "add x0, x1, x2", "add x0, x1, x2, lsl #3",
+		 * "add x0, x1, w2, sxtw #2" */
+		const char *shift = operand_shift(toks, n);
+		bool scaled = shift && (!strcmp(shift, "lsl") || !strcmp(shift, "sxtw") ||
+					!strcmp(shift, "uxtw"));
+		if (shift && !scaled)
+			return;		/* asr, lsr, ror: not an index */
+		d->kind = DT_DEF_ADD;
 		d->src = p.regs[1];
-		d->value = p.imm;
-		return;
-	}
-	if (!strcmp(m, "ldr") && p.nregs == 1 && simple_mem) {
+		d->src2 = p.regs[2];
+		d->scale = scaled && p.has_imm && p.imm >= 0 && p.imm < 32 ?
+			   1u << p.imm : 1;
+	} else if (!strcmp(m, "lsl") && p.nregs == 2 && src_ok && p.has_imm &&
+		   p.imm >= 0 && p.imm < 32) {
+		d->kind = DT_DEF_MUL;	/* "lsl x0, x0, #3" */
+		d->src = p.regs[1];
+		d->value = 1ll << p.imm;
+	} else if (!strcmp(m, "ldr") && p.nregs == 1 && p.has_mem && !p.writeback &&
+		   !p.post_index && p.base >= 0 && !p.unparsed) {
+		/* "ldr x0, [x1, #8]", "ldr x0, [x1, x0, lsl #3]" */
 		d->kind = DT_DEF_LOAD;
-		d->mem = (struct dt_mem_op){ .base = p.base, .index = -1,
+		d->mem = (struct dt_mem_op){ .base = p.base, .index = p.index,
+					     .scale = p.index >= 0 ? 1 << p.index_shift : 0,
 					     .segment = -1, .disp = p.disp };
-	} else if (!strcmp(m, "mov") && p.nregs == 2 && p.reg_size[1] == 8 &&
-		   p.regs[1] >= 0 && p.regs[1] < A64_SP) {
-		d->kind = DT_DEF_COPY;
+	} else if (!strcmp(m, "mov") && p.nregs == 2 && src_ok) {
+		d->kind = DT_DEF_COPY;	/* "mov x29, sp" too */
 		d->src = p.regs[1];
 	}
 }
@@ -315,6 +397,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.dwarf_sp = A64_SP,
 	.dwarf_fp = A64_FP,
 	.dwarf_pc = -1,
+	.dwarf_retval = 0,	/* x0 */
 	.nregs = A64_NREGS,
 	.reg_from_name = a64_reg_from_name,
 	.reg_name = a64_reg_name,

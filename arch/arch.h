@@ -61,27 +61,43 @@ enum dt_flow {
 	DT_FLOW_BRANCH,		/* conditional: target or fall through */
 	DT_FLOW_JUMP,		/* unconditional, to target */
 	DT_FLOW_CALL,		/* call: returns to the next instruction */
-	DT_FLOW_END,		/* return, indirect jump, trap: no successor known */
+	DT_FLOW_END,		/* return, trap: no successor */
+	DT_FLOW_INDIRECT,	/* jump through a register or memory: a jump
+				 * table or a tail call, successors unknown */
 };
 
 /* How an instruction sets a general register, for following pointers that
- * no variable describes (register copies, loads, spills and reloads). */
+ * no variable describes (register copies, loads, spills and reloads,
+ * address arithmetic).  Whatever an instruction might write beyond what
+ * kind says is in clobbers and mem_span: a register or a byte of stack
+ * missed here would keep a stale type, so when unsure, say it is written. */
 enum dt_def_kind {
 	DT_DEF_NONE,		/* no register written that we follow */
 	DT_DEF_COPY,		/* dst = src, all 64 bits */
 	DT_DEF_LOAD,		/* dst = the 8 bytes at mem */
 	DT_DEF_OTHER,		/* dst = anything else */
-	DT_DEF_CALL,		/* the caller-saved registers are lost */
+	DT_DEF_CALL,		/* the caller-saved registers are lost; the
+				 * direct callee's address in value, or 0 */
 	DT_DEF_STORE,		/* the 8 bytes at mem = src (no register set) */
 	DT_DEF_ADDR,		/* dst = the constant address value */
-	DT_DEF_ADDI,		/* dst = src + value (an address being built) */
+	DT_DEF_ADDI,		/* dst = src + value */
+	DT_DEF_ADD,		/* dst = src + src2 * scale + value, an absent
+				 * register counting 0; src2 may be a pointer
+				 * only when scale is 1 */
+	DT_DEF_MUL,		/* dst = src * value; src -1: some integer
+				 * (from memory) */
 };
 
 struct dt_def {
 	enum dt_def_kind kind;
-	int dst, src;		/* DWARF numbers, -1 when none */
-	struct dt_mem_op mem;	/* DT_DEF_LOAD, DT_DEF_STORE */
-	int64_t value;		/* DT_DEF_ADDR, DT_DEF_ADDI */
+	int dst, src, src2;	/* DWARF numbers, -1 when none */
+	unsigned scale;		/* DT_DEF_ADD */
+	int64_t value;		/* ADDR, ADDI, ADD, MUL; CALL: the direct callee */
+	struct dt_mem_op mem;	/* LOAD and STORE; any memory written when
+				 * mem_span > 0 */
+	unsigned mem_span;	/* bytes the instruction may write at mem */
+	uint64_t clobbers;	/* bit n: register n may be written too
+				 * (implicit operands, pairs, write-back) */
 };
 
 struct dt_arch {
@@ -90,6 +106,7 @@ struct dt_arch {
 	const char *bfd_arch;		/* libopcodes' name, for bfd_scan_arch */
 	unsigned max_insn_len;
 	int dwarf_sp, dwarf_fp, dwarf_pc;
+	int dwarf_retval;		/* where a call leaves a pointer result */
 	unsigned nregs;			/* DWARF numbers 0..nregs-1 have names */
 
 	/* DWARF number for any spelling of a register ("%eax", "ax", "al"

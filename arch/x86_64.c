@@ -93,7 +93,7 @@ static unsigned reg_width(const char *name)
 		return 32;
 	if (!strncmp(name, "zmm", 3))
 		return 64;
-	if (name[0] == 'r' && len >= 3 && isdigit((unsigned char)name[1])) {
+	if (name[0] == 'r' && len >= 2 && isdigit((unsigned char)name[1])) {
 		switch (name[len - 1]) {
 		case 'd': return 4;
 		case 'w': return 2;
@@ -157,6 +157,7 @@ static void main_mnemonic(const struct dt_tok *toks, size_t n, char *m,
 struct operand {
 	int segment, base, index, scale;
 	int64_t disp;
+	int64_t imm;		/* immediate: its value */
 	bool has_disp, has_paren, star, immediate, reg_only, negative;
 	int reg;		/* reg_only: its DWARF number */
 	unsigned reg_size;
@@ -251,7 +252,9 @@ static void parse_insn(const struct dt_tok *toks, size_t n,
 				cur.negative = false;
 				if (depth > 0 && cur.commas_in_paren == 2)
 					cur.scale = (int)v;
-				else if (!cur.immediate) {
+				else if (cur.immediate)
+					cur.imm = v;
+				else {
 					cur.disp = v;
 					cur.has_disp = true;
 				}
@@ -398,7 +401,7 @@ static enum dt_flow x86_flow(const struct dt_tok *toks, size_t n,
 	if (starts_with(m, "call"))
 		return DT_FLOW_CALL;
 	if (starts_with(m, "jmp"))
-		return have_target && !indirect ? DT_FLOW_JUMP : DT_FLOW_END;
+		return have_target && !indirect ? DT_FLOW_JUMP : DT_FLOW_INDIRECT;
 	if ((m[0] == 'j' || starts_with(m, "loop") || starts_with(m, "xbegin")) &&
 	    have_target)
 		return DT_FLOW_BRANCH;
@@ -415,12 +418,91 @@ static bool writes_no_register(const char *m)
 	static const char *const readers[] = {
 		"cmp", "test", "bt", "push", "ucomis", "comis", "ptest", "vptest",
 	};
-	if (!strcmp(m, "bts") || !strcmp(m, "btr") || !strcmp(m, "btc"))
+	if (!strcmp(m, "bts") || !strcmp(m, "btr") || !strcmp(m, "btc") ||
+	    starts_with(m, "cmpxchg") || starts_with(m, "cmov"))
 		return false;
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
 		if (starts_with(m, readers[i]))
 			return true;
 	return false;
+}
+
+#define R(r) (1ull << (r))
+
+/* Registers an instruction writes without naming them as its last
+ * operand: implicit operands (rax:rdx of mul and div, the string
+ * registers), rsp of push and pop, and both operands of an exchange. */
+static uint64_t implicit_writes(const struct parsed_insn *pi)
+{
+	static const struct {
+		const char *prefix;
+		uint64_t regs;
+	} table[] = {
+		{ "clt", R(X86_RAX) | R(X86_RDX) }, { "cqt", R(X86_RAX) | R(X86_RDX) },
+		{ "cwt", R(X86_RAX) | R(X86_RDX) }, { "cbt", R(X86_RAX) },
+		{ "cdq", R(X86_RAX) | R(X86_RDX) }, { "cqo", R(X86_RAX) | R(X86_RDX) },
+		{ "cwd", R(X86_RAX) | R(X86_RDX) },
+		{ "cpuid", R(X86_RAX) | R(X86_RBX) | R(X86_RCX) | R(X86_RDX) },
+		{ "rdtsc", R(X86_RAX) | R(X86_RDX) | R(X86_RCX) },
+		{ "rdmsr", R(X86_RAX) | R(X86_RDX) }, { "rdpmc", R(X86_RAX) | R(X86_RDX) },
+		{ "xgetbv", R(X86_RAX) | R(X86_RDX) }, { "rdpkru", R(X86_RAX) | R(X86_RDX) },
+		{ "syscall", R(X86_RAX) | R(X86_RCX) | R(X86_R11) },
+		{ "sysenter", R(X86_RAX) | R(X86_RCX) | R(X86_RDX) | R(X86_R11) },
+		{ "leave", R(X86_RBP) | R(X86_RSP) }, { "enter", R(X86_RBP) | R(X86_RSP) },
+		{ "push", R(X86_RSP) }, { "pop", R(X86_RSP) }, { "ret", R(X86_RSP) },
+		{ "iret", R(X86_RSP) }, { "lret", R(X86_RSP) },
+		{ "loop", R(X86_RCX) }, { "ins", R(X86_RDI) | R(X86_RCX) },
+		{ "xlat", R(X86_RAX) }, { "lahf", R(X86_RAX) },
+		{ "cmpxchg", R(X86_RAX) | R(X86_RDX) },
+	};
+	const char *m = pi->mnem;
+	uint64_t w = !strcmp(m, "in") ? R(X86_RAX) : 0;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (starts_with(m, table[i].prefix))
+			w |= table[i].regs;
+	/* one-operand mul, imul, div, idiv: rdx:rax */
+	if (pi->nops == 1 && (starts_with(m, "mul") || starts_with(m, "imul") ||
+			      starts_with(m, "div") || starts_with(m, "idiv")))
+		w |= R(X86_RAX) | R(X86_RDX);
+	/* exchanges and mulx write every register they name */
+	bool all = starts_with(m, "xchg") || starts_with(m, "xadd") ||
+		   starts_with(m, "mulx");
+	for (size_t k = 0; k < pi->nops; k++) {
+		const struct operand *o = &pi->ops[k];
+		/* string instructions: %ds:(%rsi), %es:(%rdi); rep adds rcx */
+		if (o->segment == X86_ES || o->segment == X86_DS)
+			w |= R(X86_RAX) | R(X86_RCX) | R(X86_RSI) | R(X86_RDI);
+		if (all && o->reg_only && o->reg >= 0 && o->reg < X86_RIP)
+			w |= R(o->reg);
+	}
+	return w;
+}
+
+static bool is_gpr(const struct operand *o)
+{
+	return o->reg_only && o->reg >= 0 && o->reg < X86_RIP;
+}
+
+/* The memory the instruction may write: a memory destination (the last
+ * operand), or any memory operand of an exchange. */
+static void memory_written(const struct dt_tok *toks, size_t n,
+			   const struct parsed_insn *pi, struct dt_def *d)
+{
+	const struct operand *dst = &pi->ops[pi->nops - 1];
+	bool exchange = starts_with(pi->mnem, "xchg") || starts_with(pi->mnem, "xadd") ||
+			starts_with(pi->mnem, "cmpxchg");
+	struct dt_mem_op op;
+
+	if (writes_no_register(pi->mnem) && !exchange)
+		return;
+	if (!exchange && (dst->reg_only || dst->immediate))
+		return;
+	if (x86_classify(toks, n, &op) != DT_OP_MEMORY)
+		return;
+	d->mem = op;
+	/* unknown sizes (fxsave, rep stos): a generous span */
+	d->mem_span = op.size ? op.size : 64;
 }
 
 static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
@@ -430,41 +512,85 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 
 	parse_insn(toks, n, &pi);
 	memset(d, 0, sizeof(*d));
-	d->dst = d->src = -1;
+	d->dst = d->src = d->src2 = -1;
+	d->mem.base = d->mem.index = d->mem.segment = -1;
 	if (starts_with(pi.mnem, "call")) {
+		uint64_t target;
 		d->kind = DT_DEF_CALL;
+		if (x86_flow(toks, n, &target) == DT_FLOW_CALL &&
+		    !(pi.nops && pi.ops[0].star))
+			d->value = (int64_t)target;
 		return;
 	}
-	if (!pi.nops || writes_no_register(pi.mnem))
+	d->clobbers = implicit_writes(&pi);
+	if (!pi.nops)
+		return;
+	memory_written(toks, n, &pi, d);
+	if (writes_no_register(pi.mnem))
 		return;
 	const struct operand *dst = &pi.ops[pi.nops - 1];
+	const struct operand *src = &pi.ops[0];
 	bool is_mov = !strcmp(pi.mnem, "mov") || !strcmp(pi.mnem, "movq");
-	if (is_mov && pi.nops == 2 && !dst->reg_only && !dst->immediate &&
-	    !pi.unparsed && pi.ops[0].reg_only && pi.ops[0].reg_size == 8 &&
-	    pi.ops[0].reg >= 0 && pi.ops[0].reg < X86_RIP) {
+	if (is_mov && pi.nops == 2 && d->mem_span && !pi.unparsed &&
+	    is_gpr(src) && src->reg_size == 8) {
 		d->kind = DT_DEF_STORE;		/* a spill: mov %rdi,-0x8(%rsp) */
-		d->src = pi.ops[0].reg;
-		mem_op_of(dst, &d->mem);
+		d->src = src->reg;
 		return;
 	}
 	if (!dst->reg_only || dst->reg < 0 || dst->reg >= X86_RIP)
 		return;		/* writes memory, or a register we do not follow */
 	d->dst = dst->reg;
 	d->kind = DT_DEF_OTHER;
-	/* "lea 0x2ee1(%rip),%rdx": the address of a static */
-	if (!strcmp(pi.mnem, "lea") && pi.nops == 2 && pi.ops[0].base == X86_RIP &&
-	    pi.ops[0].index < 0 && dst->reg_size == 8) {
-		d->kind = DT_DEF_ADDR;
-		d->value = (int64_t)(pc + len + (uint64_t)pi.ops[0].disp);
+	if (dst->reg_size != 8 || pi.unparsed)
+		return;
+	if (!strcmp(pi.mnem, "imul") && pi.nops == 3 && src->immediate) {
+		/* "imul $0x18,%rax,%rcx", "imul $0x18,-0x10(%rbp),%rcx" */
+		d->kind = DT_DEF_MUL;
+		d->src = is_gpr(&pi.ops[1]) && pi.ops[1].reg_size == 8 ? pi.ops[1].reg : -1;
+		d->value = src->imm;
 		return;
 	}
-	if (pi.nops != 2 || dst->reg_size != 8 || !is_mov)
+	if ((!strcmp(pi.mnem, "shl") || !strcmp(pi.mnem, "sal")) && pi.nops == 1) {
+		d->kind = DT_DEF_MUL;	/* "shl %rax": by one */
+		d->src = dst->reg;
+		d->value = 2;
 		return;
-	const struct operand *src = &pi.ops[0];
-	if (src->reg_only && src->reg >= 0 && src->reg < X86_RIP) {
+	}
+	if (pi.nops != 2)
+		return;
+	bool lea = !strcmp(pi.mnem, "lea");
+	if (lea && src->base == X86_RIP && src->index < 0) {
+		/* "lea 0x2ee1(%rip),%rdx": the address of a static */
+		d->kind = DT_DEF_ADDR;
+		d->value = (int64_t)(pc + len + (uint64_t)src->disp);
+	} else if (lea && src->segment < 0 && src->base < X86_RIP &&
+		   src->index < X86_RIP && (src->base >= 0 || src->index >= 0)) {
+		/* "lea 0x30(%rdi),%rax", "lea (%rax,%rdx,8),%rcx",
+		 * "lea 0x0(,%rax,8),%rdx" */
+		d->kind = src->index >= 0 ? DT_DEF_ADD : DT_DEF_ADDI;
+		d->src = src->base;
+		d->src2 = src->index;
+		d->scale = (unsigned)src->scale;
+		d->value = src->disp;
+	} else if ((!strcmp(pi.mnem, "shl") || !strcmp(pi.mnem, "sal")) &&
+		   src->immediate && src->imm >= 0 && src->imm < 32) {
+		d->kind = DT_DEF_MUL;	/* "shl $0x3,%rax" */
+		d->src = dst->reg;
+		d->value = 1ll << src->imm;
+	} else if ((!strcmp(pi.mnem, "add") || !strcmp(pi.mnem, "sub")) &&
+		   src->immediate) {
+		d->kind = DT_DEF_ADDI;
+		d->src = dst->reg;
+		d->value = pi.mnem[0] == 's' ? -src->imm : src->imm;
+	} else if (!strcmp(pi.mnem, "add") && is_gpr(src) && src->reg_size == 8) {
+		d->kind = DT_DEF_ADD;
+		d->src = dst->reg;
+		d->src2 = src->reg;
+		d->scale = 1;
+	} else if (is_mov && is_gpr(src)) {
 		d->kind = DT_DEF_COPY;
 		d->src = src->reg;
-	} else if (!src->immediate && !src->reg_only && !pi.unparsed &&
+	} else if (is_mov && !src->immediate && !src->reg_only &&
 		   (src->has_paren || src->has_disp)) {
 		d->kind = DT_DEF_LOAD;
 		mem_op_of(src, &d->mem);
@@ -486,6 +612,7 @@ const struct dt_arch dt_arch_x86_64 = {
 	.dwarf_sp = X86_RSP,
 	.dwarf_fp = X86_RBP,
 	.dwarf_pc = X86_RIP,
+	.dwarf_retval = X86_RAX,
 	.nregs = X86_NREGS,
 	.reg_from_name = x86_reg_from_name,
 	.reg_name = x86_reg_name,

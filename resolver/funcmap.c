@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * A function decoded once: every instruction's address, length, kind of
- * memory access and whether it starts a basic block.  Built on first use
- * per function (bounds from DWARF, or the ELF symbol table without it) and
- * kept for the session.  Skid compensation walks it backwards.
+ * memory access, what it does to registers and stack memory, and its
+ * basic blocks with their successors.  Built on first use per function
+ * (bounds from DWARF, or the ELF symbol table without it) and kept for the
+ * session.  Skid compensation walks it backwards; track.c runs its
+ * dataflow over the blocks.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +36,86 @@ long func_map_index(const struct func_map *fm, uint64_t pc)
 	return at && fm->insns[at - 1].pc == pc ? (long)(at - 1) : -1;
 }
 
+size_t func_map_block(const struct func_map *fm, size_t i)
+{
+	return AT_OR_BELOW(fm->nblocks, b, fm->blocks[b].first, i) - 1;
+}
+
+/* Copy what arch->def says into the compact per-instruction form. */
+static void take_def(struct func_insn *fi, const struct dt_def *d)
+{
+	bool based = d->mem.base >= 0 && d->mem.segment < 0 && !d->mem.pc_relative;
+	bool moves = d->kind == DT_DEF_LOAD || d->kind == DT_DEF_STORE;
+
+	fi->def = (uint8_t)d->kind;
+	fi->def_dst = (int8_t)d->dst;
+	fi->def_src = (int8_t)d->src;
+	fi->def_src2 = (int8_t)d->src2;
+	fi->scale = (uint8_t)d->scale;
+	fi->clobbers = d->clobbers;
+	if (d->kind == DT_DEF_ADDR || d->kind == DT_DEF_ADDI ||
+	    d->kind == DT_DEF_ADD || d->kind == DT_DEF_MUL || d->kind == DT_DEF_CALL)
+		fi->value = d->value;
+	/* a spill through an index is not followed, only noted */
+	if (moves && (!based || (d->kind == DT_DEF_STORE && d->mem.index >= 0)))
+		fi->def = d->kind == DT_DEF_LOAD ? DT_DEF_OTHER : DT_DEF_NONE;
+	fi->mem_base = (int8_t)(based ? d->mem.base : -1);
+	fi->mem_indexed = d->mem.index >= 0;
+	fi->mem_index = (int8_t)d->mem.index;
+	fi->mem_scale = (uint8_t)d->mem.scale;
+	fi->mem_disp = d->mem.disp;
+	/* a pointer loaded from a static: its link-time address */
+	fi->mem_static = d->kind == DT_DEF_LOAD && d->mem.index < 0 &&
+			 d->mem.segment < 0 && (d->mem.pc_relative || d->mem.base < 0);
+	if (fi->mem_static) {
+		fi->def = DT_DEF_LOAD;
+		if (d->mem.pc_relative)
+			fi->mem_disp = (int64_t)(fi->pc + fi->len) + d->mem.disp;
+	}
+	fi->mem_span = (uint8_t)(d->mem_span > 255 ? 255 : d->mem_span);
+	if (d->kind == DT_DEF_STORE && !fi->mem_span)
+		fi->mem_span = 8;
+}
+
+/* Blocks from the leaders, and their successors from the last
+ * instruction's flow. */
+static int build_blocks(struct func_map *fm)
+{
+	size_t cap = 0;
+
+	for (size_t i = 0; i < fm->n; i++) {
+		if (!fm->insns[i].leader && i)
+			continue;
+		if (GROW(fm->blocks, cap, fm->nblocks, 16))
+			return -1;
+		fm->blocks[fm->nblocks++] = (struct func_block){
+			.first = (uint32_t)i, .succ = { -1, -1 } };
+	}
+	for (size_t b = 0; b < fm->nblocks; b++) {
+		struct func_block *fb = &fm->blocks[b];
+		fb->end = b + 1 < fm->nblocks ? fm->blocks[b + 1].first : (uint32_t)fm->n;
+		const struct func_insn *last = &fm->insns[fb->end - 1];
+		bool falls = last->flow == DT_FLOW_NEXT || last->flow == DT_FLOW_CALL ||
+			     last->flow == DT_FLOW_BRANCH;
+		int k = 0;
+		if (falls && b + 1 < fm->nblocks)
+			fb->succ[k++] = (int32_t)(b + 1);
+		if (last->flow == DT_FLOW_BRANCH || last->flow == DT_FLOW_JUMP) {
+			long t = func_map_index(fm, (uint64_t)last->value);
+			if (t >= 0)
+				fb->succ[k++] = (int32_t)func_map_block(fm, (size_t)t);
+			else if (last->value >= (int64_t)fm->start &&
+				 last->value < (int64_t)fm->end)
+				fm->indirect_jumps = true;	/* into an instruction */
+		}
+		if (last->flow == DT_FLOW_INDIRECT)
+			fm->indirect_jumps = true;
+	}
+	return 0;
+}
+
+static void func_map_free(struct func_map *fm);
+
 static struct func_map *build(struct dt_session *s, uint64_t start,
 			      uint64_t end)
 {
@@ -58,25 +140,22 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		struct dt_mem_op op;
 		uint64_t target;
 		struct func_insn *fi = &fm->insns[fm->n++];
-		fi->pc = pc;
+		*fi = (struct func_insn){ .pc = pc };
 		fi->len = (uint8_t)insn.len;
 		fi->op = (uint8_t)s->arch->classify(insn.toks, insn.ntoks, &op);
 		fi->leader = next_leads;
 		/* what it does to registers, for track.c: decoded once here */
-		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1 };
+		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
+				    .src2 = -1 };
 		if (s->arch->def)
 			s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
-		bool simple = (d.kind == DT_DEF_LOAD || d.kind == DT_DEF_STORE) &&
-			      d.mem.base >= 0 && d.mem.index < 0 &&
-			      d.mem.segment < 0 && !d.mem.pc_relative;
-		fi->def = (uint8_t)d.kind;
-		fi->def_dst = (int8_t)d.dst;
-		fi->def_src = (int8_t)d.src;
-		fi->mem_base = (int8_t)(simple ? d.mem.base : -1);
-		fi->mem_disp = simple ? d.mem.disp :
-			       d.kind == DT_DEF_ADDR || d.kind == DT_DEF_ADDI ? d.value : 0;
+		take_def(fi, &d);
 		enum dt_flow flow = s->arch->flow(insn.toks, insn.ntoks, &target);
+		fi->flow = (uint8_t)flow;
 		next_leads = flow != DT_FLOW_NEXT;
+		if (flow == DT_FLOW_BRANCH || flow == DT_FLOW_JUMP)
+			fi->value = (int64_t)target;
+		/* targets outside: tail calls */
 		if ((flow == DT_FLOW_BRANCH || flow == DT_FLOW_JUMP) &&
 		    target >= start && target < end) {
 			if (GROW(targets, cap, ntargets, 32))
@@ -93,14 +172,16 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 			fm->insns[k].leader = true;
 	}
 	free(targets);
+	targets = NULL;
+	if (fm->n && build_blocks(fm))
+		goto fail;
 	session_debug(s, "function %#llx..%#llx: %zu instructions, %zu branch targets",
 		      (unsigned long long)start, (unsigned long long)end, fm->n,
 		      ntargets);
 	return fm;
 fail:
 	free(targets);
-	free(fm->insns);
-	free(fm);
+	func_map_free(fm);
 	return NULL;
 }
 
@@ -130,7 +211,7 @@ static bool function_bounds(struct dt_session *s, uint64_t pc,
 	return pc < *end;
 }
 
-const struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
+struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 {
 	struct funcmap_cache *c = s->funcmaps;
 	uint64_t start, end;
@@ -156,14 +237,20 @@ const struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 	return fm;
 }
 
+static void func_map_free(struct func_map *fm)
+{
+	track_states_free(fm->track);
+	free(fm->blocks);
+	free(fm->insns);
+	free(fm);
+}
+
 void funcmap_cache_free(struct funcmap_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->maps[i]->insns);
-		free(c->maps[i]);
-	}
+	for (size_t i = 0; i < c->n; i++)
+		func_map_free(c->maps[i]);
 	free(c->maps);
 	free(c);
 }

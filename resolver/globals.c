@@ -244,39 +244,58 @@ static bool in_data_section(struct dt_session *s, uint64_t addr)
 	return false;
 }
 
-enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
-				uint64_t addr, struct dt_answer *ans)
+/* The DWARF variable holding link-time addr (pc's unit searched first). */
+static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
+					    uint64_t addr)
 {
-	if (!in_data_section(s, addr))
-		return DT_NO_VAR;
-
 	struct global_index *ix = s->globals;
-	const struct global_var *g = NULL;
+	const struct global_var *g;
 	Dwarf_Die cu;
 
 	if (!ix)
 		ix = s->globals = calloc(1, sizeof(*ix));
-	if (ix && s->dwarf) {
-		/* most statics live in the unit that uses them: index that
-		 * one first, every unit only when it is not there */
-		if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
-		    !cu_indexed(ix, dwarf_dieoffset(&cu))) {
-			index_cu(s, ix, &cu, true);
-			sort_index(ix);
-		}
-		g = find(ix, addr);
-		if (!g && !ix->all) {
-			index_all(s, ix);
-			g = find(ix, addr);
-		}
+	if (!ix || !s->dwarf)
+		return NULL;
+	/* most statics live in the unit that uses them: index that one
+	 * first, every unit only when it is not there */
+	if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
+	    !cu_indexed(ix, dwarf_dieoffset(&cu))) {
+		index_cu(s, ix, &cu, true);
+		sort_index(ix);
 	}
+	g = find(ix, addr);
+	if (!g && !ix->all) {
+		index_all(s, ix);
+		g = find(ix, addr);
+	}
+	return g;
+}
+
+bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
+		   Dwarf_Die *var, uint64_t *off)
+{
+	const struct global_var *g;
+
+	if (!in_data_section(s, addr) || !(g = global_find(s, pc, addr)) ||
+	    !dwarf_offdie(s->dwarf, g->die, var))
+		return false;
+	*off = addr - g->start;
+	return true;
+}
+
+enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
+				uint64_t addr, struct dt_answer *ans)
+{
 	Dwarf_Die var;
 	struct type_hit th;
+	uint64_t off;
 
-	if (!g || !dwarf_offdie(s->dwarf, g->die, &var))
+	if (!in_data_section(s, addr))
+		return DT_NO_VAR;
+	if (!global_var_at(s, pc, addr, &var, &off))
 		return elf_symbol(s, addr, ans);
 	ans->var = session_intern(s, dwarf_diename(&var));
-	enum dt_reason r = var_member_at(s, &var, addr - g->start, ans->size, &th);
+	enum dt_reason r = var_member_at(s, &var, off, ans->size, &th);
 	if (r == DT_OK)
 		answer_take(ans, &th);
 	return r;

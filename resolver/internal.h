@@ -87,9 +87,11 @@ struct dt_session {
 	struct dt_strtab strings;
 	struct answer_cache cache;
 	struct scope_index *scope_index;	/* scope.c, built lazily */
+	struct cu_ranges *cu_ranges;		/* scope.c, built lazily */
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct global_index *globals;		/* globals.c, built lazily */
+	struct track_values *track_values;	/* track.c's interned values */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
@@ -122,6 +124,8 @@ struct var_hit {
  * around DWARF address pc, from the per-unit index. */
 bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
 			  Dwarf_Addr *lo, Dwarf_Addr *hi);
+/* The function starting at DWARF address pc (a direct call's target). */
+bool scope_function_entry(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *fn);
 /* The data type a pointer type points to (typedefs peeled, the last
  * one's name kept); false for void, functions and non-pointers. */
 bool type_pointee(Dwarf_Die *type, Dwarf_Die *pointee,
@@ -137,6 +141,8 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 
 struct scope_index;
 void scope_index_free(struct scope_index *ix);
+struct cu_ranges;
+void cu_ranges_free(struct cu_ranges *cr);
 struct layout_cache;
 void layout_cache_free(struct layout_cache *c);
 
@@ -149,31 +155,58 @@ void global_index_free(struct global_index *ix);
  * (an ELF symbol without DWARF: its name in ans->var), DT_BAD_OFFSET. */
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 				uint64_t addr, struct dt_answer *ans);
+/* The static variable holding link-time addr: true with *var and the
+ * offset of addr in it. */
+bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
+		   Dwarf_Die *var, uint64_t *off);
 
 /* ---- funcmap.c: a function decoded once ---- */
 
 struct func_insn {
 	uint64_t pc;
+	uint64_t clobbers;	/* registers written besides def_dst */
+	int64_t value;		/* ADDR, ADDI, ADD constant; branch or
+				 * direct call target */
+	int64_t mem_disp;	/* memory loaded, stored or written:
+				 * mem_base + mem_disp */
 	uint8_t len;
 	uint8_t op;		/* enum dt_op_kind */
+	uint8_t flow;		/* enum dt_flow */
 	bool leader;		/* first instruction of a basic block */
 	uint8_t def;		/* enum dt_def_kind, for track.c */
-	int8_t def_dst, def_src;
-	int8_t mem_base;	/* load/store address: base + disp, or -1 */
-	int64_t mem_disp;	/* ... or the ADDR/ADDI value */
+	int8_t def_dst, def_src, def_src2;
+	uint8_t scale;		/* DT_DEF_ADD */
+	int8_t mem_base;	/* -1: no register base (pc-relative...) */
+	bool mem_indexed;	/* the address has an index register too: */
+	int8_t mem_index;	/* ... this one (LOAD), times mem_scale */
+	uint8_t mem_scale;
+	bool mem_static;	/* LOAD from the static at mem_disp */
+	uint8_t mem_span;	/* bytes it may write there, 0: none */
+};
+
+/* A basic block: instructions [first, end) and where control goes next. */
+struct func_block {
+	uint32_t first, end;
+	int32_t succ[2];	/* block indexes, -1 when none */
 };
 
 struct func_map {
 	uint64_t start, end;	/* link-time [start, end) */
 	struct func_insn *insns;
 	size_t n, cap;
+	struct func_block *blocks;
+	size_t nblocks;
+	bool indirect_jumps;	/* some block has successors we do not know */
+	struct track_states *track;	/* track.c's, built on first use */
 };
 
 /* The decoded function containing pc, built on first use; NULL when pc is
  * in no sized function symbol or memory ran out. */
-const struct func_map *funcmap_get(struct dt_session *s, uint64_t pc);
+struct func_map *funcmap_get(struct dt_session *s, uint64_t pc);
 /* Index of the instruction starting at pc, -1 when none does. */
 long func_map_index(const struct func_map *fm, uint64_t pc);
+/* Index of the block holding instruction i. */
+size_t func_map_block(const struct func_map *fm, size_t i);
 struct funcmap_cache;
 void funcmap_cache_free(struct funcmap_cache *c);
 
@@ -187,14 +220,19 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 
 /* ---- track.c: pointers no variable describes ---- */
 
-/* Register reg at link-time pc holds a pointer no variable describes:
- * follow it back through its basic block (a copy, a reload of a stack
- * slot, a load of a pointer member).  DT_OK with *hit, or DT_NO_VAR. */
+/* Register reg just before link-time pc holds a pointer no variable
+ * describes: what the function's dataflow proved it points to (copies,
+ * spills and reloads, loads of pointer members, call results, address
+ * arithmetic).  DT_OK with *hit, or DT_NO_VAR. */
 enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 			      struct var_hit *hit);
 /* Register reg at pc holds a constant address (lea of a static, adrp +
  * add): true with *addr. */
 bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr);
+struct track_states;
+void track_states_free(struct track_states *t);
+struct track_values;
+void track_values_free(struct track_values *v);
 
 /* ---- typewalk.c: the member at an offset ---- */
 

@@ -99,7 +99,9 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 	}
 	if (!fallback_var)
 		return DT_NO_TYPE;
-	ans->var = session_intern(s, dwarf_diename((Dwarf_Die *)&fallback_var->var));
+	/* a tracked pointer may come from no variable (a call's result) */
+	Dwarf_Die *var = (Dwarf_Die *)&fallback_var->var;
+	ans->var = session_intern(s, var->addr ? dwarf_diename(var) : NULL);
 	if (fallback_reason == DT_OK)
 		answer_take(ans, &fallback);
 	return fallback_reason;
@@ -202,7 +204,9 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		return r;
 	/* the register holds a static's address (lea, adrp + add) */
 	uint64_t base_addr;
-	if (track_address(s, ans->pc, op.base, &base_addr)) {
+	if (track_address(s, ans->pc, op.base, &base_addr) ||
+	    (op.index >= 0 && op.scale == 1 &&	/* "(%rdx,%rax,1)", rax the address */
+	     track_address(s, ans->pc, op.index, &base_addr))) {
 		enum dt_reason g = global_attribute(s, ans->pc,
 						    base_addr + (uint64_t)op.disp, ans);
 		if (g == DT_OK)

@@ -14,19 +14,69 @@
 
 #define MAX_SCOPES 64
 
-static bool cu_by_scan(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *cu)
+/* Every unit's address ranges, sorted: for files without .debug_aranges
+ * (clang does not emit it by default) and for addresses aranges lacks
+ * (PLT stubs, calls' targets), built on the first such question. */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off cu;
+};
+
+struct cu_ranges {
+	struct cu_range *r;
+	size_t n, cap;
+};
+
+static int cu_range_cmp(const void *a, const void *b)
 {
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static struct cu_ranges *cu_ranges_build(Dwarf *dw)
+{
+	struct cu_ranges *cr = calloc(1, sizeof(*cr));
 	Dwarf_Off off = 0, next;
 	size_t hsize;
+	Dwarf_Die cu;
 
-	/* No .debug_aranges (clang does not emit it by default): look at
-	 * every unit's ranges. */
+	if (!cr)
+		return NULL;
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dw, off + hsize, cu) &&
-		    dwarf_haspc(cu, pc) == 1)
-			return true;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t roff = 0;
+		if (dwarf_offdie(dw, off + hsize, &cu))
+			while ((roff = dwarf_ranges(&cu, roff, &base, &lo, &hi)) > 0)
+				if (hi > lo && !GROW(cr->r, cr->cap, cr->n, 64))
+					cr->r[cr->n++] = (struct cu_range){ lo, hi, off + hsize };
 		off = next;
 	}
+	if (cr->n)
+		qsort(cr->r, cr->n, sizeof(*cr->r), cu_range_cmp);
+	return cr;
+}
+
+void cu_ranges_free(struct cu_ranges *cr)
+{
+	if (!cr)
+		return;
+	free(cr->r);
+	free(cr);
+}
+
+static bool cu_by_ranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
+{
+	struct cu_ranges *cr = s->cu_ranges;
+
+	if (!cr && !(cr = s->cu_ranges = cu_ranges_build(s->dwarf)))
+		return false;
+	/* ranges of different units do not overlap; look back a little in
+	 * case a unit's range nests in another's */
+	size_t at = AT_OR_BELOW(cr->n, i, cr->r[i].lo, pc);
+	for (size_t i = at, k = 0; i > 0 && k < 4; i--, k++)
+		if (pc < cr->r[i - 1].hi)
+			return dwarf_offdie(s->dwarf, cr->r[i - 1].cu, cu) != NULL;
 	return false;
 }
 
@@ -34,7 +84,7 @@ bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 {
 	if (dwarf_addrdie(s->dwarf, pc, cu))
 		return true;
-	return cu_by_scan(s->dwarf, pc, cu);
+	return cu_by_ranges(s, pc, cu);
 }
 
 static bool is_code_scope(int tag)
@@ -83,6 +133,7 @@ static size_t collect_scopes(Dwarf_Die *parent, Dwarf_Addr pc,
 struct func_range {
 	Dwarf_Addr lo, hi;
 	Dwarf_Off die;
+	struct reg_homes *homes;	/* built on first question, or NULL */
 };
 
 struct cu_funcs {
@@ -94,14 +145,17 @@ struct cu_funcs {
 struct scope_index {
 	struct cu_funcs *cus;	/* sorted by cu offset */
 	size_t n, cap;
+	struct func_range *last;	/* the function asked about last */
 };
+
+static void reg_homes_free(struct reg_homes *h);
 
 static int add_range(struct cu_funcs *c, Dwarf_Addr lo, Dwarf_Addr hi,
 		     Dwarf_Off die)
 {
 	if (GROW(c->r, c->cap, c->n, 64))
 		return -1;
-	c->r[c->n++] = (struct func_range){ lo, hi, die };
+	c->r[c->n++] = (struct func_range){ lo, hi, die, NULL };
 	return 0;
 }
 
@@ -163,14 +217,17 @@ void scope_index_free(struct scope_index *ix)
 {
 	if (!ix)
 		return;
-	for (size_t i = 0; i < ix->n; i++)
+	for (size_t i = 0; i < ix->n; i++) {
+		for (size_t k = 0; k < ix->cus[i].n; k++)
+			reg_homes_free(ix->cus[i].r[k].homes);
 		free(ix->cus[i].r);
+	}
 	free(ix->cus);
 	free(ix);
 }
 
 /* The function containing pc through the index; false when none. */
-static const struct func_range *range_at(struct dt_session *s, Dwarf_Die *cu,
+static struct func_range *range_at(struct dt_session *s, Dwarf_Die *cu,
 					  Dwarf_Addr pc)
 {
 	struct cu_funcs *c = cu_index(s, cu);
@@ -185,9 +242,18 @@ static const struct func_range *range_at(struct dt_session *s, Dwarf_Die *cu,
 static bool function_at(struct dt_session *s, Dwarf_Die *cu, Dwarf_Addr pc,
 			Dwarf_Die *fn)
 {
-	const struct func_range *r = range_at(s, cu, pc);
+	struct func_range *r = range_at(s, cu, pc);
 
 	return r && dwarf_offdie(s->dwarf, r->die, fn) != NULL;
+}
+
+bool scope_function_entry(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *fn)
+{
+	Dwarf_Die cu;
+	const struct func_range *r;
+
+	return s->dwarf && scope_cu(s, pc, &cu) && (r = range_at(s, &cu, pc)) &&
+	       r->lo == pc && dwarf_offdie(s->dwarf, r->die, fn) != NULL;
 }
 
 bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
@@ -203,20 +269,16 @@ bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
 	return true;
 }
 
-/* Location at pc is "reg" (the value is the register) or
- * "breg k; stack_value" (the value is register + k). */
-static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int want,
-			    int *reg, int64_t *bias, uint64_t *piece_off)
+/* Location expression e (of attribute attr) is "reg" (the value is the
+ * register), "breg k; stack_value" (the value is register + k), an
+ * entry value of a register (entry), or has an 8-byte piece in register
+ * want (at *piece_off of the variable). */
+static bool expr_in_reg(Dwarf_Attribute *attr, Dwarf_Op *e, size_t len,
+			int want, int *reg, int64_t *bias, uint64_t *piece_off,
+			bool *entry)
 {
-	Dwarf_Attribute attr;
-	Dwarf_Op *e;
-	size_t len;
-
 	*piece_off = 0;
-	if (!dwarf_attr(var, DW_AT_location, &attr))
-		return false;
-	if (dwarf_getlocation_addr(&attr, pc, &e, &len, 1) != 1)
-		return false;
+	*entry = false;
 	/* "DW_OP_reg5 DW_OP_piece 8": a whole pointer in one register */
 	if (len == 2 && e[1].atom == DW_OP_piece && e[1].number == 8)
 		len = 1;
@@ -239,6 +301,22 @@ static bool location_in_reg(Dwarf_Die *var, Dwarf_Addr pc, int want,
 		if (e[0].atom == DW_OP_bregx) {
 			*reg = (int)e[0].number;
 			*bias = (int64_t)e[0].number2;
+			return true;
+		}
+	}
+	/* "DW_OP_entry_value(DW_OP_reg5) DW_OP_stack_value": what the
+	 * register held on entry, which is the register at the entry pc */
+	if (len == 2 && e[1].atom == DW_OP_stack_value &&
+	    (e[0].atom == DW_OP_entry_value || e[0].atom == DW_OP_GNU_entry_value)) {
+		Dwarf_Attribute inner;
+		Dwarf_Op *ie;
+		size_t ilen;
+		if (dwarf_getlocation_attr(attr, &e[0], &inner) == 0 &&
+		    dwarf_getlocation(&inner, &ie, &ilen) == 0 && ilen == 1 &&
+		    ie[0].atom >= DW_OP_reg0 && ie[0].atom <= DW_OP_reg31) {
+			*reg = ie[0].atom - DW_OP_reg0;
+			*bias = 0;
+			*entry = true;
 			return true;
 		}
 	}
@@ -316,54 +394,176 @@ static bool scopes_at(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu,
 	return true;
 }
 
+/*
+ * Where a function's variables live in registers, read once per function
+ * from their location lists: asking libdw about every variable at every
+ * pc costs more than the rest of the dataflow.
+ */
+struct reg_home {
+	Dwarf_Addr lo, hi;	/* the variable is there in [lo, hi) */
+	Dwarf_Die var;
+	Dwarf_Die pointee;	/* valid when typed */
+	const char *typedef_name;
+	int64_t bias;
+	unsigned depth;		/* of its scope: innermost answers first */
+	int reg;
+	bool typed;		/* a data pointer (or has one at the piece) */
+	bool entry_only;	/* DW_OP_entry_value(reg): at the entry pc */
+};
+
+struct reg_homes {
+	struct reg_home *h;
+	size_t n, cap;
+	Dwarf_Addr entry;	/* the function's entry pc */
+	bool memory_vars;	/* some variable lives in memory (fbreg, breg) */
+};
+
+static void reg_homes_free(struct reg_homes *h)
+{
+	if (!h)
+		return;
+	free(h->h);
+	free(h);
+}
+
+static int add_home(struct reg_homes *rh, const struct reg_home *home)
+{
+	if (GROW(rh->h, rh->cap, rh->n, 32))
+		return -1;
+	rh->h[rh->n++] = *home;
+	return 0;
+}
+
+/* Every register location of variable v declared in scope, at depth. */
+static void homes_of_var(struct reg_homes *rh, Dwarf_Die *v, Dwarf_Die *scope,
+			 unsigned depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *e;
+	size_t len;
+	ptrdiff_t off = 0;
+
+	if (!dwarf_attr(v, DW_AT_location, &attr))
+		return;
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &e, &len)) > 0) {
+		for (size_t i = 0; i < len; i++)
+			rh->memory_vars |= e[i].atom == DW_OP_fbreg ||
+					   ((e[i].atom == DW_OP_bregx ||
+					     (e[i].atom >= DW_OP_breg0 && e[i].atom <= DW_OP_breg31)) &&
+					    !(i + 1 < len && e[i + 1].atom == DW_OP_stack_value));
+		for (int want = 0; want < 32; want++) {
+			struct reg_home h = { .var = *v, .depth = depth };
+			uint64_t piece;
+			Dwarf_Die vt, member;
+			if (!expr_in_reg(&attr, e, len, want, &h.reg, &h.bias, &piece,
+					 &h.entry_only) || h.reg != want)
+				continue;
+			/* the variable is the pointer, or (a fat pointer, a
+			 * struct by value) has one at the piece's offset */
+			h.typed = (piece == 0 &&
+				   pointee_of(v, &h.pointee, &h.typedef_name)) ||
+				  (die_type(v, &vt) &&
+				   type_member_type_at(&vt, piece, &member) &&
+				   type_pointee(&member, &h.pointee, &h.typedef_name));
+			/* where the scope and the location both hold (a list
+			 * may run past its block; one expression is the whole
+			 * scope's) */
+			Dwarf_Addr rb, lo, hi;
+			ptrdiff_t roff = 0;
+			while ((roff = dwarf_ranges(scope, roff, &rb, &lo, &hi)) > 0) {
+				h.lo = lo > start ? lo : start;
+				h.hi = hi < end ? hi : end;
+				if (h.lo < h.hi)
+					add_home(rh, &h);
+			}
+		}
+	}
+}
+
+static void homes_of_scope(struct reg_homes *rh, Dwarf_Die *scope,
+			   unsigned depth)
+{
+	Dwarf_Die c;
+
+	if (depth >= MAX_SCOPES || dwarf_child(scope, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		if (is_variable(tag))
+			homes_of_var(rh, &c, scope, depth);
+		else if (is_code_scope(tag))
+			homes_of_scope(rh, &c, depth + 1);
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static bool scope_cu_known(struct dt_session *s, Dwarf_Addr pc)
+{
+	Dwarf_Die cu;
+
+	return scope_cu(s, pc, &cu);
+}
+
+/* The register homes of the function around DWARF address pc. */
+static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
+{
+	struct scope_index *ix = s->scope_index;
+	struct func_range *r = ix && ix->last && ix->last->lo <= pc &&
+			       pc < ix->last->hi ? ix->last : NULL;
+	Dwarf_Die cu, fn;
+
+	if (!r) {
+		if (!scope_cu(s, pc, &cu) || !(r = range_at(s, &cu, pc)))
+			return NULL;
+		s->scope_index->last = r;
+	}
+	if (r->homes || !dwarf_offdie(s->dwarf, r->die, &fn))
+		return r->homes;
+	struct reg_homes *rh = calloc(1, sizeof(*rh));
+	if (!rh)
+		return NULL;
+	if (dwarf_entrypc(&fn, &rh->entry) != 0)
+		rh->entry = r->lo;
+	homes_of_scope(rh, &fn, 0);
+	session_debug(s, "function <%#llx>: %zu register locations",
+		      (unsigned long long)r->die, rh->n);
+	return r->homes = rh;
+}
+
 enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 			       struct var_hit *hits, size_t max,
 			       size_t *nhits)
 {
-	Dwarf_Die cu, scopes[MAX_SCOPES];
+	struct reg_homes *rh = homes_at(s, pc);
 	bool reg_matched = false;
-	size_t n;
+	unsigned depth[MAX_SCOPES > 64 ? MAX_SCOPES : 64];
 
 	*nhits = 0;
-	if (!scopes_at(s, pc, &cu, scopes, &n))
-		return DT_NO_CU;
-
-	/* Innermost scope first: a block's local shadows the parameter. */
-	while (n-- > 0 && *nhits < max) {
-		Dwarf_Die v;
-		if (dwarf_child(&scopes[n], &v) != 0)
+	if (!rh)
+		return scope_cu_known(s, pc) ? DT_NO_VAR : DT_NO_CU;
+	for (size_t i = 0; i < rh->n; i++) {
+		const struct reg_home *h = &rh->h[i];
+		if (h->reg != reg || pc < h->lo || pc >= h->hi ||
+		    (h->entry_only && pc != rh->entry))
 			continue;
-		do {
-			int vreg;
-			int64_t bias;
-			uint64_t piece;
-			if (!is_variable(dwarf_tag(&v)) ||
-			    !location_in_reg(&v, pc, reg, &vreg, &bias, &piece) ||
-			    vreg != reg)
-				continue;
-			reg_matched = true;
-			struct var_hit *h = &hits[*nhits];
-			Dwarf_Die vt, member;
-			/* the variable is the pointer, or (a fat pointer, a
-			 * struct by value) has one at the piece's offset */
-			bool ok = (piece == 0 &&
-				   pointee_of(&v, &h->pointee, &h->typedef_name)) ||
-				  (die_type(&v, &vt) &&
-				   type_member_type_at(&vt, piece, &member) &&
-				   type_pointee(&member, &h->pointee, &h->typedef_name));
-			if (!ok) {
-				session_debug(s, "  var <%#llx> in reg %d: not a data pointer",
-					      (unsigned long long)dwarf_dieoffset(&v), reg);
-				continue;
-			}
-			h->var = v;
-			h->bias = bias;
-			session_debug(s, "  var <%#llx> in reg %d%+lld",
-				      (unsigned long long)dwarf_dieoffset(&v),
-				      reg, (long long)bias);
-			if (++*nhits == max)
-				break;
-		} while (dwarf_siblingof(&v, &v) == 0);
+		reg_matched = true;
+		if (!h->typed || *nhits >= max || *nhits >= 64)
+			continue;
+		/* innermost scope first: a block's local shadows the parameter */
+		size_t at = *nhits;
+		while (at > 0 && depth[at - 1] < h->depth) {
+			hits[at] = hits[at - 1];
+			depth[at] = depth[at - 1];
+			at--;
+		}
+		hits[at] = (struct var_hit){ .var = h->var, .pointee = h->pointee,
+					     .typedef_name = h->typedef_name,
+					     .bias = h->bias };
+		depth[at] = h->depth;
+		++*nhits;
+		session_debug(s, "  var <%#llx> in reg %d%+lld",
+			      (unsigned long long)dwarf_dieoffset(&hits[at].var),
+			      reg, (long long)h->bias);
 	}
 	if (*nhits)
 		return DT_OK;
@@ -490,6 +690,10 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 	Dwarf_Die cu, scopes[MAX_SCOPES];
 	struct reg_offset fb;
 	size_t n;
+	struct reg_homes *rh = homes_at(s, pc);
+
+	if (rh && !rh->memory_vars)
+		return DT_NO_VAR;	/* the common -O2 function: all in registers */
 
 	if (!scopes_at(s, pc, &cu, scopes, &n))
 		return DT_NO_CU;

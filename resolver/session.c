@@ -279,9 +279,11 @@ void dt_session_close(struct dt_session *s)
 	strtab_release(&s->strings);
 	cache_release(&s->cache);
 	scope_index_free(s->scope_index);
+	cu_ranges_free(s->cu_ranges);
 	funcmap_cache_free(s->funcmaps);
 	layout_cache_free(s->layouts);
 	global_index_free(s->globals);
+	track_values_free(s->track_values);
 	free(p->segs);
 	free(p->names);
 	free(p->debuginfo_path);

@@ -1,142 +1,822 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
- * A pointer that no variable describes at pc, followed back through its
- * basic block to where the register got it: a copy of a register holding
- * a pointer variable, a reload of a stack slot holding one (all of -O0
- * code; spills at -O2), a spill into such a slot, or a load of a
- * pointer-typed member through a pointer variable (a->b->c, one step).  One step, inside one block, lost
- * at any other write and at calls: what it cannot prove stays unknown.
+ * Pointers no variable describes, followed forward through a function.
+ *
+ * A forward dataflow over funcmap's basic blocks.  The state before an
+ * instruction says, for each general register and for each stack slot a
+ * pointer was spilled to, what is known of its value:
+ *
+ *   PTR(T, bias)   the address of an object of type T, plus bias bytes
+ *                  (bias != 0 after "lea 0x30(%rdi)": a member's address)
+ *   ADDR(a)        the constant link-time address a (lea of a static)
+ *   INT(sym, k)    an integer that is a multiple of k; sym names the
+ *                  instruction that produced it (0: unnamed), so that
+ *                  i + i + i is known to be 3 * i
+ *   unknown        anything else
+ *
+ * Values come from DWARF (a variable's location says what a register or
+ * slot holds: its declared pointer type), loads of pointer-typed members
+ * and of pointer statics, the return type of a directly called function,
+ * and copies, spills, reloads and address arithmetic of those.  Adding an
+ * integer to PTR(T) keeps the type only when the integer is a known
+ * multiple of sizeof(T) (an array index), so p[i] is followed and a byte
+ * offset is not.  At a block's entry the states of its predecessors meet:
+ * a value survives only when every predecessor agrees (INTs keep the gcd
+ * of their multiples); what is not proven is unknown, never a guess.
+ * Functions with jumps whose targets are unknown (jump tables, indirect
+ * tail calls) are followed inside each block only.
+ *
+ * The states at block entries are computed once per function, on the
+ * first question about it; a question replays its block up to the pc.
  */
 #include <dwarf.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "internal.h"
 
-/* The pointee of the pointer member starting exactly at off in type t. */
-static bool pointer_member(Dwarf_Die *t, uint64_t off, struct var_hit *hit)
-{
-	Dwarf_Die m;
+#define TRACK_REGS 32		/* general registers of x86-64 and AArch64 */
+#define TRACK_SLOTS 12		/* spilled pointers followed per state */
+#define MAX_BLOCKS 8192		/* larger functions: inside blocks only */
+#define MAX_VISITS 32		/* per block, before giving up on a function */
+#define MAX_HITS 8
+#define MAX_MULT (1u << 24)
 
-	if (!type_member_type_at(t, off, &m))
-		return false;
-	return type_pointee(&m, &hit->pointee, &hit->typedef_name);
+enum tv_kind { TV_UNKNOWN, TV_PTR, TV_ADDR, TV_INT };
+
+/* One interned value; ids index track_values.v, 0 is unknown. */
+struct tval {
+	enum tv_kind kind;
+	Dwarf_Die pointee;		/* PTR */
+	const char *typedef_name;	/* PTR: the typedef it was reached by */
+	Dwarf_Die origin;		/* PTR: the variable it came from, if any */
+	int64_t n;			/* PTR: bias; ADDR: address; INT: multiple */
+	uint32_t sym;			/* INT: a fresh id naming the integer it
+					 * is a multiple of, 0 when unnamed */
+};
+
+struct track_values {
+	struct tval *v;
+	size_t n, cap;
+	uint32_t *slots;		/* open addressing on the value, 0 empty */
+	size_t nslots;
+};
+
+#define TOP UINT32_MAX		/* not reached yet: the meet's identity */
+/* Ids with this bit are not interned: INT(the id, 1), a fresh integer
+ * named by the instruction that made it (its index in the function) or
+ * by the block and register it was found in on entry. */
+#define FRESH (1u << 31)
+#define FRESH_INSN(i) (FRESH | (uint32_t)(i))
+#define FRESH_ENTRY(b, r) (FRESH | 1u << 30 | (uint32_t)(b) << 5 | (uint32_t)(r))
+#define MAX_FRESH (1u << 25)	/* instructions, blocks of a function */
+
+struct slot {
+	int32_t disp;
+	int8_t base;		/* the stack or frame pointer */
+	uint32_t val;
+};
+
+struct tstate {
+	uint32_t reg[TRACK_REGS];
+	struct slot slot[TRACK_SLOTS];
+	uint8_t nslots;
+	bool fp_frame;		/* the frame pointer holds a frame address */
+	bool top;		/* not reached yet */
+};
+
+struct track_states {
+	struct tstate *entry;	/* per block; NULL: follow inside blocks */
+};
+
+/* ---- interned values ---- */
+
+static uint64_t tval_hash(const struct tval *t)
+{
+	uint64_t h = (uint64_t)t->kind * 0x9e3779b97f4a7c15ull;
+
+	h ^= (uint64_t)(uintptr_t)t->pointee.addr + (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uintptr_t)t->origin.addr + (h << 6) + (h >> 2);
+	h ^= (uint64_t)t->n + (h << 6) + (h >> 2);
+	h ^= t->sym + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
 }
 
-/* Register reg holds a pointer variable at pc (not an offset from one). */
-static enum dt_reason pointer_in_reg(struct dt_session *s, Dwarf_Addr dpc,
-				     int reg, struct var_hit *hit)
+static bool tval_equal(const struct tval *a, const struct tval *b)
 {
-	struct var_hit hits[4];
-	size_t n;
+	return a->kind == b->kind && a->pointee.addr == b->pointee.addr &&
+	       a->origin.addr == b->origin.addr && a->n == b->n && a->sym == b->sym;
+}
 
-	if (scope_find_vars(s, dpc, reg, hits, 4, &n) != DT_OK)
-		return DT_NO_VAR;
-	for (size_t i = 0; i < n; i++)
-		if (hits[i].bias == 0) {
-			*hit = hits[i];
-			return DT_OK;
+static int values_rehash(struct track_values *tv, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+
+	if (!slots)
+		return -1;
+	for (size_t id = 1; id < tv->n; id++) {
+		size_t k = tval_hash(&tv->v[id]) & (nslots - 1);
+		while (slots[k])
+			k = (k + 1) & (nslots - 1);
+		slots[k] = (uint32_t)id;
+	}
+	free(tv->slots);
+	tv->slots = slots;
+	tv->nslots = nslots;
+	return 0;
+}
+
+/* The id of value t, interned; 0 (unknown) when memory runs out. */
+static uint32_t intern(struct dt_session *s, const struct tval *t)
+{
+	struct track_values *tv = s->track_values;
+
+	if (t->kind == TV_UNKNOWN)
+		return 0;
+	if (!tv) {
+		tv = s->track_values = calloc(1, sizeof(*tv));
+		if (!tv || GROW(tv->v, tv->cap, tv->n, 256))
+			return 0;
+		tv->v[tv->n++] = (struct tval){ .kind = TV_UNKNOWN };
+	}
+	if (tv->n * 2 >= tv->nslots &&
+	    values_rehash(tv, tv->nslots ? tv->nslots * 2 : 1024))
+		return 0;
+	size_t k = tval_hash(t) & (tv->nslots - 1);
+	for (; tv->slots[k]; k = (k + 1) & (tv->nslots - 1))
+		if (tval_equal(&tv->v[tv->slots[k]], t))
+			return tv->slots[k];
+	if (tv->n >= TOP - 1 || GROW(tv->v, tv->cap, tv->n, 256))
+		return 0;
+	tv->v[tv->n] = *t;
+	tv->slots[k] = (uint32_t)tv->n;
+	return (uint32_t)tv->n++;
+}
+
+/* A copy of value id: interning may move the table. */
+static struct tval value(const struct dt_session *s, uint32_t id)
+{
+	if (!id || id == TOP)
+		return (struct tval){ .kind = TV_UNKNOWN };
+	if (id & FRESH)
+		return (struct tval){ .kind = TV_INT, .n = 1, .sym = id };
+	return s->track_values->v[id];
+}
+
+void track_values_free(struct track_values *tv)
+{
+	if (!tv)
+		return;
+	free(tv->v);
+	free(tv->slots);
+	free(tv);
+}
+
+static uint32_t make_ptr(struct dt_session *s, Dwarf_Die *pointee,
+			 const char *typedef_name, Dwarf_Die *origin, int64_t bias)
+{
+	struct tval t = { .kind = TV_PTR, .pointee = *pointee,
+			  .typedef_name = typedef_name, .n = bias };
+
+	if (origin)
+		t.origin = *origin;
+	return intern(s, &t);
+}
+
+static uint32_t make_int(struct dt_session *s, uint32_t sym, uint64_t mult)
+{
+	struct tval t = { .kind = TV_INT, .sym = sym, .n = (int64_t)mult };
+
+	if (mult == 0 || mult > MAX_MULT)	/* 0 is a multiple of all */
+		t.n = 1, t.sym = 0;
+	if (t.n == 1)		/* a multiple of 1 says nothing: unknown */
+		return t.sym;
+	return intern(s, &t);
+}
+
+/* x as an integer's multiple: INT's, else unknown (a multiple of 1). */
+static struct tval as_int(struct tval x)
+{
+	return x.kind == TV_INT ? x : (struct tval){ .kind = TV_INT, .n = 1 };
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* ---- what a register or memory holds ---- */
+
+/* The pointer member starting at off in type t (off past t's end: in a
+ * later element of an array of t): its pointee. */
+static uint32_t pointer_member(struct dt_session *s, Dwarf_Die *t, int64_t off,
+			       Dwarf_Die *origin)
+{
+	Dwarf_Die m, pointee;
+	const char *name;
+	uint64_t size;
+
+	if (off < 0)
+		return 0;
+	if (type_byte_size(t, &size) && size && (uint64_t)off >= size &&
+	    dwarf_tag(t) != DW_TAG_pointer_type)
+		off %= (int64_t)size;
+	if (!type_member_type_at(t, (uint64_t)off, &m) ||
+	    !type_pointee(&m, &pointee, &name))
+		return 0;
+	return make_ptr(s, &pointee, name, origin, 0);
+}
+
+/* What DWARF says reg holds at link-time pc: among the variables there,
+ * the one whose object contains the register's address and is largest
+ * (a container, rather than the list_head inside it). */
+static uint32_t dwarf_value(struct dt_session *s, uint64_t pc, int reg)
+{
+	struct var_hit hits[MAX_HITS];
+	size_t n, best = MAX_HITS;
+	uint64_t best_size = 0;
+
+	if (!s->dwarf || scope_find_vars(s, pc + (uint64_t)s->dwarf_adjust, reg,
+					 hits, MAX_HITS, &n) != DT_OK)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t size = 0;
+		int64_t at = -hits[i].bias;	/* reg = var + at */
+		type_byte_size(&hits[i].pointee, &size);
+		if (at < 0 || (at > 0 && (uint64_t)at >= size))
+			continue;
+		if (best == MAX_HITS || size > best_size) {
+			best = i;
+			best_size = size;
 		}
-	return DT_NO_VAR;
+	}
+	if (best == MAX_HITS)
+		return 0;
+	return make_ptr(s, &hits[best].pointee, hits[best].typedef_name,
+			&hits[best].var, -hits[best].bias);
 }
 
-/* The 8 bytes at mem, loaded at pc, are a pointer: to what? */
-static enum dt_reason pointer_loaded(struct dt_session *s, Dwarf_Addr dpc,
-				     const struct dt_mem_op *mem,
-				     struct var_hit *hit)
+/* reg's value before instruction fi: the state's, else DWARF's. */
+/* A pointer, or a static's address. */
+static bool is_address(const struct dt_session *s, uint32_t v)
 {
+	enum tv_kind k = value(s, v).kind;
+
+	return k == TV_PTR || k == TV_ADDR;
+}
+
+static uint32_t reg_value(struct dt_session *s, const struct tstate *st,
+			  const struct func_insn *fi, int reg)
+{
+	if (reg < 0 || reg >= TRACK_REGS)
+		return 0;
+	uint32_t v = st->reg[reg];
+	if (is_address(s, v))
+		return v;
+	uint32_t d = dwarf_value(s, fi->pc, reg);
+	return d ? d : v;
+}
+
+/* Slots are addressed through the stack pointer, or through the frame
+ * pointer once the function made it one. */
+static bool is_slot_base(const struct dt_session *s, const struct tstate *st,
+			 int base)
+{
+	return base >= 0 && (base == s->arch->dwarf_sp ||
+			     (base == s->arch->dwarf_fp && st->fp_frame));
+}
+
+static struct slot *slot_find(struct tstate *st, int base, int64_t disp)
+{
+	if (disp != (int32_t)disp)
+		return NULL;
+	for (unsigned i = 0; i < st->nslots; i++)
+		if (st->slot[i].base == base && st->slot[i].disp == disp)
+			return &st->slot[i];
+	return NULL;
+}
+
+static void slot_drop(struct tstate *st, unsigned i)
+{
+	st->slot[i] = st->slot[--st->nslots];
+}
+
+/* Forget slots of base (all of them, or those overlapping [disp,
+ * disp + span)); a write through one base may alias the other's. */
+static void slots_kill(const struct dt_session *s, struct tstate *st, int base,
+		       bool all, int64_t disp, unsigned span)
+{
+	for (unsigned i = st->nslots; i-- > 0;) {
+		const struct slot *sl = &st->slot[i];
+		bool same = sl->base == base;
+		bool overlap = sl->disp < disp + (int64_t)span && disp < sl->disp + 8;
+		if (!same || all || overlap)
+			slot_drop(st, i);
+	}
+	(void)s;
+}
+
+static void slots_kill_base(struct tstate *st, int base)
+{
+	for (unsigned i = st->nslots; i-- > 0;)
+		if (st->slot[i].base == base)
+			slot_drop(st, i);
+}
+
+static void slot_store(struct tstate *st, int base, int64_t disp, uint32_t val)
+{
+	struct slot *sl = slot_find(st, base, disp);
+
+	if (!val) {
+		if (sl)
+			slot_drop(st, (unsigned)(sl - st->slot));
+		return;
+	}
+	if (!sl && st->nslots < TRACK_SLOTS && disp == (int32_t)disp)
+		sl = &st->slot[st->nslots++];
+	if (sl)
+		*sl = (struct slot){ (int32_t)disp, (int8_t)base, val };
+}
+
+/* A pointer loaded from base + index * scale + disp: an element of an
+ * array when the index moves by whole elements (p[i].next, table[i]). */
+static uint32_t indexed_load(struct dt_session *s, struct tstate *st,
+			     const struct func_insn *fi)
+{
+	struct tval b = value(s, reg_value(s, st, fi, fi->mem_base));
+	struct tval x = value(s, reg_value(s, st, fi, fi->mem_index));
+	if (b.kind != TV_PTR && b.kind != TV_ADDR && fi->mem_scale == 1) {
+		struct tval t = b;	/* "(%rdx,%rax,1)": the address in rax */
+		b = x;
+		x = t;
+	}
+	uint64_t step = (uint64_t)as_int(x).n * fi->mem_scale;
+	Dwarf_Die var, t, elem;
+	uint64_t off, size;
+
+	if (b.kind == TV_PTR) {
+		if (!type_byte_size(&b.pointee, &size) || !size || step % size)
+			return 0;
+		return pointer_member(s, &b.pointee, b.n + fi->mem_disp,
+				      b.origin.addr ? &b.origin : NULL);
+	}
+	if (b.kind != TV_ADDR ||
+	    !global_var_at(s, fi->pc, (uint64_t)(b.n + fi->mem_disp), &var, &off) ||
+	    !die_type(&var, &t) || !type_peel(&t, &t) ||
+	    dwarf_tag(&t) != DW_TAG_array_type || !die_type(&t, &elem) ||
+	    !type_byte_size(&elem, &size) || !size || step % size)
+		return 0;
+	return pointer_member(s, &t, (int64_t)off, &var);
+}
+
+/* The 8 bytes loaded by fi, a pointer: to what? */
+static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
+			     const struct func_insn *fi)
+{
+	Dwarf_Addr dpc = fi->pc + (uint64_t)s->dwarf_adjust;
 	Dwarf_Die var, t;
 	uint64_t off;
 
-	if (mem->base < 0 || mem->index >= 0 || mem->segment >= 0)
-		return DT_NO_VAR;
-	/* a variable in memory there: a stack slot at -O0, a spill */
-	if (scope_find_memory_var(s, dpc, mem->base, mem->disp, &var, &off) == DT_OK &&
-	    die_type(&var, &t) && pointer_member(&t, off, hit)) {
-		hit->var = var;
-		hit->bias = 0;
-		return DT_OK;
+	if (fi->mem_static) {
+		if (!global_var_at(s, fi->pc, (uint64_t)fi->mem_disp, &var, &off) ||
+		    !die_type(&var, &t))
+			return 0;
+		return pointer_member(s, &t, (int64_t)off, &var);
 	}
-	/* a member of the struct a pointer variable points to */
-	struct var_hit base;
-	if (pointer_in_reg(s, dpc, mem->base, &base) == DT_OK && mem->disp >= 0 &&
-	    pointer_member(&base.pointee, (uint64_t)mem->disp, hit)) {
-		hit->var = base.var;
-		hit->bias = 0;
-		return DT_OK;
+	int base = fi->mem_base;
+	if (fi->mem_indexed)
+		return indexed_load(s, st, fi);
+	if (is_slot_base(s, st, base)) {
+		/* a variable's home (all of -O0), else a spill we saw */
+		if (scope_find_memory_var(s, dpc, base, fi->mem_disp, &var, &off) == DT_OK &&
+		    die_type(&var, &t))
+			return pointer_member(s, &t, (int64_t)off, &var);
+		struct slot *sl = slot_find(st, base, fi->mem_disp);
+		return sl ? sl->val : 0;
 	}
-	return DT_NO_VAR;
+	struct tval b = value(s, reg_value(s, st, fi, base));
+	if (b.kind == TV_PTR)
+		return pointer_member(s, &b.pointee, b.n + fi->mem_disp,
+				      b.origin.addr ? &b.origin : NULL);
+	if (b.kind == TV_ADDR &&
+	    global_var_at(s, fi->pc, (uint64_t)(b.n + fi->mem_disp), &var, &off) &&
+	    die_type(&var, &t))
+		return pointer_member(s, &t, (int64_t)off, &var);
+	return 0;
+}
+
+/* A register stored to a variable's home, which DWARF describes from
+ * the next instruction on (rustc's and clang's -O0 spills of parameters):
+ * the register held that variable's value. */
+static uint32_t spilled_value(struct dt_session *s, struct tstate *st,
+			      const struct func_insn *fi)
+{
+	Dwarf_Addr dpc = fi->pc + fi->len + (uint64_t)s->dwarf_adjust;
+	Dwarf_Die var, t;
+	uint64_t off;
+
+	if (!is_slot_base(s, st, fi->mem_base) ||
+	    scope_find_memory_var(s, dpc, fi->mem_base, fi->mem_disp, &var, &off) != DT_OK ||
+	    !die_type(&var, &t))
+		return 0;
+	return pointer_member(s, &t, (int64_t)off, &var);
+}
+
+/* a + k: a pointer moved by a constant, an address, an integer. */
+static uint32_t add_const(struct dt_session *s, uint32_t a, int64_t k)
+{
+	struct tval t = value(s, a);
+
+	switch (t.kind) {
+	case TV_PTR:
+	case TV_ADDR:
+		t.n += k;
+		return intern(s, &t);
+	case TV_INT:
+		return k ? make_int(s, 0, gcd((uint64_t)t.n, k < 0 ? 0 - (uint64_t)k : (uint64_t)k)) : a;
+	default:
+		return 0;
+	}
+}
+
+static uint32_t mul_value(struct dt_session *s, uint32_t a, uint64_t k)
+{
+	struct tval x = as_int(value(s, a));
+	uint64_t m = (uint64_t)x.n * k;
+
+	return make_int(s, k && m / k == (uint64_t)x.n ? x.sym : 0, m);
+}
+
+/* a + b * scale + k by the rules of C pointer arithmetic: a pointer plus
+ * an integer keeps its type when the integer is a known multiple of the
+ * pointee's size (an array index); b is a pointer only when b_may_point. */
+static uint32_t add_values(struct dt_session *s, uint32_t a, uint32_t b,
+			   unsigned scale, int64_t k, bool b_may_point)
+{
+	struct tval va = value(s, a), vb = value(s, b);
+
+	if (vb.kind == TV_PTR && b_may_point && va.kind != TV_PTR) {
+		uint32_t t = a;
+		a = b;
+		b = t;
+		va = value(s, a);
+		vb = value(s, b);
+	}
+	if (va.kind == TV_PTR && vb.kind != TV_PTR && vb.kind != TV_ADDR) {
+		uint64_t size, step = (uint64_t)as_int(vb).n * scale;
+		if (!type_byte_size(&va.pointee, &size) || !size || step % size)
+			return 0;
+		return add_const(s, a, k);
+	}
+	if (va.kind == TV_PTR || vb.kind == TV_PTR || va.kind == TV_ADDR ||
+	    vb.kind == TV_ADDR)
+		return 0;
+	/* integers: i + i is 2i when both are the same named value */
+	struct tval x = as_int(va), y = as_int(vb);
+	uint64_t ym = (uint64_t)y.n * scale;
+	bool same = x.sym && x.sym == y.sym;
+	uint32_t r = make_int(s, same ? x.sym : 0,
+			      same ? (uint64_t)x.n + ym : gcd((uint64_t)x.n, ym));
+	return add_const(s, r, k);
+}
+
+/* Values named by a fresh id that is about to name another value (a
+ * loop's next turn) lose the name: two of them are no longer the same. */
+static void forget_name(struct dt_session *s, struct tstate *st, uint32_t mask,
+			uint32_t name)
+{
+	for (int r = 0; r < TRACK_REGS; r++) {
+		uint32_t v = st->reg[r];
+		if (v & FRESH ? (v & mask) == name :
+		    v && value(s, v).kind == TV_INT && (value(s, v).sym & mask) == name)
+			st->reg[r] = make_int(s, 0, (uint64_t)value(s, v).n);
+	}
+	for (unsigned i = 0; i < st->nslots; i++) {
+		uint32_t v = st->slot[i].val;
+		if (v & FRESH ? (v & mask) == name :
+		    v && value(s, v).kind == TV_INT && (value(s, v).sym & mask) == name)
+			st->slot[i].val = make_int(s, 0, (uint64_t)value(s, v).n);
+	}
+}
+
+/* The integer instruction i of its function produces, named by it. */
+static uint32_t fresh_int(struct dt_session *s, struct tstate *st, size_t i)
+{
+	if (i >= MAX_FRESH)
+		return 0;
+	forget_name(s, st, UINT32_MAX, FRESH_INSN(i));
+	return FRESH_INSN(i);
+}
+
+/* On entry to block b: registers nothing is known of get names, so that
+ * reading one twice reads the same value (i + 2 * i is 3 * i). */
+static void enter_block(struct dt_session *s, struct tstate *st, size_t b)
+{
+	if (b >= MAX_FRESH)
+		return;
+	forget_name(s, st, ~31u, FRESH_ENTRY(b, 0));
+	for (int r = 0; r < TRACK_REGS; r++)
+		if (!st->reg[r])
+			st->reg[r] = FRESH_ENTRY(b, r);
+}
+
+/* A direct call's result: the callee's declared pointer return type. */
+static uint32_t call_result(struct dt_session *s, const struct func_insn *fi)
+{
+	Dwarf_Die fn, t, pointee;
+	const char *name;
+
+	if (!fi->value || !s->dwarf ||
+	    !scope_function_entry(s, (uint64_t)fi->value + (uint64_t)s->dwarf_adjust, &fn) ||
+	    !die_type(&fn, &t) || !type_pointee(&t, &pointee, &name))
+		return 0;
+	return make_ptr(s, &pointee, name, NULL, 0);
+}
+
+/* ---- one instruction ---- */
+
+static void set_reg(const struct dt_session *s, struct tstate *st, int reg,
+		    uint32_t val)
+{
+	if (reg < 0 || reg >= TRACK_REGS)
+		return;
+	st->reg[reg] = val;
+	if (reg == s->arch->dwarf_sp)
+		slots_kill_base(st, reg);
+	if (reg == s->arch->dwarf_fp) {
+		slots_kill_base(st, reg);
+		st->fp_frame = false;
+	}
+}
+
+static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
+		     struct tstate *st)
+{
+	const struct func_insn *fi = &fm->insns[i];
+	const struct dt_arch *a = s->arch;
+	uint32_t v = 0;
+	bool sets = fi->def_dst >= 0;
+
+	/* values first, from the state before the instruction */
+	switch (fi->def) {
+	case DT_DEF_COPY:
+		v = reg_value(s, st, fi, fi->def_src);
+		break;
+	case DT_DEF_LOAD:
+		v = loaded_value(s, st, fi);
+		break;
+	case DT_DEF_ADDR:
+		v = intern(s, &(struct tval){ .kind = TV_ADDR, .n = fi->value });
+		break;
+	case DT_DEF_ADDI:
+		v = add_const(s, reg_value(s, st, fi, fi->def_src), fi->value);
+		break;
+	case DT_DEF_ADD:
+		v = reg_value(s, st, fi, fi->def_src2);
+		v = fi->def_src < 0 ?	/* "lea 0x8(,%rax,8)": no base */
+		    add_const(s, mul_value(s, v, fi->scale), fi->value) :
+		    add_values(s, reg_value(s, st, fi, fi->def_src), v, fi->scale,
+			       fi->value, fi->scale == 1);
+		break;
+	case DT_DEF_MUL:
+		v = mul_value(s, fi->def_src >= 0 ? reg_value(s, st, fi, fi->def_src) :
+				 fresh_int(s, st, i),
+			      fi->value < 0 ? 0 - (uint64_t)fi->value : (uint64_t)fi->value);
+		break;
+	case DT_DEF_STORE:
+		v = reg_value(s, st, fi, fi->def_src);
+		if (!is_address(s, v)) {
+			uint32_t home = spilled_value(s, st, fi);
+			if (home && fi->def_src < TRACK_REGS)
+				st->reg[fi->def_src] = v = home;	/* known now */
+		}
+		break;
+	default:
+		break;
+	}
+	/* a load that is not a pointer, and anything else computed: an
+	 * integer named by this instruction */
+	if (sets && !v && (fi->def == DT_DEF_LOAD || fi->def == DT_DEF_OTHER))
+		v = fresh_int(s, st, i);
+
+	/* then what it overwrites: memory, implicit registers, calls */
+	if (fi->mem_span && fi->def != DT_DEF_STORE) {
+		int base = fi->mem_base;
+		if (base == a->dwarf_sp || base == a->dwarf_fp)
+			slots_kill(s, st, base, fi->mem_indexed, fi->mem_disp, fi->mem_span);
+	}
+	for (int r = 0; r < TRACK_REGS; r++)
+		if (fi->clobbers >> r & 1)
+			set_reg(s, st, r, 0);
+	if (fi->op == DT_OP_STACK && fi->flow != DT_FLOW_CALL)
+		slots_kill_base(st, a->dwarf_sp);	/* push, pop: sp moved */
+	if (fi->def == DT_DEF_CALL) {
+		for (int r = 0; r < TRACK_REGS; r++)
+			if (a->caller_saved >> r & 1)
+				st->reg[r] = 0;
+		if (a->dwarf_retval >= 0 && a->dwarf_retval < TRACK_REGS)
+			st->reg[a->dwarf_retval] = call_result(s, fi);
+	}
+	if (fi->def == DT_DEF_STORE) {
+		int base = fi->mem_base;
+		if (is_slot_base(s, st, base)) {
+			slots_kill(s, st, base, false, fi->mem_disp, 8);
+			slot_store(st, base, fi->mem_disp, v);
+		} else if (base == a->dwarf_sp || base == a->dwarf_fp) {
+			slots_kill(s, st, base, false, fi->mem_disp, 8);
+		}
+	}
+	if (sets) {
+		bool frame = fi->def_dst == a->dwarf_fp && fi->def_src == a->dwarf_sp &&
+			     (fi->def == DT_DEF_COPY || fi->def == DT_DEF_ADDI);
+		set_reg(s, st, fi->def_dst, v);
+		st->fp_frame = frame || (st->fp_frame && fi->def_dst != a->dwarf_fp);
+	}
+}
+
+/* ---- the function's dataflow ---- */
+
+static void state_unknown(struct tstate *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+/* What two paths' values have in common: the same pointer type at the
+ * same field (a loop's p++ moves by whole elements; the variable it came
+ * from may differ), integers' common multiple, else unknown. */
+static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
+{
+	struct tval va = value(s, a), vb = value(s, b);
+	uint64_t size;
+
+	if (va.kind == TV_INT && vb.kind == TV_INT)
+		return make_int(s, 0, gcd((uint64_t)va.n, (uint64_t)vb.n));
+	if (va.kind != TV_PTR || vb.kind != TV_PTR || va.pointee.addr != vb.pointee.addr)
+		return 0;
+	if (va.n != vb.n && (!type_byte_size(&va.pointee, &size) || !size ||
+			     (uint64_t)(va.n - vb.n) % size))
+		return 0;
+	if (va.origin.addr != vb.origin.addr)
+		va.origin = (Dwarf_Die){ 0 };
+	return intern(s, &va);
+}
+
+/* into = into meet from; true when into changed. */
+static bool meet(struct dt_session *s, struct tstate *into, const struct tstate *from)
+{
+	bool changed = false;
+
+	if (from->top)
+		return false;
+	if (into->top) {
+		*into = *from;
+		return true;
+	}
+	for (int r = 0; r < TRACK_REGS; r++) {
+		uint32_t a = into->reg[r], b = from->reg[r];
+		if (a == b || !a)
+			continue;
+		uint32_t m = meet_values(s, a, b);
+		if (m != a) {
+			into->reg[r] = m;
+			changed = true;
+		}
+	}
+	for (unsigned i = into->nslots; i-- > 0;) {
+		struct slot *sl = &into->slot[i];
+		struct slot *o = slot_find((struct tstate *)from, sl->base, sl->disp);
+		if (!o || o->val != sl->val) {
+			slot_drop(into, i);
+			changed = true;
+		}
+	}
+	if (into->fp_frame && !from->fp_frame) {
+		into->fp_frame = false;
+		slots_kill_base(into, s->arch->dwarf_fp);
+		changed = true;
+	}
+	return changed;
+}
+
+static struct track_states *analyse(struct dt_session *s, const struct func_map *fm)
+{
+	struct track_states *ts = calloc(1, sizeof(*ts));
+	size_t nb = fm->nblocks;
+
+	if (!ts || fm->indirect_jumps || !nb || nb > MAX_BLOCKS)
+		return ts;
+	struct tstate *entry = calloc(nb, sizeof(*entry));
+	uint32_t *work = calloc(nb, sizeof(*work));
+	uint8_t *queued = calloc(nb, 1), *visits = calloc(nb, 1);
+	if (!entry || !work || !queued || !visits)
+		goto out;
+	for (size_t b = 0; b < nb; b++)
+		entry[b].top = true;
+	/* on entry: what DWARF says of the registers (the parameters) */
+	state_unknown(&entry[0]);
+	for (int r = 0; r < TRACK_REGS; r++)
+		if (r != s->arch->dwarf_sp && r != s->arch->dwarf_fp)
+			entry[0].reg[r] = dwarf_value(s, fm->start, r);
+	size_t head = 0, count = 1;
+	work[0] = 0;
+	queued[0] = 1;
+	while (count) {
+		uint32_t b = work[head];
+		head = (head + 1) % nb;
+		count--;
+		queued[b] = 0;
+		if (++visits[b] > MAX_VISITS) {
+			session_debug(s, "function %#llx: dataflow does not settle",
+				      (unsigned long long)fm->start);
+			goto out;	/* cannot happen for a monotone meet */
+		}
+		struct tstate st = entry[b];
+		enter_block(s, &st, b);
+		for (uint32_t i = fm->blocks[b].first; i < fm->blocks[b].end; i++)
+			transfer(s, fm, i, &st);
+		for (int k = 0; k < 2; k++) {
+			int32_t succ = fm->blocks[b].succ[k];
+			if (succ < 0 || !meet(s, &entry[succ], &st) || queued[succ])
+				continue;
+			work[(head + count++) % nb] = (uint32_t)succ;
+			queued[succ] = 1;
+		}
+	}
+	ts->entry = entry;
+	entry = NULL;
+out:
+	free(entry);
+	free(work);
+	free(queued);
+	free(visits);
+	return ts;
+}
+
+void track_states_free(struct track_states *t)
+{
+	if (!t)
+		return;
+	free(t->entry);
+	free(t);
+}
+
+/* The state just before link-time pc, or false when pc is in no known
+ * function. */
+static bool state_at(struct dt_session *s, uint64_t pc, struct tstate *st)
+{
+	struct func_map *fm = s->no_track ? NULL : funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+
+	if (i < 0)
+		return false;
+	if (!fm->track && !(fm->track = analyse(s, fm)))
+		return false;
+	size_t b = func_map_block(fm, (size_t)i);
+	if (fm->track->entry && !fm->track->entry[b].top)
+		*st = fm->track->entry[b];
+	else
+		state_unknown(st);	/* unreached, or no dataflow */
+	enter_block(s, st, b);
+	for (uint32_t k = fm->blocks[b].first; k < (uint32_t)i; k++)
+		transfer(s, fm, k, st);
+	return true;
 }
 
 enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 			      struct var_hit *hit)
 {
-	const struct func_map *fm = s->no_track ? NULL : funcmap_get(s, pc);
-	long i = fm ? func_map_index(fm, pc) : -1;
+	struct tstate st;
 
-	if (i < 0)
+	if (reg < 0 || reg >= TRACK_REGS || !state_at(s, pc, &st))
 		return DT_NO_VAR;
-	while (!fm->insns[i].leader && i > 0) {
-		const struct func_insn *fi = &fm->insns[--i];
-		struct dt_mem_op mem = { .base = fi->mem_base, .index = -1,
-					 .segment = -1, .disp = fi->mem_disp };
-
-		if (fi->def == DT_DEF_CALL && (s->arch->caller_saved >> reg & 1))
-			return DT_NO_VAR;
-		Dwarf_Addr dpc = fi->pc + (uint64_t)s->dwarf_adjust;
-		/* reg was just spilled into a variable's slot: it holds that
-		 * variable's value (the slot is described after the store) */
-		if (fi->def == DT_DEF_STORE && fi->def_src == reg) {
-			if (pointer_loaded(s, dpc + fi->len, &mem, hit) == DT_OK)
-				return DT_OK;
-			continue;
-		}
-		if (fi->def_dst != reg)
-			continue;
-		session_debug(s, "  reg %d set at %#llx (%d)", reg,
-			      (unsigned long long)fi->pc, fi->def);
-		switch (fi->def) {
-		case DT_DEF_COPY:
-			return pointer_in_reg(s, dpc, fi->def_src, hit);
-		case DT_DEF_LOAD:
-			return pointer_loaded(s, dpc, &mem, hit);
-		default:
-			return DT_NO_VAR;
-		}
-	}
-	return DT_NO_VAR;
-}
-
-/* The constant in reg just before instruction i of fm, depth steps of
- * address arithmetic at most. */
-static bool address_before(const struct func_map *fm, long i, int reg,
-			   int depth, uint64_t *addr)
-{
-	while (depth > 0 && !fm->insns[i].leader && i > 0) {
-		const struct func_insn *fi = &fm->insns[--i];
-		if (fi->def_dst != reg)
-			continue;
-		switch (fi->def) {
-		case DT_DEF_ADDR:
-			*addr = (uint64_t)fi->mem_disp;
-			return true;
-		case DT_DEF_ADDI:
-			if (!address_before(fm, i, fi->def_src, depth - 1, addr))
-				return false;
-			*addr += (uint64_t)fi->mem_disp;
-			return true;
-		case DT_DEF_COPY:
-			return address_before(fm, i, fi->def_src, depth - 1, addr);
-		default:
-			return false;
-		}
-	}
-	return false;
+	struct tval v = value(s, st.reg[reg]);
+	if (v.kind != TV_PTR)
+		return DT_NO_VAR;
+	session_debug(s, "  reg %d at %#llx: tracked pointer, bias %lld", reg,
+		      (unsigned long long)pc, (long long)v.n);
+	memset(hit, 0, sizeof(*hit));
+	hit->pointee = v.pointee;
+	hit->typedef_name = v.typedef_name;
+	hit->var = v.origin;
+	hit->bias = -v.n;
+	return DT_OK;
 }
 
 bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr)
 {
-	const struct func_map *fm = s->no_track ? NULL : funcmap_get(s, pc);
-	long i = fm ? func_map_index(fm, pc) : -1;
+	struct tstate st;
 
-	return i >= 0 && address_before(fm, i, reg, 4, addr);
+	if (reg < 0 || reg >= TRACK_REGS || !state_at(s, pc, &st))
+		return false;
+	struct tval v = value(s, st.reg[reg]);
+	if (v.kind != TV_ADDR)
+		return false;
+	*addr = (uint64_t)v.n;
+	return true;
 }
