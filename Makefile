@@ -55,7 +55,7 @@ LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
 
-TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse
+TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 
 PLUGIN = $(O)/dtplugin.so

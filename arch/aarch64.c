@@ -81,6 +81,7 @@ struct parsed {
 	size_t nregs;
 	bool has_mem, writeback, post_index, literal, unparsed, has_imm;
 	int64_t imm;		/* an immediate outside brackets */
+	int64_t post_imm;	/* "[x1], #16": 16 */
 	int base, index;
 	unsigned index_shift;	/* "[x0, x1, lsl #3]": 3 */
 	int64_t disp;
@@ -150,8 +151,10 @@ static void parse(const struct dt_tok *t, size_t n, struct parsed *p)
 				p->disp = imm_value(t[i].text);
 			else if (depth > 0)
 				p->index_shift = (unsigned)imm_value(t[i].text) & 7;
-			else if (after_mem && depth == 0)
+			else if (after_mem && depth == 0) {
 				p->post_index = true;	/* "[x1], #16" */
+				p->post_imm = imm_value(t[i].text);
+			}
 			else if (depth == 0 && !p->has_imm) {
 				p->has_imm = true;
 				p->imm = imm_value(t[i].text);
@@ -292,7 +295,7 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 	(void)len;
 	parse(toks, n, &p);
 	memset(d, 0, sizeof(*d));
-	d->dst = d->src = d->src2 = -1;
+	d->dst = d->src = d->src2 = d->wb_reg = -1;
 	d->mem.base = d->mem.index = d->mem.segment = -1;
 	const char *m = p.mnem;
 	if (!strcmp(m, "bl") || !strcmp(m, "blr") || starts_with(m, "blra")) {
@@ -300,9 +303,12 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->value = !strcmp(m, "bl") ? (int64_t)p.literal_addr : 0;
 		return;
 	}
-	/* write-back addressing moves the base register */
-	if (p.has_mem && (p.writeback || p.post_index) && p.base >= 0)
-		d->clobbers |= 1ull << p.base;
+	/* write-back addressing moves the base register: by the offset
+	 * ("[x1, #16]!") or by the immediate after it ("[x1], #16") */
+	if (p.has_mem && (p.writeback || p.post_index) && p.base >= 0) {
+		d->wb_reg = p.base;
+		d->wb_value = p.post_index ? p.post_imm : p.disp;
+	}
 	bool writes_mem = p.has_mem && (starts_with(m, "st") || starts_with(m, "cas") ||
 					starts_with(m, "swp") || is_atomic_rmw(m));
 	if (writes_mem && p.base >= 0) {
@@ -369,6 +375,13 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		   p.imm >= 0 && p.imm < 32) {
 		d->kind = DT_DEF_MUL;	/* "lsl x0, x0, #3" */
 		d->src = p.regs[1];
+		d->value = 1ll << p.imm;
+	} else if ((!strcmp(m, "sbfiz") || !strcmp(m, "ubfiz")) && p.has_imm &&
+		   p.imm >= 0 && p.imm < 32) {
+		/* "sbfiz x2, x4, #3, #32": bits of x4 moved up 3, some
+		 * integer times 8 (an index scaled to elements) */
+		d->kind = DT_DEF_MUL;
+		d->src = -1;
 		d->value = 1ll << p.imm;
 	} else if (!strcmp(m, "ldr") && p.nregs == 1 && p.has_mem && !p.writeback &&
 		   !p.post_index && p.base >= 0 && !p.unparsed) {

@@ -97,7 +97,9 @@ struct dt_def {
 				 * mem_span > 0 */
 	unsigned mem_span;	/* bytes the instruction may write at mem */
 	uint64_t clobbers;	/* bit n: register n may be written too
-				 * (implicit operands, pairs, write-back) */
+				 * (implicit operands, pairs) */
+	int wb_reg;		/* write-back: wb_reg += wb_value, -1 none */
+	int64_t wb_value;
 };
 
 struct dt_arch {

@@ -512,7 +512,7 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 
 	parse_insn(toks, n, &pi);
 	memset(d, 0, sizeof(*d));
-	d->dst = d->src = d->src2 = -1;
+	d->dst = d->src = d->src2 = d->wb_reg = -1;
 	d->mem.base = d->mem.index = d->mem.segment = -1;
 	if (starts_with(pi.mnem, "call")) {
 		uint64_t target;

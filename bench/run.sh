@@ -65,3 +65,11 @@ echo "cached path: dtresolve / eu-addr2line = ${cached_ratio}x ($dt_rate lines/s
 echo
 echo "resolution of every memory instruction of $(basename "$bin") (dtresolve --stat):"
 sed 's/^/  /' "$work/cold.stat"
+no_track=$(DTPROF_NO_TRACK=1 "$DT_BUILD/dtresolve" --stat -e "$bin" "$work/mem" 2>&1 >/dev/null |
+	awk '$1 == "resolved" { print $3 "%" }')
+echo "  (without instruction tracking, DTPROF_NO_TRACK=1: resolved $no_track)"
+echo
+echo "instruction tracking checked against DWARF, at the instructions where a"
+echo "variable names the base register too (tests/dttrack; nested = the same"
+echo "field named from a member struct, disagree = casts or tracking errors):"
+"$DT_BUILD/tests/dttrack" "$bin" <"$work/mem" | sed 's/^/  /'

@@ -53,6 +53,12 @@ static void take_def(struct func_insn *fi, const struct dt_def *d)
 	fi->def_src2 = (int8_t)d->src2;
 	fi->scale = (uint8_t)d->scale;
 	fi->clobbers = d->clobbers;
+	/* write-back: followed when it fits, else the base is lost */
+	fi->wb_reg = -1;
+	if (d->wb_reg >= 0 && d->wb_value == (int16_t)d->wb_value && d->wb_reg != d->dst)
+		fi->wb_reg = (int8_t)d->wb_reg, fi->wb_value = (int16_t)d->wb_value;
+	else if (d->wb_reg >= 0 && d->wb_reg < 64)
+		fi->clobbers |= 1ull << d->wb_reg;
 	if (d->kind == DT_DEF_ADDR || d->kind == DT_DEF_ADDI ||
 	    d->kind == DT_DEF_ADD || d->kind == DT_DEF_MUL || d->kind == DT_DEF_CALL)
 		fi->value = d->value;
@@ -146,7 +152,7 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		fi->leader = next_leads;
 		/* what it does to registers, for track.c: decoded once here */
 		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
-				    .src2 = -1 };
+				    .src2 = -1, .wb_reg = -1 };
 		if (s->arch->def)
 			s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
 		take_def(fi, &d);

@@ -119,6 +119,8 @@ struct var_hit {
 	Dwarf_Die pointee;	/* the type its pointer value points to */
 	const char *typedef_name;	/* last typedef on the way, or NULL */
 	int64_t bias;		/* var == reg + bias (DW_OP_bregN bias) */
+	bool strict;		/* tracked, and not an array's element:
+				 * trusted inside the pointee only */
 };
 /* The address range of the function (or the piece of a split function)
  * around DWARF address pc, from the per-unit index. */
@@ -182,6 +184,8 @@ struct func_insn {
 	uint8_t mem_scale;
 	bool mem_static;	/* LOAD from the static at mem_disp */
 	uint8_t mem_span;	/* bytes it may write there, 0: none */
+	int8_t wb_reg;		/* write-back: wb_reg += wb_value, or -1 */
+	int16_t wb_value;
 };
 
 /* A basic block: instructions [first, end) and where control goes next. */
@@ -231,6 +235,8 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr);
 struct track_states;
 void track_states_free(struct track_states *t);
+/* A struct, union or class (what may be a container's first member). */
+bool track_is_aggregate(Dwarf_Die *t);
 struct track_values;
 void track_values_free(struct track_values *v);
 

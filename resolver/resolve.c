@@ -76,7 +76,9 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		return DT_NO_DEBUGINFO;
 	enum dt_reason r = scope_find_vars(s, dpc, ans->reg, hits,
 					   MAX_CANDIDATES, &n);
-	if (r == DT_NO_VAR && track_register(s, ans->pc, ans->reg, &hits[0]) == DT_OK) {
+	bool tracked = r == DT_NO_VAR &&
+		       track_register(s, ans->pc, ans->reg, &hits[0]) == DT_OK;
+	if (tracked) {
 		n = 1;
 		r = DT_OK;
 	}
@@ -99,6 +101,13 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 	}
 	if (!fallback_var)
 		return DT_NO_TYPE;
+	/* A tracked pointer is trusted inside its struct only (unless it
+	 * moved by whole elements): past its end or before its start it is
+	 * most often the first member of a container (a list_head at offset
+	 * 0 of its struct), not an array element. */
+	if (tracked && hits[0].strict && track_is_aggregate(&hits[0].pointee) &&
+	    (fallback_reason != DT_OK || !inside))
+		return DT_NO_VAR;
 	/* a tracked pointer may come from no variable (a call's result) */
 	Dwarf_Die *var = (Dwarf_Die *)&fallback_var->var;
 	ans->var = session_intern(s, var->addr ? dwarf_diename(var) : NULL);

@@ -52,6 +52,9 @@ struct tval {
 	const char *typedef_name;	/* PTR: the typedef it was reached by */
 	Dwarf_Die origin;		/* PTR: the variable it came from, if any */
 	int64_t n;			/* PTR: bias; ADDR: address; INT: multiple */
+	bool strict;			/* PTR: trusted inside its type only;
+					 * false for an array's elements (p + i,
+					 * a loop's p++) */
 	uint32_t sym;			/* INT: a fresh id naming the integer it
 					 * is a multiple of, 0 when unnamed */
 };
@@ -99,14 +102,15 @@ static uint64_t tval_hash(const struct tval *t)
 	h ^= (uint64_t)(uintptr_t)t->pointee.addr + (h << 6) + (h >> 2);
 	h ^= (uint64_t)(uintptr_t)t->origin.addr + (h << 6) + (h >> 2);
 	h ^= (uint64_t)t->n + (h << 6) + (h >> 2);
-	h ^= t->sym + (h << 6) + (h >> 2);
+	h ^= t->sym + (uint64_t)t->strict + (h << 6) + (h >> 2);
 	return h * 0xff51afd7ed558ccdull;
 }
 
 static bool tval_equal(const struct tval *a, const struct tval *b)
 {
 	return a->kind == b->kind && a->pointee.addr == b->pointee.addr &&
-	       a->origin.addr == b->origin.addr && a->n == b->n && a->sym == b->sym;
+	       a->origin.addr == b->origin.addr && a->n == b->n && a->sym == b->sym &&
+	       a->strict == b->strict;
 }
 
 static int values_rehash(struct track_values *tv, size_t nslots)
@@ -174,10 +178,11 @@ void track_values_free(struct track_values *tv)
 }
 
 static uint32_t make_ptr(struct dt_session *s, Dwarf_Die *pointee,
-			 const char *typedef_name, Dwarf_Die *origin, int64_t bias)
+			 const char *typedef_name, Dwarf_Die *origin, int64_t bias,
+			 bool strict)
 {
 	struct tval t = { .kind = TV_PTR, .pointee = *pointee,
-			  .typedef_name = typedef_name, .n = bias };
+			  .typedef_name = typedef_name, .n = bias, .strict = strict };
 
 	if (origin)
 		t.origin = *origin;
@@ -213,10 +218,19 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 
 /* ---- what a register or memory holds ---- */
 
+bool track_is_aggregate(Dwarf_Die *t)
+{
+	int tag = dwarf_tag(t);
+
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
 /* The pointer member starting at off in type t (off past t's end: in a
- * later element of an array of t): its pointee. */
+ * later element of an array of t, unless strict: t may be the first
+ * member of a container): its pointee. */
 static uint32_t pointer_member(struct dt_session *s, Dwarf_Die *t, int64_t off,
-			       Dwarf_Die *origin)
+			       Dwarf_Die *origin, bool strict)
 {
 	Dwarf_Die m, pointee;
 	const char *name;
@@ -225,12 +239,15 @@ static uint32_t pointer_member(struct dt_session *s, Dwarf_Die *t, int64_t off,
 	if (off < 0)
 		return 0;
 	if (type_byte_size(t, &size) && size && (uint64_t)off >= size &&
-	    dwarf_tag(t) != DW_TAG_pointer_type)
+	    dwarf_tag(t) != DW_TAG_pointer_type) {
+		if (strict && track_is_aggregate(t))
+			return 0;
 		off %= (int64_t)size;
+	}
 	if (!type_member_type_at(t, (uint64_t)off, &m) ||
 	    !type_pointee(&m, &pointee, &name))
 		return 0;
-	return make_ptr(s, &pointee, name, origin, 0);
+	return make_ptr(s, &pointee, name, origin, 0, true);
 }
 
 /* What DWARF says reg holds at link-time pc: among the variables there,
@@ -259,7 +276,7 @@ static uint32_t dwarf_value(struct dt_session *s, uint64_t pc, int reg)
 	if (best == MAX_HITS)
 		return 0;
 	return make_ptr(s, &hits[best].pointee, hits[best].typedef_name,
-			&hits[best].var, -hits[best].bias);
+			&hits[best].var, -hits[best].bias, true);
 }
 
 /* reg's value before instruction fi: the state's, else DWARF's. */
@@ -363,8 +380,9 @@ static uint32_t indexed_load(struct dt_session *s, struct tstate *st,
 	if (b.kind == TV_PTR) {
 		if (!type_byte_size(&b.pointee, &size) || !size || step % size)
 			return 0;
+		/* stepping by whole elements: an array, past the first */
 		return pointer_member(s, &b.pointee, b.n + fi->mem_disp,
-				      b.origin.addr ? &b.origin : NULL);
+				      b.origin.addr ? &b.origin : NULL, false);
 	}
 	if (b.kind != TV_ADDR ||
 	    !global_var_at(s, fi->pc, (uint64_t)(b.n + fi->mem_disp), &var, &off) ||
@@ -372,7 +390,7 @@ static uint32_t indexed_load(struct dt_session *s, struct tstate *st,
 	    dwarf_tag(&t) != DW_TAG_array_type || !die_type(&t, &elem) ||
 	    !type_byte_size(&elem, &size) || !size || step % size)
 		return 0;
-	return pointer_member(s, &t, (int64_t)off, &var);
+	return pointer_member(s, &t, (int64_t)off, &var, false);
 }
 
 /* The 8 bytes loaded by fi, a pointer: to what? */
@@ -387,7 +405,7 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 		if (!global_var_at(s, fi->pc, (uint64_t)fi->mem_disp, &var, &off) ||
 		    !die_type(&var, &t))
 			return 0;
-		return pointer_member(s, &t, (int64_t)off, &var);
+		return pointer_member(s, &t, (int64_t)off, &var, false);
 	}
 	int base = fi->mem_base;
 	if (fi->mem_indexed)
@@ -396,18 +414,18 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 		/* a variable's home (all of -O0), else a spill we saw */
 		if (scope_find_memory_var(s, dpc, base, fi->mem_disp, &var, &off) == DT_OK &&
 		    die_type(&var, &t))
-			return pointer_member(s, &t, (int64_t)off, &var);
+			return pointer_member(s, &t, (int64_t)off, &var, false);
 		struct slot *sl = slot_find(st, base, fi->mem_disp);
 		return sl ? sl->val : 0;
 	}
 	struct tval b = value(s, reg_value(s, st, fi, base));
 	if (b.kind == TV_PTR)
 		return pointer_member(s, &b.pointee, b.n + fi->mem_disp,
-				      b.origin.addr ? &b.origin : NULL);
+				      b.origin.addr ? &b.origin : NULL, b.strict);
 	if (b.kind == TV_ADDR &&
 	    global_var_at(s, fi->pc, (uint64_t)(b.n + fi->mem_disp), &var, &off) &&
 	    die_type(&var, &t))
-		return pointer_member(s, &t, (int64_t)off, &var);
+		return pointer_member(s, &t, (int64_t)off, &var, false);
 	return 0;
 }
 
@@ -425,7 +443,7 @@ static uint32_t spilled_value(struct dt_session *s, struct tstate *st,
 	    scope_find_memory_var(s, dpc, fi->mem_base, fi->mem_disp, &var, &off) != DT_OK ||
 	    !die_type(&var, &t))
 		return 0;
-	return pointer_member(s, &t, (int64_t)off, &var);
+	return pointer_member(s, &t, (int64_t)off, &var, false);
 }
 
 /* a + k: a pointer moved by a constant, an address, an integer. */
@@ -472,7 +490,9 @@ static uint32_t add_values(struct dt_session *s, uint32_t a, uint32_t b,
 		uint64_t size, step = (uint64_t)as_int(vb).n * scale;
 		if (!type_byte_size(&va.pointee, &size) || !size || step % size)
 			return 0;
-		return add_const(s, a, k);
+		va.n += k;
+		va.strict = false;	/* an element of an array of them */
+		return intern(s, &va);
 	}
 	if (va.kind == TV_PTR || vb.kind == TV_PTR || va.kind == TV_ADDR ||
 	    vb.kind == TV_ADDR)
@@ -536,7 +556,7 @@ static uint32_t call_result(struct dt_session *s, const struct func_insn *fi)
 	    !scope_function_entry(s, (uint64_t)fi->value + (uint64_t)s->dwarf_adjust, &fn) ||
 	    !die_type(&fn, &t) || !type_pointee(&t, &pointee, &name))
 		return 0;
-	return make_ptr(s, &pointee, name, NULL, 0);
+	return make_ptr(s, &pointee, name, NULL, 0, true);
 }
 
 /* ---- one instruction ---- */
@@ -600,6 +620,10 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	default:
 		break;
 	}
+	/* "ldr x0, [x1], #8": the base moves on (by whole elements in a
+	 * walk over an array) */
+	uint32_t wb = fi->wb_reg >= 0 ?
+		      add_const(s, reg_value(s, st, fi, fi->wb_reg), fi->wb_value) : 0;
 	/* a load that is not a pointer, and anything else computed: an
 	 * integer named by this instruction */
 	if (sets && !v && (fi->def == DT_DEF_LOAD || fi->def == DT_DEF_OTHER))
@@ -632,6 +656,8 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 			slots_kill(s, st, base, false, fi->mem_disp, 8);
 		}
 	}
+	if (fi->wb_reg >= 0)
+		set_reg(s, st, fi->wb_reg, wb);
 	if (sets) {
 		bool frame = fi->def_dst == a->dwarf_fp && fi->def_src == a->dwarf_sp &&
 			     (fi->def == DT_DEF_COPY || fi->def == DT_DEF_ADDI);
@@ -664,6 +690,8 @@ static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
 		return 0;
 	if (va.origin.addr != vb.origin.addr)
 		va.origin = (Dwarf_Die){ 0 };
+	/* moved by whole elements on one path: an array's elements */
+	va.strict = va.n == vb.n && (va.strict || vb.strict);
 	return intern(s, &va);
 }
 
@@ -805,6 +833,7 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 	hit->typedef_name = v.typedef_name;
 	hit->var = v.origin;
 	hit->bias = -v.n;
+	hit->strict = v.strict;
 	return DT_OK;
 }
 

@@ -96,6 +96,8 @@ static const struct def_case a64[] = {
 	C("add x0, x1, x2, asr #3 (not an index)", DT_DEF_OTHER, 0, NONE, NONE, 0, 0, 0, 0,
 	  0x20, 0x0c, 0x82, 0x8b),
 	C("lsl x0, x1, #3", DT_DEF_MUL, 0, 1, NONE, 0, 8, 0, 0, 0x20, 0xf0, 0x7d, 0xd3),
+	C("sbfiz x2, x4, #3, #32", DT_DEF_MUL, 2, NONE, NONE, 0, 8, 0, 0,
+	  0x82, 0x7c, 0x7d, 0x93),
 };
 
 static void check(struct decoder *d, const struct dt_arch *arch, const char *name,
@@ -118,8 +120,9 @@ static void check(struct decoder *d, const struct dt_arch *arch, const char *nam
 		     c->kind != DT_DEF_ADDR ? true : def.value == c->value);
 	ok(same, "%s %s: kind %d dst %d src %d src2 %d scale %u value %lld", name,
 	   c->what, def.kind, def.dst, def.src, def.src2, def.scale, (long long)def.value);
-	ok((def.clobbers & c->clobbers) == c->clobbers, "%s %s: clobbers %#llx",
-	   name, c->what, (unsigned long long)def.clobbers);
+	uint64_t writes = def.clobbers | (def.wb_reg >= 0 ? R(def.wb_reg) : 0);
+	ok((writes & c->clobbers) == c->clobbers, "%s %s: also writes %#llx",
+	   name, c->what, (unsigned long long)writes);
 	ok(c->span ? def.mem_span >= c->span : def.mem_span == 0,
 	   "%s %s: writes %u bytes of memory", name, c->what, def.mem_span);
 }
@@ -140,6 +143,19 @@ int main(void)
 	}
 	for (size_t i = 0; i < sizeof(a64) / sizeof(a64[0]); i++)
 		check(d, &dt_arch_aarch64, "aarch64", &a64[i]);
+	/* write-back is followed as an addition to the base */
+	static const uint8_t post[] = { 0x20, 0x84, 0x40, 0xf8 };	/* ldr x0, [x1], #8 */
+	static const uint8_t pre[] = { 0x20, 0x0c, 0x41, 0xf8 };	/* ldr x0, [x1, #16]! */
+	struct decoded_insn insn;
+	struct dt_def def;
+	decoder_run(d, 0x1000, post, 4, &insn);
+	dt_arch_aarch64.def(insn.toks, insn.ntoks, 0x1000, 4, &def);
+	ok(def.wb_reg == 1 && def.wb_value == 8, "aarch64 post-index: x1 += %lld",
+	   (long long)def.wb_value);
+	decoder_run(d, 0x1000, pre, 4, &insn);
+	dt_arch_aarch64.def(insn.toks, insn.ntoks, 0x1000, 4, &def);
+	ok(def.wb_reg == 1 && def.wb_value == 16, "aarch64 pre-index: x1 += %lld",
+	   (long long)def.wb_value);
 	decoder_free(d);
 	return done_testing();
 }
