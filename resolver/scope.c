@@ -406,14 +406,16 @@ struct reg_home {
 	const char *typedef_name;
 	int64_t bias;
 	unsigned depth;		/* of its scope: innermost answers first */
+	unsigned seq;		/* order of reading, kept within a register */
 	int reg;
 	bool typed;		/* a data pointer (or has one at the piece) */
 	bool entry_only;	/* DW_OP_entry_value(reg): at the entry pc */
 };
 
 struct reg_homes {
-	struct reg_home *h;
+	struct reg_home *h;	/* sorted by register */
 	size_t n, cap;
+	size_t by_reg[33];	/* register r's homes: [by_reg[r], by_reg[r+1]) */
 	Dwarf_Addr entry;	/* the function's entry pc */
 	bool memory_vars;	/* some variable lives in memory (fbreg, breg) */
 };
@@ -426,11 +428,22 @@ static void reg_homes_free(struct reg_homes *h)
 	free(h);
 }
 
+static int home_cmp(const void *a, const void *b)
+{
+	const struct reg_home *x = a, *y = b;
+
+	if (x->reg != y->reg)
+		return x->reg < y->reg ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;	/* scope order */
+}
+
 static int add_home(struct reg_homes *rh, const struct reg_home *home)
 {
 	if (GROW(rh->h, rh->cap, rh->n, 32))
 		return -1;
-	rh->h[rh->n++] = *home;
+	rh->h[rh->n] = *home;
+	rh->h[rh->n].seq = (unsigned)rh->n;
+	rh->n++;
 	return 0;
 }
 
@@ -525,6 +538,13 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 	if (dwarf_entrypc(&fn, &rh->entry) != 0)
 		rh->entry = r->lo;
 	homes_of_scope(rh, &fn, 0);
+	if (rh->n)	/* stable within a register: scope order kept */
+		qsort(rh->h, rh->n, sizeof(*rh->h), home_cmp);
+	for (int reg = 0, i = 0; reg <= 32; reg++) {
+		while ((size_t)i < rh->n && rh->h[i].reg < reg)
+			i++;
+		rh->by_reg[reg] = (size_t)i;
+	}
 	session_debug(s, "function <%#llx>: %zu register locations",
 		      (unsigned long long)r->die, rh->n);
 	return r->homes = rh;
@@ -541,9 +561,11 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 	*nhits = 0;
 	if (!rh)
 		return scope_cu_known(s, pc) ? DT_NO_VAR : DT_NO_CU;
-	for (size_t i = 0; i < rh->n; i++) {
+	if (reg < 0 || reg >= 32)
+		return DT_NO_VAR;
+	for (size_t i = rh->by_reg[reg]; i < rh->by_reg[reg + 1]; i++) {
 		const struct reg_home *h = &rh->h[i];
-		if (h->reg != reg || pc < h->lo || pc >= h->hi ||
+		if (pc < h->lo || pc >= h->hi ||
 		    (h->entry_only && pc != rh->entry))
 			continue;
 		reg_matched = true;
