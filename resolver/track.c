@@ -10,7 +10,8 @@
  *                  (bias != 0 after "lea 0x30(%rdi)": a member's address)
  *   ADDR(a)        the constant link-time address a (lea of a static)
  *   INT(sym, k)    an integer that is a multiple of k; sym names the
- *                  instruction that produced it (0: unnamed), so that
+ *                  instruction that produced it, or the block and
+ *                  register it was found in (0: unnamed), so that
  *                  i + i + i is known to be 3 * i
  *   unknown        anything else
  *
@@ -20,7 +21,10 @@
  * and copies, spills, reloads and address arithmetic of those.  Adding an
  * integer to PTR(T) keeps the type only when the integer is a known
  * multiple of sizeof(T) (an array index), so p[i] is followed and a byte
- * offset is not.  At a block's entry the states of its predecessors meet:
+ * offset is not.  A pointer proved this way is trusted inside its struct
+ * only, unless it moved by whole elements: past the end of a list_head it
+ * is the list_head's container, not a second list_head.  At a block's
+ * entry the states of its predecessors meet:
  * a value survives only when every predecessor agrees (INTs keep the gcd
  * of their multiples); what is not proven is unknown, never a guess.
  * Functions with jumps whose targets are unknown (jump tables, indirect
@@ -326,8 +330,8 @@ static void slot_drop(struct tstate *st, unsigned i)
 
 /* Forget slots of base (all of them, or those overlapping [disp,
  * disp + span)); a write through one base may alias the other's. */
-static void slots_kill(const struct dt_session *s, struct tstate *st, int base,
-		       bool all, int64_t disp, unsigned span)
+static void slots_kill(struct tstate *st, int base, bool all, int64_t disp,
+		       unsigned span)
 {
 	for (unsigned i = st->nslots; i-- > 0;) {
 		const struct slot *sl = &st->slot[i];
@@ -336,7 +340,6 @@ static void slots_kill(const struct dt_session *s, struct tstate *st, int base,
 		if (!same || all || overlap)
 			slot_drop(st, i);
 	}
-	(void)s;
 }
 
 static void slots_kill_base(struct tstate *st, int base)
@@ -411,7 +414,9 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 	if (fi->mem_indexed)
 		return indexed_load(s, st, fi);
 	if (is_slot_base(s, st, base)) {
-		/* a variable's home (all of -O0), else a spill we saw */
+		/* a variable's home (all of -O0; its declared type says more
+		 * than the arithmetic that filled it, container_of), else a
+		 * spill we saw */
 		if (scope_find_memory_var(s, dpc, base, fi->mem_disp, &var, &off) == DT_OK &&
 		    die_type(&var, &t))
 			return pointer_member(s, &t, (int64_t)off, &var, false);
@@ -633,7 +638,7 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	if (fi->mem_span && fi->def != DT_DEF_STORE) {
 		int base = fi->mem_base;
 		if (base == a->dwarf_sp || base == a->dwarf_fp)
-			slots_kill(s, st, base, fi->mem_indexed, fi->mem_disp, fi->mem_span);
+			slots_kill(st, base, fi->mem_indexed, fi->mem_disp, fi->mem_span);
 	}
 	for (int r = 0; r < TRACK_REGS; r++)
 		if (fi->clobbers >> r & 1)
@@ -650,10 +655,10 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	if (fi->def == DT_DEF_STORE) {
 		int base = fi->mem_base;
 		if (is_slot_base(s, st, base)) {
-			slots_kill(s, st, base, false, fi->mem_disp, 8);
+			slots_kill(st, base, false, fi->mem_disp, 8);
 			slot_store(st, base, fi->mem_disp, v);
 		} else if (base == a->dwarf_sp || base == a->dwarf_fp) {
-			slots_kill(s, st, base, false, fi->mem_disp, 8);
+			slots_kill(st, base, false, fi->mem_disp, 8);
 		}
 	}
 	if (fi->wb_reg >= 0)
@@ -816,14 +821,21 @@ static bool state_at(struct dt_session *s, uint64_t pc, struct tstate *st)
 	return true;
 }
 
-enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
-			      struct var_hit *hit)
+/* What the dataflow proved of reg just before pc. */
+static struct tval value_before(struct dt_session *s, uint64_t pc, int reg)
 {
 	struct tstate st;
 
 	if (reg < 0 || reg >= TRACK_REGS || !state_at(s, pc, &st))
-		return DT_NO_VAR;
-	struct tval v = value(s, st.reg[reg]);
+		return value(s, 0);
+	return value(s, st.reg[reg]);
+}
+
+enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
+			      struct var_hit *hit)
+{
+	struct tval v = value_before(s, pc, reg);
+
 	if (v.kind != TV_PTR)
 		return DT_NO_VAR;
 	session_debug(s, "  reg %d at %#llx: tracked pointer, bias %lld", reg,
@@ -839,11 +851,8 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 
 bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr)
 {
-	struct tstate st;
+	struct tval v = value_before(s, pc, reg);
 
-	if (reg < 0 || reg >= TRACK_REGS || !state_at(s, pc, &st))
-		return false;
-	struct tval v = value(s, st.reg[reg]);
 	if (v.kind != TV_ADDR)
 		return false;
 	*addr = (uint64_t)v.n;
