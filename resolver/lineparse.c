@@ -148,6 +148,17 @@ static bool is_hex_digit(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
 }
 
+/* The space-separated word at *p (empty at the end); *p moves past it. */
+static struct span next_word(const char **p, const char *end)
+{
+	while (*p < end && **p == ' ')
+		(*p)++;
+	const char *t = *p;
+	while (*p < end && **p != ' ')
+		(*p)++;
+	return (struct span){ t, (size_t)(*p - t) };
+}
+
 static bool span_is(struct span s, const char *lit)
 {
 	return s.len == strlen(lit) && !memcmp(s.p, lit, s.len);
@@ -381,16 +392,12 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 	if (req->has_data_addr) {
 		/* the addr column comes first: the header ends before it */
 		for (const char *p = line; p < ip;) {
-			while (p < ip && *p == ' ')
-				p++;
-			const char *t = p;
-			while (p < ip && *p != ' ')
-				p++;
-			size_t n = (size_t)(p - t), i;
-			for (i = 0; i < n && is_hex_digit(t[i]); i++)
+			struct span w = next_word(&p, ip);
+			size_t i;
+			for (i = 0; i < w.len && is_hex_digit(w.p[i]); i++)
 				;
-			if (n && i == n && is_address_at(line, t, n)) {
-				hdr_end = t;
+			if (w.len && i == w.len && is_address_at(line, w.p, w.len)) {
+				hdr_end = w.p;
 				break;
 			}
 		}
@@ -400,12 +407,9 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 	uint64_t pending_int = 0;
 	bool have_pending = false;
 	for (const char *p = line; p < hdr_end;) {
-		while (p < hdr_end && *p == ' ')
-			p++;
-		const char *t = p;
-		while (p < hdr_end && *p != ' ')
-			p++;
-		size_t n = (size_t)(p - t);
+		struct span w = next_word(&p, hdr_end);
+		const char *t = w.p;
+		size_t n = w.len;
 		if (!n)
 			break;
 		bool digits = true, slash = false, dot = false;
