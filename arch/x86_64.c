@@ -311,20 +311,19 @@ static void mem_op_of(const struct operand *mem, struct dt_mem_op *op)
 	op->absolute = op->base < 0 && op->index < 0 && !op->pc_relative;
 }
 
-static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
-				    struct dt_mem_op *op)
+/* Classify an instruction already parsed (x86_def() asks too). */
+static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
+				       struct dt_mem_op *op)
 {
-	struct parsed_insn pi;
 	const struct operand *mem = NULL;
 	unsigned other_reg_size = 0;
 
-	parse_insn(toks, n, &pi);
-	const char *mnem = pi.mnem;
+	const char *mnem = pi->mnem;
 	if (!mnem[0])
 		return DT_OP_UNPARSED;	/* "(bad)" or data */
 	bool branch = starts_with(mnem, "call") || mnem[0] == 'j';
-	for (size_t k = 0; k < pi.nops; k++) {
-		const struct operand *o = &pi.ops[k];
+	for (size_t k = 0; k < pi->nops; k++) {
+		const struct operand *o = &pi->ops[k];
 		/* Two memory operands only in string ops: the first (the
 		 * source in AT&T). */
 		if (operand_is_memory(o, branch) && !mem)
@@ -333,7 +332,7 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 			other_reg_size = o->reg_size;
 	}
 	bool have_mem = mem != NULL;
-	bool unparsed = pi.unparsed;
+	bool unparsed = pi->unparsed;
 
 	if (is_addressing_only(mnem))
 		return DT_OP_NONE;
@@ -366,6 +365,15 @@ static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
 	else if (ml > 2)
 		op->size = suffix_width(mnem[ml - 1]);
 	return DT_OP_MEMORY;
+}
+
+static enum dt_op_kind x86_classify(const struct dt_tok *toks, size_t n,
+				    struct dt_mem_op *op)
+{
+	struct parsed_insn pi;
+
+	parse_insn(toks, n, &pi);
+	return classify_parsed(&pi, op);
 }
 
 /* The operation's mnemonic (the last of any prefixes), "" when none. */
@@ -486,8 +494,7 @@ static bool is_gpr(const struct operand *o)
 
 /* The memory the instruction may write: a memory destination (the last
  * operand), or any memory operand of an exchange. */
-static void memory_written(const struct dt_tok *toks, size_t n,
-			   const struct parsed_insn *pi, struct dt_def *d)
+static void memory_written(const struct parsed_insn *pi, struct dt_def *d)
 {
 	const struct operand *dst = &pi->ops[pi->nops - 1];
 	bool exchange = starts_with(pi->mnem, "xchg") || starts_with(pi->mnem, "xadd") ||
@@ -498,7 +505,7 @@ static void memory_written(const struct dt_tok *toks, size_t n,
 		return;
 	if (!exchange && (dst->reg_only || dst->immediate))
 		return;
-	if (x86_classify(toks, n, &op) != DT_OP_MEMORY)
+	if (classify_parsed(pi, &op) != DT_OP_MEMORY)
 		return;
 	d->mem = op;
 	/* unknown sizes (fxsave, rep stos): a generous span */
@@ -525,7 +532,7 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 	d->clobbers = implicit_writes(&pi);
 	if (!pi.nops)
 		return;
-	memory_written(toks, n, &pi, d);
+	memory_written(&pi, d);
 	if (writes_no_register(pi.mnem))
 		return;
 	const struct operand *dst = &pi.ops[pi.nops - 1];

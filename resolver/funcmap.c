@@ -66,7 +66,6 @@ static void take_def(struct func_insn *fi, const struct dt_def *d)
 	if (moves && (!based || (d->kind == DT_DEF_STORE && d->mem.index >= 0)))
 		fi->def = d->kind == DT_DEF_LOAD ? DT_DEF_OTHER : DT_DEF_NONE;
 	fi->mem_base = (int8_t)(based ? d->mem.base : -1);
-	fi->mem_indexed = d->mem.index >= 0;
 	fi->mem_index = (int8_t)d->mem.index;
 	fi->mem_scale = (uint8_t)d->mem.scale;
 	fi->mem_disp = d->mem.disp;

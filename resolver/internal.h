@@ -167,7 +167,7 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 struct func_insn {
 	uint64_t pc;
 	uint64_t clobbers;	/* registers written besides def_dst */
-	int64_t value;		/* ADDR, ADDI, ADD constant; branch or
+	int64_t value;		/* ADDR, ADDI, ADD, MUL constant; branch or
 				 * direct call target */
 	int64_t mem_disp;	/* memory loaded, stored or written:
 				 * mem_base + mem_disp */
@@ -179,8 +179,7 @@ struct func_insn {
 	int8_t def_dst, def_src, def_src2;
 	uint8_t scale;		/* DT_DEF_ADD */
 	int8_t mem_base;	/* -1: no register base (pc-relative...) */
-	bool mem_indexed;	/* the address has an index register too: */
-	int8_t mem_index;	/* ... this one (LOAD), times mem_scale */
+	int8_t mem_index;	/* an index register too (times mem_scale), or -1 */
 	uint8_t mem_scale;
 	bool mem_static;	/* LOAD from the static at mem_disp */
 	uint8_t mem_span;	/* bytes it may write there, 0: none */

@@ -63,11 +63,17 @@ struct tval {
 					 * is a multiple of, 0 when unnamed */
 };
 
+struct tstate;
+
 struct track_values {
 	struct tval *v;
 	size_t n, cap;
 	uint32_t *slots;		/* open addressing on the value, 0 empty */
 	size_t nslots;
+	/* the state last replayed: resolve.c asks about one pc up to three
+	 * times (a pointer in the base, an address in the base or index) */
+	uint64_t last_pc;
+	struct tstate *last;		/* NULL until the first replay */
 };
 
 #define TOP UINT32_MAX		/* not reached yet: the meet's identity */
@@ -178,6 +184,7 @@ void track_values_free(struct track_values *tv)
 		return;
 	free(tv->v);
 	free(tv->slots);
+	free(tv->last);
 	free(tv);
 }
 
@@ -411,7 +418,7 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 		return pointer_member(s, &t, (int64_t)off, &var, false);
 	}
 	int base = fi->mem_base;
-	if (fi->mem_indexed)
+	if (fi->mem_index >= 0)
 		return indexed_load(s, st, fi);
 	if (is_slot_base(s, st, base)) {
 		/* a variable's home (all of -O0; its declared type says more
@@ -638,7 +645,7 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	if (fi->mem_span && fi->def != DT_DEF_STORE) {
 		int base = fi->mem_base;
 		if (base == a->dwarf_sp || base == a->dwarf_fp)
-			slots_kill(st, base, fi->mem_indexed, fi->mem_disp, fi->mem_span);
+			slots_kill(st, base, fi->mem_index >= 0, fi->mem_disp, fi->mem_span);
 	}
 	for (int r = 0; r < TRACK_REGS; r++)
 		if (fi->clobbers >> r & 1)
@@ -808,6 +815,11 @@ static bool state_at(struct dt_session *s, uint64_t pc, struct tstate *st)
 
 	if (i < 0)
 		return false;
+	struct track_values *tv = s->track_values;
+	if (tv && tv->last && tv->last_pc == pc) {
+		*st = *tv->last;
+		return true;
+	}
 	if (!fm->track && !(fm->track = analyse(s, fm)))
 		return false;
 	size_t b = func_map_block(fm, (size_t)i);
@@ -818,6 +830,10 @@ static bool state_at(struct dt_session *s, uint64_t pc, struct tstate *st)
 	enter_block(s, st, b);
 	for (uint32_t k = fm->blocks[b].first; k < (uint32_t)i; k++)
 		transfer(s, fm, k, st);
+	if ((tv = s->track_values) && (tv->last || (tv->last = malloc(sizeof(*st))))) {
+		*tv->last = *st;
+		tv->last_pc = pc;
+	}
 	return true;
 }
 
