@@ -54,6 +54,8 @@ static const struct enc encodings[] = {
 	  DT_OP_MEMORY, RDI, NONE, 0, 0, .segment = NONE, .size = 8 },
 	{ "movl $0x1,0x8(%rdi) (store immediate)", { 0xc7, 0x47, 0x08, 1, 0, 0, 0 }, 7,
 	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE, .size = 4 },
+	{ "mov %r9,0x8(%rdi) (r8 and r9 are 8 bytes wide too)", { 0x4c, 0x89, 0x4f, 0x08 }, 4,
+	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE, .size = 8 },
 	{ "movzbl 0x21(%rdi),%eax", { 0x0f, 0xb6, 0x47, 0x21 }, 4,
 	  DT_OP_MEMORY, RDI, NONE, 0, 0x21, .segment = NONE, .size = 1 },
 	{ "movsd 0x8(%rdi),%xmm0 (SSE scalar)", { 0xf2, 0x0f, 0x10, 0x47, 0x08 }, 5,
