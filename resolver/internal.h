@@ -234,8 +234,13 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr);
 struct track_states;
 void track_states_free(struct track_states *t);
-/* A struct, union or class (what may be a container's first member). */
-bool track_is_aggregate(Dwarf_Die *t);
+/* Whether hit h, which gave r and th for an access, may answer it: a
+ * tracked struct pointer (strict) only inside its struct; past its end
+ * it is most often the first member of a container (a list_head at
+ * offset 0 of its struct), not an array element. */
+struct type_hit;
+bool track_hit_trusted(const struct var_hit *h, enum dt_reason r,
+		       const struct type_hit *th);
 struct track_values;
 void track_values_free(struct track_values *v);
 

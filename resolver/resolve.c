@@ -76,9 +76,7 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		return DT_NO_DEBUGINFO;
 	enum dt_reason r = scope_find_vars(s, dpc, ans->reg, hits,
 					   MAX_CANDIDATES, &n);
-	bool tracked = r == DT_NO_VAR &&
-		       track_register(s, ans->pc, ans->reg, &hits[0]) == DT_OK;
-	if (tracked) {
+	if (r == DT_NO_VAR && track_register(s, ans->pc, ans->reg, &hits[0]) == DT_OK) {
 		n = 1;
 		r = DT_OK;
 	}
@@ -88,6 +86,8 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		int64_t off = ans->disp - hits[i].bias;
 		r = type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
 				   off, ans->size, &th);
+		if (!track_hit_trusted(&hits[i], r, &th))
+			continue;
 		bool in = r == DT_OK && !th.beyond_end;
 		bool better = !fallback_var ||
 			      (in && (!inside || th.size > fallback.size)) ||
@@ -99,15 +99,8 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 			inside = in;
 		}
 	}
-	if (!fallback_var)
-		return DT_NO_TYPE;
-	/* A tracked pointer is trusted inside its struct only (unless it
-	 * moved by whole elements): past its end or before its start it is
-	 * most often the first member of a container (a list_head at offset
-	 * 0 of its struct), not an array element. */
-	if (tracked && hits[0].strict && track_is_aggregate(&hits[0].pointee) &&
-	    (fallback_reason != DT_OK || !inside))
-		return DT_NO_VAR;
+	if (!fallback_var)	/* only a tracked pointer, used past its end */
+		return n && hits[0].strict ? DT_NO_VAR : DT_NO_TYPE;
 	/* a tracked pointer may come from no variable (a call's result) */
 	Dwarf_Die *var = (Dwarf_Die *)&fallback_var->var;
 	ans->var = session_intern(s, var->addr ? dwarf_diename(var) : NULL);

@@ -229,12 +229,19 @@ static uint64_t gcd(uint64_t a, uint64_t b)
 
 /* ---- what a register or memory holds ---- */
 
-bool track_is_aggregate(Dwarf_Die *t)
+static bool is_aggregate(Dwarf_Die *t)
 {
 	int tag = dwarf_tag(t);
 
 	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 	       tag == DW_TAG_class_type;
+}
+
+bool track_hit_trusted(const struct var_hit *h, enum dt_reason r,
+		       const struct type_hit *th)
+{
+	return !h->strict || (r == DT_OK && !th->beyond_end) ||
+	       !is_aggregate((Dwarf_Die *)&h->pointee);
 }
 
 /* The pointer member starting at off in type t (off past t's end: in a
@@ -251,7 +258,7 @@ static uint32_t pointer_member(struct dt_session *s, Dwarf_Die *t, int64_t off,
 		return 0;
 	if (type_byte_size(t, &size) && size && (uint64_t)off >= size &&
 	    dwarf_tag(t) != DW_TAG_pointer_type) {
-		if (strict && track_is_aggregate(t))
+		if (strict && is_aggregate(t))
 			return 0;
 		off %= (int64_t)size;
 	}

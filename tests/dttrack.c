@@ -55,10 +55,11 @@ int main(int argc, char **argv)
 			continue;
 		struct var_hit hits[8], tracked;
 		struct type_hit t, d = { .size = 0 }, th;
-		if (track_register(s, pc, op.base, &tracked) != DT_OK ||
-		    type_member_at(s, &tracked.pointee, tracked.typedef_name,
-				   op.disp - tracked.bias, op.size, &t) != DT_OK ||
-		    (t.beyond_end && tracked.strict && track_is_aggregate(&tracked.pointee)))
+		if (track_register(s, pc, op.base, &tracked) != DT_OK)
+			continue;
+		enum dt_reason tr = type_member_at(s, &tracked.pointee, tracked.typedef_name,
+						   op.disp - tracked.bias, op.size, &t);
+		if (tr != DT_OK || !track_hit_trusted(&tracked, tr, &t))
 			continue;	/* resolve.c would not answer from it */
 		if (scope_find_vars(s, pc + (uint64_t)s->dwarf_adjust, op.base, hits, 8,
 				    &n) != DT_OK) {
