@@ -102,7 +102,7 @@ static void usage(FILE *f)
 "Exit status: 0 on success, 1 when an input file or BINARY could not be\n"
 "read (every line is still answered), 2 on a usage error.\n"
 "Environment: DTPROF_DEBUG=1 traces each step on stderr; DTPROF_NO_TRACK=1\n"
-"turns off following registers back through their basic block.\n");
+"names registers only through variables (no instruction tracking).\n");
 }
 
 static void log_cb(void *arg, const char *line)
