@@ -8,7 +8,6 @@
  *   perf script --dlfilter dtplugin.so [--dlarg annotate[=TYPE]] ...
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,17 +50,7 @@ struct state {
 	enum skid_mode skid;
 };
 
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(PROG ": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
+#define note(...) dt_message(PROG, __VA_ARGS__)
 
 static void log_note(void *arg, const char *msg)
 {

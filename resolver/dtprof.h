@@ -48,6 +48,9 @@ const char *dt_reason_str(enum dt_reason r);
 int dt_reason_from_str(const char *name);
 /* Message for 0 / -errno / -DT_ERR_*; static storage. */
 const char *dt_strerror(int err);
+/* "PROG: message" and a newline on stderr: the front ends' one voice. */
+void dt_message(const char *prog, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #define DT_TYPE_UNKNOWN "(unknown)"
 #define DT_TYPE_STACK_OP "(stack operation)"

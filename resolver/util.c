@@ -5,6 +5,8 @@
  * whose lookups allocate nothing.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,4 +171,15 @@ void cache_release(struct answer_cache *c)
 {
 	free(c->slots);
 	memset(c, 0, sizeof(*c));
+}
+
+void dt_message(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
