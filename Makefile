@@ -50,7 +50,7 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/lineparse.c resolver/lineread.c resolver/util.c \
 	  resolver/funcmap.c resolver/layout.c resolver/dsos.c \
 	  resolver/maps.c resolver/stream.c resolver/globals.c \
-	  resolver/track.c $(ARCH_SRC)
+	  resolver/track.c resolver/containers.c $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve

@@ -280,6 +280,8 @@ EXPORT int stop(void *data, void *ctx)
 	int err;
 
 	(void)ctx;
+	if (!st)	/* start() failed (a bad --dlarg): perf still calls us */
+		return 0;
 	err = print_tables(st);
 	dt_report_free(st->report);
 	dt_dsos_free(st->dsos);

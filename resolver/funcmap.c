@@ -242,6 +242,43 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 	return fm;
 }
 
+/* Whether every way out of fm is a return, and nothing is called. */
+static bool leaf_summary(struct func_map *fm)
+{
+	uint64_t w = 0;
+
+	for (size_t i = 0; i < fm->n; i++) {
+		const struct func_insn *in = &fm->insns[i];
+		if (in->flow == DT_FLOW_CALL || in->flow == DT_FLOW_INDIRECT)
+			return false;
+		if ((in->flow == DT_FLOW_JUMP || in->flow == DT_FLOW_BRANCH) &&
+		    ((uint64_t)in->value < fm->start || (uint64_t)in->value >= fm->end))
+			return false;	/* a tail call */
+		if (in->def_dst >= 0 && in->def_dst < 64)
+			w |= 1ull << in->def_dst;
+		if (in->wb_reg >= 0 && in->wb_reg < 64)
+			w |= 1ull << in->wb_reg;
+		w |= in->clobbers;
+	}
+	fm->writes = w;
+	return true;
+}
+
+uint64_t funcmap_call_clobbers(struct dt_session *s, uint64_t target)
+{
+	uint64_t all = s->arch->caller_saved;
+	struct func_map *fm = target ? funcmap_get(s, target) : NULL;
+
+	if (!fm || fm->start != target)
+		return all;
+	if (!fm->writes_known) {
+		if (!leaf_summary(fm))
+			fm->writes = all;
+		fm->writes_known = true;
+	}
+	return fm->writes & all;
+}
+
 static void func_map_free(struct func_map *fm)
 {
 	track_states_free(fm->track);

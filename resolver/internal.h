@@ -91,6 +91,7 @@ struct dt_session {
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct global_index *globals;		/* globals.c, built lazily */
+	struct container_index *containers;	/* containers.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
@@ -162,6 +163,18 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 		   Dwarf_Die *var, uint64_t *off);
 
+/* ---- containers.c: the structs that embed a struct ---- */
+struct container_index;
+struct type_hit;
+void container_index_free(struct container_index *ix);
+/* A pointer to pointee used at off outside it (container_of): the member
+ * of the one container whose layout holds [off, off + access_size).  DT_OK
+ * with *out; DT_BAD_OFFSET when no container or several fit, said in why
+ * (candidates named) for -v. */
+enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
+				   int64_t off, unsigned access_size,
+				   struct type_hit *out, char *why, size_t why_len);
+
 /* ---- funcmap.c: a function decoded once ---- */
 
 struct func_insn {
@@ -200,12 +213,19 @@ struct func_map {
 	struct func_block *blocks;
 	size_t nblocks;
 	bool indirect_jumps;	/* some block has successors we do not know */
+	uint64_t writes;	/* registers its instructions may write, */
+	bool writes_known;	/* when it calls nothing and leaves only by ret */
 	struct track_states *track;	/* track.c's, built on first use */
 };
 
 /* The decoded function containing pc, built on first use; NULL when pc is
  * in no sized function symbol or memory ran out. */
 struct func_map *funcmap_get(struct dt_session *s, uint64_t pc);
+/* Registers a direct call to target may change: what the callee's own
+ * instructions write, when it is a leaf that returns (gcc's -fipa-ra keeps
+ * values in other caller-saved registers across such calls); else every
+ * caller-saved register. */
+uint64_t funcmap_call_clobbers(struct dt_session *s, uint64_t target);
 /* Index of the instruction starting at pc, -1 when none does. */
 long func_map_index(const struct func_map *fm, uint64_t pc);
 /* Index of the block holding instruction i. */

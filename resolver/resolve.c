@@ -60,13 +60,19 @@ static void answer_pseudo(struct dt_answer *ans, const char *type)
  * both the list_head pointer (negative offset) and the container (inside)
  * live in the register; the container is the answer.  When several types
  * contain the offset they are views of the same memory (a member pointer
- * and its container): the largest, the container, says the most. */
+ * and its container): the largest, the container, says the most.
+ * A pointer is trusted inside its pointee only, whatever its source
+ * (variable, dataflow): past its end or before its start it is most often
+ * a member of a container, which containers.c may name; only an indexed
+ * operand (p[i], the compiler stepping through an array) or a pointer the
+ * dataflow saw move by whole elements is taken as an array's element. */
 static enum dt_reason attribute_operand(struct dt_session *s,
-					struct dt_answer *ans)
+					struct dt_answer *ans, bool indexed)
 {
 	struct var_hit hits[MAX_CANDIDATES];
 	struct type_hit th, fallback = { .size = 0 };
 	const struct var_hit *fallback_var = NULL;
+	struct var_hit *outside = NULL;
 	enum dt_reason fallback_reason = DT_NO_TYPE;
 	bool inside = false;
 	Dwarf_Addr dpc = ans->pc + (uint64_t)s->dwarf_adjust;
@@ -86,8 +92,11 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		int64_t off = ans->disp - hits[i].bias;
 		r = type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
 				   off, ans->size, &th);
-		if (!track_hit_trusted(&hits[i], r, &th))
+		if (!indexed && !track_hit_trusted(&hits[i], r, &th)) {
+			if (!outside)
+				outside = &hits[i];
 			continue;
+		}
 		bool in = r == DT_OK && !th.beyond_end;
 		bool better = !fallback_var ||
 			      (in && (!inside || th.size > fallback.size)) ||
@@ -99,8 +108,18 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 			inside = in;
 		}
 	}
-	if (!fallback_var)	/* only a tracked pointer, used past its end */
-		return n && hits[0].strict ? DT_NO_VAR : DT_NO_TYPE;
+	if (!fallback_var && outside) {
+		char why[160];
+		fallback_var = outside;
+		fallback_reason = container_member_at(s, &outside->pointee,
+						      ans->disp - outside->bias,
+						      ans->size, &fallback,
+						      why, sizeof(why));
+		if (*why)
+			session_debug(s, "  %s", why);
+	}
+	if (!fallback_var)
+		return DT_NO_TYPE;
 	/* a tracked pointer may come from no variable (a call's result) */
 	Dwarf_Die *var = (Dwarf_Die *)&fallback_var->var;
 	ans->var = session_intern(s, var->addr ? dwarf_diename(var) : NULL);
@@ -159,9 +178,32 @@ enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 	dt_answer_miss(ans, pc, DT_OK);
 	ans->reg = reg;
 	ans->disp = offset;
-	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans);
+	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, false);
 	finish(s, &key, ans, r);
 	return r;
+}
+
+/* The constant just added to an index register, in pc's block: gcc -O0
+ * folds part of a member's offset into the index ("movslq %edx,%rdx;
+ * add $0x1c,%rdx; movzwl 0xc(%rax,%rdx,2)" reads the short at 0xc + 2 *
+ * 0x1c, not at 0xc), so the displacement alone names the wrong member. */
+static int64_t index_constant(struct dt_session *s, uint64_t pc, int reg)
+{
+	const struct func_map *fm = funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+
+	if (i < 0 || reg < 0 || reg >= 64)
+		return 0;
+	while (!fm->insns[i].leader && i > 0) {
+		const struct func_insn *in = &fm->insns[--i];
+		if (in->def_dst != reg && !(in->clobbers >> reg & 1))
+			continue;
+		if (in->def == DT_DEF_ADDI && in->def_dst == reg &&
+		    in->def_src == reg)
+			return in->value;
+		return 0;
+	}
+	return 0;
 }
 
 static enum dt_reason classify_and_attribute(struct dt_session *s,
@@ -200,10 +242,20 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		return global_attribute(s, ans->pc, ans->pc + insn.len + (uint64_t)op.disp, ans);
 	if (op.base < 0)
 		return global_attribute(s, ans->pc, (uint64_t)op.disp, ans);
+	if (op.index >= 0)
+		ans->disp += index_constant(s, ans->pc, op.index) * op.scale;
 	ans->reg = op.base;
-	enum dt_reason r = attribute_operand(s, ans);
+	enum dt_reason r = attribute_operand(s, ans, op.index >= 0);
 	if (r == DT_OK || !s->dwarf)
 		return r;
+	/* "0x34(%rsi,%rdi,1)": the pointer may be the index, the base i * size */
+	if (op.index >= 0 && op.scale == 1) {
+		ans->reg = op.index;
+		enum dt_reason ri = attribute_operand(s, ans, true);
+		if (ri == DT_OK)
+			return ri;
+		ans->reg = op.base;
+	}
 	/* the register holds a static's address (lea, adrp + add) */
 	uint64_t base_addr;
 	if (track_address(s, ans->pc, op.base, &base_addr) ||

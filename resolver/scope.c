@@ -580,7 +580,8 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 		}
 		hits[at] = (struct var_hit){ .var = h->var, .pointee = h->pointee,
 					     .typedef_name = h->typedef_name,
-					     .bias = h->bias };
+					     .bias = h->bias,
+					     .strict = true };
 		depth[at] = h->depth;
 		++*nhits;
 		session_debug(s, "  var <%#llx> in reg %d%+lld",

@@ -283,6 +283,7 @@ void dt_session_close(struct dt_session *s)
 	funcmap_cache_free(s->funcmaps);
 	layout_cache_free(s->layouts);
 	global_index_free(s->globals);
+	container_index_free(s->containers);
 	track_values_free(s->track_values);
 	free(p->segs);
 	free(p->names);

@@ -660,8 +660,9 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	if (fi->op == DT_OP_STACK && fi->flow != DT_FLOW_CALL)
 		slots_kill_base(st, a->dwarf_sp);	/* push, pop: sp moved */
 	if (fi->def == DT_DEF_CALL) {
+		uint64_t lost = funcmap_call_clobbers(s, (uint64_t)fi->value);
 		for (int r = 0; r < TRACK_REGS; r++)
-			if (a->caller_saved >> r & 1)
+			if (lost >> r & 1)
 				st->reg[r] = 0;
 		if (a->dwarf_retval >= 0 && a->dwarf_retval < TRACK_REGS)
 			st->reg[a->dwarf_retval] = call_result(s, fi);

@@ -245,7 +245,10 @@ int main(int argc, char **argv)
 
 	fake_argv[0] = "bogus=1";
 	fake_argc = 1;
+	data = NULL;
 	ok(p.start(&data, NULL) < 0, "an unknown dlarg makes start fail");
+	/* perf calls stop() after a failed start(), with the NULL data */
+	is_int(p.stop(data, NULL), 0, "stop after a failed start is harmless");
 	fake_argv[0] = "format=xml";
 	ok(p.start(&data, NULL) < 0, "a bad format makes start fail");
 

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Container inference: a pointer to a struct used at an offset outside it
+ * (container_of(node, struct obj, link)->field: a negative offset, or past
+ * the end when link is the first member) points into a larger struct that
+ * embeds it.  Every struct, union and class of the binary that embeds a
+ * named aggregate is indexed once per session, by the embedded type's
+ * name and size; an offset is answered only when exactly one container's
+ * layout holds it, since a guess between two is a wrong answer half the
+ * time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+
+#include "arrays.h"
+#include "internal.h"
+
+#define NAME_LEN 256
+#define MAX_ELEMS 64		/* array members: elements indexed each */
+#define MAX_NEST 4		/* containers of containers */
+
+struct embed {
+	const char *inner;	/* interned spelled name of the embedded type */
+	uint64_t inner_size;
+	const char *outer;	/* ... of the container */
+	uint64_t outer_size;
+	Dwarf_Off outer_die;	/* one of its definitions */
+	uint64_t offset;	/* where inner sits in outer */
+};
+
+struct container_index {
+	struct embed *v;
+	size_t n, cap;
+	bool failed;		/* out of memory while building: no answers */
+};
+
+void container_index_free(struct container_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->v);
+	free(ix);
+}
+
+static bool is_aggregate_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* Name and size of an aggregate type die (typedefs and qualifiers
+ * peeled); false for anything else and for tagless aggregates. */
+static bool aggregate_key(struct dt_session *s, Dwarf_Die *type, Dwarf_Die *peeled,
+			  const char **name, uint64_t *size)
+{
+	char buf[NAME_LEN];
+
+	if (!type_peel(type, peeled) || !is_aggregate_tag(dwarf_tag(peeled)) ||
+	    !dwarf_diename(peeled) || !type_byte_size(peeled, size) || !*size)
+		return false;
+	type_spell(peeled, buf, sizeof(buf));
+	*name = session_intern(s, buf);
+	return **name != '\0';
+}
+
+static void add(struct container_index *ix, const struct embed *e)
+{
+	if (GROW(ix->v, ix->cap, ix->n, 256)) {
+		ix->failed = true;
+		return;
+	}
+	ix->v[ix->n++] = *e;
+}
+
+/* The members of aggregate t at base offset base in outer: named
+ * aggregates (and arrays of them) are recorded, anonymous ones entered. */
+static void index_members(struct dt_session *s, struct container_index *ix,
+			  Dwarf_Die *t, uint64_t base, struct embed *proto,
+			  int depth)
+{
+	Dwarf_Die m;
+
+	if (depth > 8 || dwarf_child(t, &m) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&m);
+		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
+			continue;
+		Dwarf_Die mt, peeled, elem;
+		uint64_t start, end, esize, n = 1;
+		bool open;
+		if (!die_type(&m, &mt) || !type_peel(&mt, &peeled) ||
+		    !member_extent(&m, &peeled, &start, &end, &open) || open)
+			continue;
+		if (dwarf_tag(&peeled) == DW_TAG_array_type) {
+			if (!die_type(&peeled, &elem) || !type_peel(&elem, &elem) ||
+			    !type_byte_size(&elem, &esize) || !esize)
+				continue;
+			n = (end - start) / esize;
+			if (n > MAX_ELEMS)
+				n = MAX_ELEMS;
+			peeled = elem;
+		} else {
+			esize = end - start;
+		}
+		if (!is_aggregate_tag(dwarf_tag(&peeled)))
+			continue;
+		if (!dwarf_diename(&peeled)) {	/* anonymous: its members are ours */
+			for (uint64_t i = 0; i < n; i++)
+				index_members(s, ix, &peeled, base + start + i * esize,
+					      proto, depth + 1);
+			continue;
+		}
+		struct embed e = *proto;
+		Dwarf_Die p2;
+		if (!aggregate_key(s, &peeled, &p2, &e.inner, &e.inner_size))
+			continue;
+		for (uint64_t i = 0; i < n; i++) {
+			e.offset = base + start + i * esize;
+			add(ix, &e);
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+}
+
+static void index_scope(struct dt_session *s, struct container_index *ix,
+			Dwarf_Die *scope, int depth)
+{
+	Dwarf_Die d;
+
+	if (depth > 8 || dwarf_child(scope, &d) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&d);
+		if (tag == DW_TAG_namespace) {
+			index_scope(s, ix, &d, depth + 1);
+			continue;
+		}
+		if (!is_aggregate_tag(tag) || dwarf_hasattr(&d, DW_AT_declaration))
+			continue;
+		struct embed proto;
+		Dwarf_Die peeled;
+		if (!aggregate_key(s, &d, &peeled, &proto.outer, &proto.outer_size))
+			continue;
+		proto.outer_die = dwarf_dieoffset(&d);
+		index_members(s, ix, &d, 0, &proto, 0);
+		index_scope(s, ix, &d, depth + 1);	/* nested C++ types */
+	} while (dwarf_siblingof(&d, &d) == 0);
+}
+
+static int cmp_embed(const void *a, const void *b)
+{
+	const struct embed *x = a, *y = b;
+
+	if (x->inner != y->inner)
+		return x->inner < y->inner ? -1 : 1;
+	if (x->inner_size != y->inner_size)
+		return x->inner_size < y->inner_size ? -1 : 1;
+	if (x->outer != y->outer)
+		return x->outer < y->outer ? -1 : 1;
+	if (x->outer_size != y->outer_size)
+		return x->outer_size < y->outer_size ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static struct container_index *index_get(struct dt_session *s)
+{
+	if (s->containers)
+		return s->containers;
+	struct container_index *ix = calloc(1, sizeof(*ix));
+	if (!ix)
+		return NULL;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dwarf_nextcu(s->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(s->dwarf, off + hsize, &cu))
+			index_scope(s, ix, &cu, 0);
+		off = next;
+	}
+	if (ix->n)
+		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_embed);
+	/* every unit repeats its headers' types: keep one of each */
+	size_t w = 0;
+	for (size_t i = 0; i < ix->n; i++)
+		if (!w || cmp_embed(&ix->v[w - 1], &ix->v[i]))
+			ix->v[w++] = ix->v[i];
+	ix->n = w;
+	session_debug(s, "indexed %zu embedded aggregates%s", ix->n,
+		      ix->failed ? " (out of memory: not used)" : "");
+	return s->containers = ix;
+}
+
+/* The containers holding [off, off + len) of inner: appended to out
+ * (at most max), through containers of containers. */
+static size_t find(const struct container_index *ix, const char *inner,
+		   uint64_t inner_size, int64_t off, unsigned len,
+		   const struct embed **out, int64_t *out_off, size_t n,
+		   size_t max, int depth)
+{
+	struct embed key = { .inner = inner, .inner_size = inner_size };
+	size_t i = AT_OR_BELOW(ix->n, k, cmp_embed(&ix->v[k], &key) < 0 ? 0 : 1, 0);
+
+	for (; i < ix->n && ix->v[i].inner == inner &&
+	       ix->v[i].inner_size == inner_size; i++) {
+		const struct embed *e = &ix->v[i];
+		int64_t co = off + (int64_t)e->offset;
+		if (co >= 0 && (uint64_t)co + len <= e->outer_size) {
+			if (n < max) {
+				out[n] = e;
+				out_off[n] = co;
+			}
+			n++;
+		} else if (depth < MAX_NEST) {
+			n = find(ix, e->outer, e->outer_size, co, len, out,
+				 out_off, n, max, depth + 1);
+		}
+	}
+	return n;
+}
+
+enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
+				   int64_t off, unsigned access_size,
+				   struct type_hit *out, char *why, size_t why_len)
+{
+	const struct embed *hits[4];
+	int64_t hit_off[4];
+	const char *name;
+	uint64_t size;
+	Dwarf_Die peeled, outer;
+
+	*why = '\0';
+	if (!aggregate_key(s, pointee, &peeled, &name, &size))
+		return DT_BAD_OFFSET;
+	struct container_index *ix = index_get(s);
+	if (!ix || ix->failed)
+		return DT_BAD_OFFSET;
+	size_t n = find(ix, name, size, off, access_size ? access_size : 1,
+			hits, hit_off, 0, 4, 0);
+	if (n == 0) {
+		snprintf(why, why_len, "no struct embeds %s at %+lld", name,
+			 (long long)off);
+		return DT_BAD_OFFSET;
+	}
+	if (n > 1) {
+		int w = snprintf(why, why_len, "%zu containers fit:", n);
+		for (size_t i = 0; i < n && i < 4 && w > 0 && (size_t)w < why_len; i++)
+			w += snprintf(why + w, why_len - (size_t)w, " %s+%lld",
+				      hits[i]->outer, (long long)hit_off[i]);
+		return DT_BAD_OFFSET;
+	}
+	if (!dwarf_offdie(s->dwarf, hits[0]->outer_die, &outer))
+		return DT_BAD_OFFSET;
+	session_debug(s, "  container of %s%+lld: %s +%lld", name, (long long)off,
+		      hits[0]->outer, (long long)hit_off[0]);
+	return type_member_at(s, &outer, NULL, hit_off[0], access_size, out);
+}
