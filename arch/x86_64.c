@@ -351,6 +351,12 @@ static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 		op->size = 8;	/* a code pointer */
 	else if ((starts_with(mnem, "movz") || starts_with(mnem, "movs")) && ml == 6)
 		op->size = suffix_width(mnem[4]);
+	else if ((starts_with(mnem, "cvt") || starts_with(mnem, "vcvt")) &&
+		 (strstr(mnem, "ss2") || strstr(mnem, "sd2")))
+		op->size = strstr(mnem, "ss2") ? 4 : 8;	/* cvttss2si: a float in */
+	else if ((starts_with(mnem, "cvtsi2") || starts_with(mnem, "vcvtsi2")) &&
+		 (mnem[ml - 1] == 'l' || mnem[ml - 1] == 'q'))
+		op->size = suffix_width(mnem[ml - 1]);	/* cvtsi2sdl: an int in */
 	else if (other_reg_size >= 16 && ml > 2 &&
 		 (!strcmp(mnem + ml - 2, "sd") || !strcmp(mnem + ml - 2, "ss")))
 		op->size = mnem[ml - 1] == 'd' ? 8 : 4;	/* scalar SSE */

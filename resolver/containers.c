@@ -194,8 +194,18 @@ static struct container_index *index_get(struct dt_session *s)
 
 /* The containers holding [off, off + len) of inner: appended to out
  * (at most max), through containers of containers. */
-static size_t find(const struct container_index *ix, const char *inner,
-		   uint64_t inner_size, int64_t off, unsigned len,
+/* Whether the access reads a whole member of the container there. */
+static bool fits(struct dt_session *s, const struct embed *e, int64_t co,
+		 unsigned len)
+{
+	Dwarf_Die outer;
+
+	return dwarf_offdie(s->dwarf, e->outer_die, &outer) &&
+	       type_access_fits(&outer, (uint64_t)co, len);
+}
+
+static size_t find(struct dt_session *s, const struct container_index *ix,
+		   const char *inner, uint64_t inner_size, int64_t off, unsigned len,
 		   const struct embed **out, int64_t *out_off, size_t n,
 		   size_t max, int depth)
 {
@@ -206,14 +216,16 @@ static size_t find(const struct container_index *ix, const char *inner,
 	       ix->v[i].inner_size == inner_size; i++) {
 		const struct embed *e = &ix->v[i];
 		int64_t co = off + (int64_t)e->offset;
-		if (co >= 0 && (uint64_t)co + len <= e->outer_size) {
+		if (co >= 0 && (uint64_t)co + (len ? len : 1) <= e->outer_size) {
+			if (!fits(s, e, co, len))
+				continue;
 			if (n < max) {
 				out[n] = e;
 				out_off[n] = co;
 			}
 			n++;
 		} else if (depth < MAX_NEST) {
-			n = find(ix, e->outer, e->outer_size, co, len, out,
+			n = find(s, ix, e->outer, e->outer_size, co, len, out,
 				 out_off, n, max, depth + 1);
 		}
 	}
@@ -236,7 +248,7 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 	struct container_index *ix = index_get(s);
 	if (!ix || ix->failed)
 		return DT_BAD_OFFSET;
-	size_t n = find(ix, name, size, off, access_size ? access_size : 1,
+	size_t n = find(s, ix, name, size, off, access_size,
 			hits, hit_off, 0, 4, 0);
 	if (n == 0) {
 		snprintf(why, why_len, "no struct embeds %s at %+lld", name,

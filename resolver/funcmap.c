@@ -174,7 +174,7 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 	for (size_t i = 0; i < ntargets; i++) {
 		long k = func_map_index(fm, targets[i]);
 		if (k >= 0)
-			fm->insns[k].leader = true;
+			fm->insns[k].leader = fm->insns[k].target = true;
 	}
 	free(targets);
 	targets = NULL;

@@ -188,6 +188,7 @@ struct func_insn {
 	uint8_t op;		/* enum dt_op_kind */
 	uint8_t flow;		/* enum dt_flow */
 	bool leader;		/* first instruction of a basic block */
+	bool target;		/* a branch or jump goes here */
 	uint8_t def;		/* enum dt_def_kind, for track.c */
 	int8_t def_dst, def_src, def_src2;
 	uint8_t scale;		/* DT_DEF_ADD */
@@ -290,6 +291,10 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
  * type, off taken within the element).  As type_member_at(). */
 enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
 			     unsigned access_size, struct type_hit *out);
+/* Whether an access of access_size bytes at off reads one whole scalar
+ * member of type (or lands in a bitfield's storage): not the middle of a
+ * member, not padding.  access_size 0: any size. */
+bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size);
 /* The pointer type of the member starting exactly at off in type (the
  * innermost, through nested members and arrays); false when none is. */
 bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out);

@@ -128,6 +128,67 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 	return fallback_reason;
 }
 
+/* The instruction that last wrote reg before instruction i, going back
+ * through i's basic block and past calls (control comes back from them
+ * to the next instruction: no other way in); -1 when none does. */
+static long last_def_before(const struct dt_session *s,
+			    const struct func_map *fm, long i, int reg)
+{
+	while (i > 0) {
+		if (fm->insns[i].leader &&
+		    (fm->insns[i].target || fm->insns[i - 1].flow != DT_FLOW_CALL))
+			return -1;
+		const struct func_insn *in = &fm->insns[--i];
+		if (in->def_dst == reg || in->wb_reg == reg ||
+		    (reg < 64 && in->clobbers >> reg & 1))
+			return i;
+		if (in->flow == DT_FLOW_CALL &&
+		    (reg == s->arch->dwarf_retval ||
+		     (reg < 64 && s->arch->caller_saved >> reg & 1)))
+			return i;
+	}
+	return -1;
+}
+
+/* The constant just added to an index register, in pc's block: gcc -O0
+ * folds part of a member's offset into the index ("movslq %edx,%rdx;
+ * add $0x1c,%rdx; movzwl 0xc(%rax,%rdx,2)" reads the short at 0xc + 2 *
+ * 0x1c, not at 0xc), so the displacement alone names the wrong member. */
+static int64_t index_constant(struct dt_session *s, uint64_t pc, int reg)
+{
+	const struct func_map *fm = funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+
+	if (i < 0 || reg < 0 || (i = last_def_before(s, fm, i, reg)) < 0)
+		return 0;
+	const struct func_insn *in = &fm->insns[i];
+	return in->def == DT_DEF_ADDI && in->def_dst == reg && in->def_src == reg ?
+	       in->value : 0;
+}
+
+/* A register that is a copy of the stack pointer (plus k) in pc's block
+ * ("mov %rsp,%rbx", clang's base register for a frame it realigns or
+ * sizes): true with *k, the stack pointer unchanged since. */
+static bool stack_alias(struct dt_session *s, uint64_t pc, int reg, int64_t *k)
+{
+	const struct func_map *fm = funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+	int sp = s->arch->dwarf_sp;
+
+	if (i < 0 || reg < 0 || reg == sp)
+		return false;
+	long d = last_def_before(s, fm, i, reg);
+	if (d < 0 || fm->insns[d].def_src != sp ||
+	    (fm->insns[d].def != DT_DEF_COPY && fm->insns[d].def != DT_DEF_ADDI))
+		return false;
+	long j = i;
+	while ((j = last_def_before(s, fm, j, sp)) > d)
+		if (fm->insns[j].flow != DT_FLOW_CALL)	/* a call gives sp back */
+			return false;
+	*k = fm->insns[d].def == DT_DEF_ADDI ? fm->insns[d].value : 0;
+	return true;
+}
+
 /* The local (or any variable) in memory at the operand's register +
  * displacement: the stack frame's objects. */
 static enum dt_reason attribute_memory_var(struct dt_session *s,
@@ -140,6 +201,10 @@ static enum dt_reason attribute_memory_var(struct dt_session *s,
 
 	enum dt_reason r = scope_find_memory_var(s, dpc, ans->reg, ans->disp,
 						 &var, &off);
+	int64_t k;
+	if (r == DT_NO_VAR && stack_alias(s, ans->pc, ans->reg, &k))
+		r = scope_find_memory_var(s, dpc, s->arch->dwarf_sp,
+					  ans->disp + k, &var, &off);
 	if (r != DT_OK)
 		return r;
 	ans->var = session_intern(s, dwarf_diename(&var));
@@ -181,29 +246,6 @@ enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, false);
 	finish(s, &key, ans, r);
 	return r;
-}
-
-/* The constant just added to an index register, in pc's block: gcc -O0
- * folds part of a member's offset into the index ("movslq %edx,%rdx;
- * add $0x1c,%rdx; movzwl 0xc(%rax,%rdx,2)" reads the short at 0xc + 2 *
- * 0x1c, not at 0xc), so the displacement alone names the wrong member. */
-static int64_t index_constant(struct dt_session *s, uint64_t pc, int reg)
-{
-	const struct func_map *fm = funcmap_get(s, pc);
-	long i = fm ? func_map_index(fm, pc) : -1;
-
-	if (i < 0 || reg < 0 || reg >= 64)
-		return 0;
-	while (!fm->insns[i].leader && i > 0) {
-		const struct func_insn *in = &fm->insns[--i];
-		if (in->def_dst != reg && !(in->clobbers >> reg & 1))
-			continue;
-		if (in->def == DT_DEF_ADDI && in->def_dst == reg &&
-		    in->def_src == reg)
-			return in->value;
-		return 0;
-	}
-	return 0;
 }
 
 static enum dt_reason classify_and_attribute(struct dt_session *s,

@@ -490,15 +490,34 @@ static uint32_t mul_value(struct dt_session *s, uint32_t a, uint64_t k)
 	return make_int(s, k && m / k == (uint64_t)x.n ? x.sym : 0, m);
 }
 
+/* A static array's address plus an integer that is a multiple of step,
+ * plus k ("lea garr(%rip),%rax; imul $0x30,%rcx,%rcx; add %rcx,%rax"):
+ * a pointer to an element when step is whole elements. */
+static uint32_t static_element(struct dt_session *s, uint64_t pc, uint64_t addr,
+			       uint64_t step, int64_t k)
+{
+	Dwarf_Die var, t, elem, peeled;
+	const char *typedef_name = NULL;
+	uint64_t off, size;
+
+	if (!global_var_at(s, pc, addr, &var, &off) || !die_type(&var, &t) ||
+	    !type_peel(&t, &t) || dwarf_tag(&t) != DW_TAG_array_type ||
+	    !die_type(&t, &elem) || !type_byte_size(&elem, &size) || !size ||
+	    step % size || !type_peel_named(&elem, &peeled, &typedef_name))
+		return 0;
+	return make_ptr(s, &peeled, typedef_name, &var, (int64_t)(off % size) + k,
+			false);
+}
+
 /* a + b * scale + k by the rules of C pointer arithmetic: a pointer plus
  * an integer keeps its type when the integer is a known multiple of the
  * pointee's size (an array index); b is a pointer only when b_may_point. */
-static uint32_t add_values(struct dt_session *s, uint32_t a, uint32_t b,
-			   unsigned scale, int64_t k, bool b_may_point)
+static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
+			   uint32_t b, unsigned scale, int64_t k, bool b_may_point)
 {
 	struct tval va = value(s, a), vb = value(s, b);
 
-	if (vb.kind == TV_PTR && b_may_point && va.kind != TV_PTR) {
+	if (is_address(s, b) && b_may_point && !is_address(s, a)) {
 		uint32_t t = a;
 		a = b;
 		b = t;
@@ -513,6 +532,9 @@ static uint32_t add_values(struct dt_session *s, uint32_t a, uint32_t b,
 		va.strict = false;	/* an element of an array of them */
 		return intern(s, &va);
 	}
+	if (va.kind == TV_ADDR && !is_address(s, b))
+		return static_element(s, pc, (uint64_t)va.n,
+				      (uint64_t)as_int(vb).n * scale, k);
 	if (va.kind == TV_PTR || vb.kind == TV_PTR || va.kind == TV_ADDR ||
 	    vb.kind == TV_ADDR)
 		return 0;
@@ -620,7 +642,7 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 		v = reg_value(s, st, fi, fi->def_src2);
 		v = fi->def_src < 0 ?	/* "lea 0x8(,%rax,8)": no base */
 		    add_const(s, mul_value(s, v, fi->scale), fi->value) :
-		    add_values(s, reg_value(s, st, fi, fi->def_src), v, fi->scale,
+		    add_values(s, fi->pc, reg_value(s, st, fi, fi->def_src), v, fi->scale,
 			       fi->value, fi->scale == 1);
 		break;
 	case DT_DEF_MUL:
@@ -705,8 +727,9 @@ static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
 		return make_int(s, 0, gcd((uint64_t)va.n, (uint64_t)vb.n));
 	if (va.kind != TV_PTR || vb.kind != TV_PTR || va.pointee.addr != vb.pointee.addr)
 		return 0;
-	if (va.n != vb.n && (!type_byte_size(&va.pointee, &size) || !size ||
-			     (uint64_t)(va.n - vb.n) % size))
+	uint64_t moved = va.n < vb.n ? (uint64_t)vb.n - (uint64_t)va.n :
+				       (uint64_t)va.n - (uint64_t)vb.n;
+	if (moved && (!type_byte_size(&va.pointee, &size) || !size || moved % size))
 		return 0;
 	if (va.origin.addr != vb.origin.addr)
 		va.origin = (Dwarf_Die){ 0 };

@@ -353,6 +353,40 @@ static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
 			    depth + 1);
 }
 
+bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
+{
+	Dwarf_Die t;
+
+	if (!type_peel(type, &t))
+		return false;
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		int tag = dwarf_tag(&t);
+		uint64_t size;
+		if (tag == DW_TAG_array_type) {
+			Dwarf_Die elem;
+			if (!die_type(&t, &elem) || !type_peel(&elem, &elem) ||
+			    !type_byte_size(&elem, &size) || !size)
+				return false;
+			off %= size;
+			t = elem;
+			continue;
+		}
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		    tag != DW_TAG_class_type)
+			return off == 0 && type_byte_size(&t, &size) &&
+			       (!access_size || size == access_size);
+		struct member_pick pick;
+		if (!pick_member(&t, off, access_size, depth, &pick))
+			return false;	/* a hole or padding */
+		if (dwarf_hasattr(&pick.die, DW_AT_bit_size))	/* its unit */
+			return !access_size || (type_byte_size(&pick.type, &size) &&
+						access_size <= size);
+		off -= pick.start;
+		t = pick.type;
+	}
+	return false;
+}
+
 enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 			      const char *typedef_name, int64_t off,
 			      unsigned access_size, struct type_hit *out)

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Code nobody wrote for the tests: random programs from tests/gen (random
+# struct layouts, access patterns), built by gcc and clang at every -O
+# level, each memory instruction checked against what it touched when the
+# program ran (valgrind lackey).  No build may name a wrong type or field;
+# each must get at least 90% right.  make fuzz-accuracy runs many seeds.
+. "$(dirname "$0")/lib.sh"
+dt_require valgrind perl
+gen=$DT_SRC/tests/gen
+seeds="1 2"
+builds=
+for cc in $(dt_cc_list); do
+	for o in 0 1 2 3 s; do
+		builds="$builds $cc-O$o"
+	done
+done
+
+dt_test "the generated programs build, run and are scored" "
+	'$gen/run' -j 2 out 1 2 $builds >table 2>err && ! grep . err || dt_show err
+"
+grep '^build\|(all)' table | sed 's/^/#   /'
+for b in $builds; do
+	row=$(awk -v b=$b '$1 == b && $2 == "(all)"' table)
+	set -- ${row:-$b (all) 0 0 -1 -1 0 0%}
+	dt_test "$b: at least 40 accesses labeled by execution ($3)" "test $3 -ge 40"
+	dt_test "$b: no wrong type ($6) and no wrong field ($5)" "
+		test $6 = 0 && test $5 = 0 || { grep '^$b' out/*-$b.verdicts | grep ' wrong'; false; }"
+	dt_test "$b: at least 90% right ($4 of $3)" "test \$(( $4 * 100 )) -ge \$(( $3 * 90 ))"
+done
+
+# The scorer must notice a wrong answer: a dtresolve that says struct s1
+# where the real one says struct s0.
+mkdir -p liar/tests
+ln -s "$DT_BUILD/tests/dtinsns" liar/tests/dtinsns
+cat >liar/dtresolve <<LIAR
+#!/bin/sh
+"$DTRESOLVE" "\$@" | sed 's/	struct s0	/	struct s1	/'
+LIAR
+chmod +x liar/dtresolve
+dt_test "a wrong type is scored as wrong" "
+	DT_BUILD=\$PWD/liar '$gen/check-one' 1 gcc 2 \$PWD >liar.out &&
+	grep -q ' wrong ' liar.out
+"
+dt_done
