@@ -80,6 +80,7 @@ struct parsed {
 	unsigned reg_size[MAX_REGS];
 	size_t nregs;
 	bool has_mem, writeback, post_index, literal, unparsed, has_imm;
+	bool fp;		/* the first data register is b/h/s/d/q/v n */
 	int64_t imm;		/* an immediate outside brackets */
 	int64_t post_imm;	/* "[x1], #16": 16 */
 	int base, index;
@@ -141,6 +142,9 @@ static void parse(const struct dt_tok *t, size_t n, struct parsed *p)
 				if (r < 0)
 					p->unparsed = true;
 			} else if (p->nregs < MAX_REGS) {
+				if (!p->nregs)
+					p->fp = strchr("bhsdqv", t[i].text[0]) &&
+						isdigit((unsigned char)t[i].text[1]);
 				p->regs[p->nregs] = r;
 				p->reg_size[p->nregs++] = reg_width(t[i].text);
 			}
@@ -227,6 +231,7 @@ static enum dt_op_kind a64_classify(const struct dt_tok *toks, size_t n,
 	op->disp = p.post_index ? 0 : p.disp;
 	op->segment = -1;
 	op->size = access_size(&p);
+	op->fp = p.fp;
 	return DT_OP_MEMORY;
 }
 
@@ -357,16 +362,16 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 			d->src = p.regs[1];
 			d->value = m[0] == 's' ? -p.imm : p.imm;
 		}
-	} else if (!strcmp(m, "add") && p.nregs == 3 && src_ok &&
-		   is_gpr(p.regs[2])) {
+	} else if ((!strcmp(m, "add") || !strcmp(m, "sub")) && p.nregs == 3 &&
+		   src_ok && is_gpr(p.regs[2])) {
 		/* "add x0, x1, x2", "add x0, x1, x2, lsl #3",
-		 * "add x0, x1, w2, sxtw #2" */
+		 * "add x0, x1, w2, sxtw #2", "sub x2, x2, x1" */
 		const char *shift = operand_shift(toks, n);
 		bool scaled = shift && (!strcmp(shift, "lsl") || !strcmp(shift, "sxtw") ||
 					!strcmp(shift, "uxtw"));
 		if (shift && !scaled)
 			return;		/* asr, lsr, ror: not an index */
-		d->kind = DT_DEF_ADD;
+		d->kind = m[0] == 's' ? DT_DEF_SUB : DT_DEF_ADD;
 		d->src = p.regs[1];
 		d->src2 = p.regs[2];
 		d->scale = scaled && p.has_imm && p.imm >= 0 && p.imm < 32 ?
@@ -396,6 +401,28 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 	}
 }
 
+static bool a64_tests_bits(const struct dt_tok *toks, size_t n, int *reg,
+			   uint64_t *bits)
+{
+	struct parsed p;
+
+	parse(toks, n, &p);
+	if ((!strcmp(p.mnem, "tbz") || !strcmp(p.mnem, "tbnz")) && p.nregs == 1 &&
+	    p.has_imm && p.imm >= 0 && p.imm < 64 && p.regs[0] >= 0) {
+		*reg = p.regs[0];
+		*bits = 1ull << p.imm;
+		return true;
+	}
+	if ((!strcmp(p.mnem, "tst") || !strcmp(p.mnem, "ands") ||
+	     !strcmp(p.mnem, "and")) && p.nregs >= 1 && p.has_imm &&
+	    p.regs[p.nregs - 1] >= 0) {
+		*reg = p.regs[p.nregs - 1];	/* "and w0, w1, #0x4": w1 */
+		*bits = (uint64_t)p.imm;
+		return *bits != 0;
+	}
+	return false;
+}
+
 static bool a64_is_stack_canary(const struct dt_mem_op *op)
 {
 	(void)op;	/* __stack_chk_guard is an ordinary global here */
@@ -411,6 +438,9 @@ const struct dt_arch dt_arch_aarch64 = {
 	.dwarf_fp = A64_FP,
 	.dwarf_pc = -1,
 	.dwarf_retval = 0,	/* x0 */
+	.ptr_size = 8,
+	.plt_header = 32,	/* PLT0: stp, adrp, ldr, add, br, 3 nops */
+	.plt_entry = 16,
 	.nregs = A64_NREGS,
 	.reg_from_name = a64_reg_from_name,
 	.reg_name = a64_reg_name,
@@ -420,4 +450,5 @@ const struct dt_arch dt_arch_aarch64 = {
 	/* AAPCS64 6.1.1: x0-x18 may be clobbered by a call */
 	.caller_saved = (1u << 19) - 1,
 	.is_stack_canary = a64_is_stack_canary,
+	.tests_bits = a64_tests_bits,
 };

@@ -45,6 +45,13 @@ struct dt_mem_op {
 	bool absolute;		/* no base, no index: disp is an address */
 	bool indirect_branch;	/* call / jmp through memory */
 	unsigned size;		/* access size in bytes, 0 when unknown */
+	bool fp;		/* through a floating-point or vector register */
+	bool fuses;		/* a compare-like access that fuses with a
+				 * following conditional branch (x86 macro
+				 * fusion): a precise sample lands on the jcc */
+	uint64_t bits;		/* test/and/or/xor/bt* with an immediate: the
+				 * bits it looks at or changes, from the
+				 * access's first byte; 0: all of them */
 };
 
 /* What the token parser concluded about one instruction. */
@@ -86,6 +93,7 @@ enum dt_def_kind {
 				 * only when scale is 1 */
 	DT_DEF_MUL,		/* dst = src * value; src -1: some integer
 				 * (from memory) */
+	DT_DEF_SUB,		/* dst = src - src2 * scale (registers) */
 };
 
 struct dt_def {
@@ -110,6 +118,10 @@ struct dt_arch {
 	int dwarf_sp, dwarf_fp, dwarf_pc;
 	int dwarf_retval;		/* where a call leaves a pointer result */
 	unsigned nregs;			/* DWARF numbers 0..nregs-1 have names */
+	unsigned ptr_size;		/* bytes of a data pointer */
+	/* PLT layout (psABI): entry i of .rela.plt is at .plt + plt_header +
+	 * plt_entry * i, or .plt.sec + plt_entry * i where that exists */
+	unsigned plt_header, plt_entry;
 
 	/* DWARF number for any spelling of a register ("%eax", "ax", "al"
 	 * all give rax's number), -1 when unknown.  len bytes of name. */
@@ -129,6 +141,11 @@ struct dt_arch {
 	uint64_t caller_saved;	/* bit n: DWARF register n dies in a call */
 	/* True for the stack-protector load (x86-64: %fs:0x28). */
 	bool (*is_stack_canary)(const struct dt_mem_op *op);
+	/* True when the instruction tests or masks constant bits of a
+	 * register ("tbnz w0, #2, ...", "test $0x4,%al"): *reg and *bits,
+	 * so a bitfield loaded just before is named by the bits used. */
+	bool (*tests_bits)(const struct dt_tok *toks, size_t ntoks, int *reg,
+			   uint64_t *bits);
 };
 
 extern const struct dt_arch dt_arch_x86_64;

@@ -311,6 +311,30 @@ static void mem_op_of(const struct operand *mem, struct dt_mem_op *op)
 	op->absolute = op->base < 0 && op->index < 0 && !op->pc_relative;
 }
 
+/* The bits a test/and/or/xor/bt* with an immediate looks at or changes
+ * ("testb $0x4,0x2b(%rdi)": bit 2), so the bitfield it means is named
+ * rather than the first one in the byte. */
+static void access_bits(const struct parsed_insn *pi, const char *mnem,
+			struct dt_mem_op *op)
+{
+	const struct operand *imm = pi->nops == 2 && pi->ops[0].immediate ?
+				    &pi->ops[0] : NULL;
+	unsigned width = op->size && op->size < 8 ? op->size * 8 : 64;
+	uint64_t all = width == 64 ? ~0ull : (1ull << width) - 1;
+	uint64_t v;
+
+	if (!imm)
+		return;
+	v = (uint64_t)imm->imm;
+	if (starts_with(mnem, "test") || starts_with(mnem, "or") ||
+	    starts_with(mnem, "xor"))
+		op->bits = v & all;
+	else if (starts_with(mnem, "and"))
+		op->bits = ~v & all;
+	else if (starts_with(mnem, "bt"))
+		op->bits = 1ull << (v % width);
+}
+
 /* Classify an instruction already parsed (x86_def() asks too). */
 static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 				       struct dt_mem_op *op)
@@ -370,6 +394,15 @@ static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 		op->size = other_reg_size;
 	else if (ml > 2)
 		op->size = suffix_width(mnem[ml - 1]);
+	op->fp = other_reg_size >= 16 ||	/* xmm, ymm, zmm */
+		 (mnem[0] == 'f' && strcmp(mnem, "fxsave") && strcmp(mnem, "fxrstor"));
+	access_bits(pi, mnem, op);
+	/* what macro-fuses with a following jcc (perf's intel__ins_is_fused) */
+	op->fuses = (starts_with(mnem, "cmp") && !starts_with(mnem, "cmpxchg") &&
+		     !starts_with(mnem, "cmps")) ||
+		    starts_with(mnem, "test") || starts_with(mnem, "add") ||
+		    starts_with(mnem, "sub") || starts_with(mnem, "and") ||
+		    starts_with(mnem, "inc") || starts_with(mnem, "dec");
 	return DT_OP_MEMORY;
 }
 
@@ -595,8 +628,9 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->kind = DT_DEF_ADDI;
 		d->src = dst->reg;
 		d->value = pi.mnem[0] == 's' ? -src->imm : src->imm;
-	} else if (!strcmp(pi.mnem, "add") && is_gpr(src) && src->reg_size == 8) {
-		d->kind = DT_DEF_ADD;
+	} else if ((!strcmp(pi.mnem, "add") || !strcmp(pi.mnem, "sub")) &&
+		   is_gpr(src) && src->reg_size == 8) {
+		d->kind = pi.mnem[0] == 's' ? DT_DEF_SUB : DT_DEF_ADD;
 		d->src = dst->reg;
 		d->src2 = src->reg;
 		d->scale = 1;
@@ -608,6 +642,27 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->kind = DT_DEF_LOAD;
 		mem_op_of(src, &d->mem);
 	}
+}
+
+static bool x86_tests_bits(const struct dt_tok *toks, size_t n, int *reg,
+			   uint64_t *bits)
+{
+	struct parsed_insn pi;
+
+	parse_insn(toks, n, &pi);
+	if (pi.nops != 2 || !pi.ops[0].immediate || !pi.ops[1].reg_only ||
+	    pi.ops[1].reg < 0)
+		return false;
+	const char *m = pi.mnem;
+	uint64_t v = (uint64_t)pi.ops[0].imm;
+	if (starts_with(m, "test") || starts_with(m, "and"))
+		*bits = v;
+	else if (starts_with(m, "bt") && v < 64)
+		*bits = 1ull << v;
+	else
+		return false;
+	*reg = pi.ops[1].reg;
+	return *bits != 0;
 }
 
 static bool x86_is_stack_canary(const struct dt_mem_op *op)
@@ -626,6 +681,9 @@ const struct dt_arch dt_arch_x86_64 = {
 	.dwarf_fp = X86_RBP,
 	.dwarf_pc = X86_RIP,
 	.dwarf_retval = X86_RAX,
+	.ptr_size = 8,
+	.plt_header = 16,	/* the resolver stub */
+	.plt_entry = 16,
 	.nregs = X86_NREGS,
 	.reg_from_name = x86_reg_from_name,
 	.reg_name = x86_reg_name,
@@ -637,4 +695,5 @@ const struct dt_arch dt_arch_x86_64 = {
 			(1u << X86_RSI) | (1u << X86_RDI) | (1u << X86_R8) |
 			(1u << X86_R9) | (1u << X86_R10) | (1u << X86_R11),
 	.is_stack_canary = x86_is_stack_canary,
+	.tests_bits = x86_tests_bits,
 };

@@ -233,7 +233,7 @@ static size_t find(struct dt_session *s, const struct container_index *ix,
 }
 
 enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
-				   int64_t off, unsigned access_size,
+				   int64_t off, const struct access *acc,
 				   struct type_hit *out, char *why, size_t why_len)
 {
 	const struct embed *hits[4];
@@ -248,6 +248,7 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 	struct container_index *ix = index_get(s);
 	if (!ix || ix->failed)
 		return DT_BAD_OFFSET;
+	unsigned access_size = acc ? acc->size : 0;
 	size_t n = find(s, ix, name, size, off, access_size,
 			hits, hit_off, 0, 4, 0);
 	if (n == 0) {
@@ -266,5 +267,5 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 		return DT_BAD_OFFSET;
 	session_debug(s, "  container of %s%+lld: %s +%lld", name, (long long)off,
 		      hits[0]->outer, (long long)hit_off[0]);
-	return type_member_at(s, &outer, NULL, hit_off[0], access_size, out);
+	return type_member_at(s, &outer, NULL, hit_off[0], acc, out);
 }

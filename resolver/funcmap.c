@@ -60,7 +60,8 @@ static void take_def(struct func_insn *fi, const struct dt_def *d)
 	else if (d->wb_reg >= 0 && d->wb_reg < 64)
 		fi->clobbers |= 1ull << d->wb_reg;
 	if (d->kind == DT_DEF_ADDR || d->kind == DT_DEF_ADDI ||
-	    d->kind == DT_DEF_ADD || d->kind == DT_DEF_MUL || d->kind == DT_DEF_CALL)
+	    d->kind == DT_DEF_ADD || d->kind == DT_DEF_MUL || d->kind == DT_DEF_CALL ||
+	    d->kind == DT_DEF_SUB)
 		fi->value = d->value;
 	/* a spill through an index is not followed, only noted */
 	if (moves && (!based || (d->kind == DT_DEF_STORE && d->mem.index >= 0)))
@@ -148,6 +149,7 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		*fi = (struct func_insn){ .pc = pc };
 		fi->len = (uint8_t)insn.len;
 		fi->op = (uint8_t)s->arch->classify(insn.toks, insn.ntoks, &op);
+		fi->fuses = fi->op == DT_OP_MEMORY && op.fuses;
 		fi->leader = next_leads;
 		/* what it does to registers, for track.c: decoded once here */
 		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,

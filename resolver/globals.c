@@ -284,7 +284,8 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 }
 
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
-				uint64_t addr, struct dt_answer *ans)
+				uint64_t addr, const struct access *acc,
+				struct dt_answer *ans)
 {
 	Dwarf_Die var;
 	struct type_hit th;
@@ -295,7 +296,7 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 	if (!global_var_at(s, pc, addr, &var, &off))
 		return elf_symbol(s, addr, ans);
 	ans->var = session_intern(s, dwarf_diename(&var));
-	enum dt_reason r = var_member_at(s, &var, off, ans->size, &th);
+	enum dt_reason r = var_member_at(s, &var, off, acc, &th);
 	if (r == DT_OK)
 		answer_take(ans, &th);
 	return r;

@@ -122,6 +122,8 @@ struct var_hit {
 	int64_t bias;		/* var == reg + bias (DW_OP_bregN bias) */
 	bool strict;		/* tracked, and not an array's element:
 				 * trusted inside the pointee only */
+	uint64_t step;		/* tracked: bias is known modulo step only
+				 * (an index into a member array), 0 */
 };
 /* The address range of the function (or the piece of a split function)
  * around DWARF address pc, from the per-unit index. */
@@ -149,6 +151,7 @@ void cu_ranges_free(struct cu_ranges *cr);
 struct layout_cache;
 void layout_cache_free(struct layout_cache *c);
 
+struct access;
 /* ---- globals.c: variables with a static address ---- */
 struct global_index;
 void global_index_free(struct global_index *ix);
@@ -157,7 +160,8 @@ void global_index_free(struct global_index *ix);
  * fills type, offset, field, var of *ans.  DT_OK, DT_NO_VAR, DT_NO_TYPE
  * (an ELF symbol without DWARF: its name in ans->var), DT_BAD_OFFSET. */
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
-				uint64_t addr, struct dt_answer *ans);
+				uint64_t addr, const struct access *acc,
+				struct dt_answer *ans);
 /* The static variable holding link-time addr: true with *var and the
  * offset of addr in it. */
 bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
@@ -166,13 +170,14 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 /* ---- containers.c: the structs that embed a struct ---- */
 struct container_index;
 struct type_hit;
+struct access;
 void container_index_free(struct container_index *ix);
 /* A pointer to pointee used at off outside it (container_of): the member
  * of the one container whose layout holds [off, off + access_size).  DT_OK
  * with *out; DT_BAD_OFFSET when no container or several fit, said in why
  * (candidates named) for -v. */
 enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
-				   int64_t off, unsigned access_size,
+				   int64_t off, const struct access *acc,
 				   struct type_hit *out, char *why, size_t why_len);
 
 /* ---- funcmap.c: a function decoded once ---- */
@@ -189,6 +194,7 @@ struct func_insn {
 	uint8_t flow;		/* enum dt_flow */
 	bool leader;		/* first instruction of a basic block */
 	bool target;		/* a branch or jump goes here */
+	bool fuses;		/* macro-fuses with a following jcc */
 	uint8_t def;		/* enum dt_def_kind, for track.c */
 	int8_t def_dst, def_src, def_src2;
 	uint8_t scale;		/* DT_DEF_ADD */
@@ -267,6 +273,15 @@ void track_values_free(struct track_values *v);
 
 /* ---- typewalk.c: the member at an offset ---- */
 
+/* What an instruction does at its memory operand, as far as naming the
+ * member it touches goes. */
+struct access {
+	unsigned size;		/* bytes, 0 when unknown */
+	bool fp;		/* through a floating-point or vector register */
+	uint64_t bits;		/* the bits it tests or changes, counted from
+				 * its first byte (test/and/or $imm); 0: all */
+};
+
 struct type_hit {
 	const char *type;	/* interned name of the outer type */
 	uint64_t type_id;	/* its DIE offset */
@@ -281,20 +296,25 @@ const char *member_name(Dwarf_Die *m, char *buf, size_t len);
 /* Copy a type hit into an answer: type, id, size, offset, field. */
 void answer_take(struct dt_answer *ans, const struct type_hit *th);
 /* Name the type die (reached through typedef_name, may be NULL) and the
- * member at off; access_size breaks ties between union members.
- * DT_OK or DT_BAD_OFFSET. */
+ * member at off; the access (NULL: unknown) chooses between union members
+ * (size, then float or integer) and between bitfields sharing a byte (the
+ * bits it tests).  DT_OK or DT_BAD_OFFSET. */
 enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 			      const char *typedef_name, int64_t off,
-			      unsigned access_size, struct type_hit *out);
+			      const struct access *acc, struct type_hit *out);
 
 /* The member at off of variable var's own type (an array: of its element
  * type, off taken within the element).  As type_member_at(). */
 enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
-			     unsigned access_size, struct type_hit *out);
+			     const struct access *acc, struct type_hit *out);
 /* Whether an access of access_size bytes at off reads one whole scalar
  * member of type (or lands in a bitfield's storage): not the middle of a
  * member, not padding.  access_size 0: any size. */
 bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size);
+/* Whether off lies in an array (at any depth of type) whose elements are
+ * a divisor of step bytes: a pointer known modulo step may be answered
+ * there (the element at off stands for all of them). */
+bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step);
 /* The pointer type of the member starting exactly at off in type (the
  * innermost, through nested members and arrays); false when none is. */
 bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out);

@@ -67,7 +67,8 @@ static void answer_pseudo(struct dt_answer *ans, const char *type)
  * operand (p[i], the compiler stepping through an array) or a pointer the
  * dataflow saw move by whole elements is taken as an array's element. */
 static enum dt_reason attribute_operand(struct dt_session *s,
-					struct dt_answer *ans, bool indexed)
+					struct dt_answer *ans,
+					const struct access *acc, bool indexed)
 {
 	struct var_hit hits[MAX_CANDIDATES];
 	struct type_hit th, fallback = { .size = 0 };
@@ -91,7 +92,10 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 	for (size_t i = 0; i < n; i++) {
 		int64_t off = ans->disp - hits[i].bias;
 		r = type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
-				   off, ans->size, &th);
+				   off, acc, &th);
+		if (hits[i].step && (off < 0 ||
+		    !type_in_array_of_step(&hits[i].pointee, (uint64_t)off, hits[i].step)))
+			continue;	/* somewhere in it, not in an array */
 		if (!indexed && !track_hit_trusted(&hits[i], r, &th)) {
 			if (!outside)
 				outside = &hits[i];
@@ -113,7 +117,7 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		fallback_var = outside;
 		fallback_reason = container_member_at(s, &outside->pointee,
 						      ans->disp - outside->bias,
-						      ans->size, &fallback,
+						      acc, &fallback,
 						      why, sizeof(why));
 		if (*why)
 			session_debug(s, "  %s", why);
@@ -192,7 +196,8 @@ static bool stack_alias(struct dt_session *s, uint64_t pc, int reg, int64_t *k)
 /* The local (or any variable) in memory at the operand's register +
  * displacement: the stack frame's objects. */
 static enum dt_reason attribute_memory_var(struct dt_session *s,
-					   struct dt_answer *ans)
+					   struct dt_answer *ans,
+					   const struct access *acc)
 {
 	Dwarf_Addr dpc = ans->pc + (uint64_t)s->dwarf_adjust;
 	struct type_hit th;
@@ -208,7 +213,7 @@ static enum dt_reason attribute_memory_var(struct dt_session *s,
 	if (r != DT_OK)
 		return r;
 	ans->var = session_intern(s, dwarf_diename(&var));
-	r = var_member_at(s, &var, off, ans->size, &th);
+	r = var_member_at(s, &var, off, acc, &th);
 	if (r == DT_OK)
 		answer_take(ans, &th);
 	return r;
@@ -243,9 +248,35 @@ enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 	dt_answer_miss(ans, pc, DT_OK);
 	ans->reg = reg;
 	ans->disp = offset;
-	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, false);
+	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, NULL, false);
 	finish(s, &key, ans, r);
 	return r;
+}
+
+/* A load whose register the next instruction tests or masks with
+ * constant bits ("ldrb w0, [x0, #4]; tbnz w0, #2"): those bits of the
+ * loaded bytes, so the bitfield tested is named, not the first in the
+ * byte; 0 when none. */
+static uint64_t bits_tested_next(struct dt_session *s,
+				 const struct decoded_insn *insn,
+				 const uint8_t *code, size_t avail, unsigned size)
+{
+	struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
+			    .src2 = -1, .wb_reg = -1 };
+	struct decoded_insn next;
+	uint64_t bits;
+	int reg;
+
+	if (!s->arch->tests_bits || !size || size > 8 || avail <= insn->len)
+		return 0;
+	s->arch->def(insn->toks, insn->ntoks, insn->pc, insn->len, &d);
+	if (d.dst < 0 || d.kind == DT_DEF_STORE ||
+	    !decoder_run(s->decoder, insn->pc + insn->len, code + insn->len,
+			 avail - insn->len, &next) ||
+	    !s->arch->tests_bits(next.toks, next.ntoks, &reg, &bits) ||
+	    reg != d.dst)
+		return 0;
+	return size < 8 ? bits & ((1ull << size * 8) - 1) : bits;
 }
 
 static enum dt_reason classify_and_attribute(struct dt_session *s,
@@ -270,6 +301,9 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		break;
 	}
 	ans->size = op.size;
+	struct access acc = { .size = op.size, .fp = op.fp, .bits = op.bits };
+	if (!acc.bits)
+		acc.bits = bits_tested_next(s, &insn, code, avail, op.size);
 	ans->disp = op.disp;
 	if (s->arch->is_stack_canary(&op)) {
 		answer_pseudo(ans, DT_TYPE_CANARY);
@@ -281,19 +315,20 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	/* pc-relative and absolute (maybe indexed) operands name a static
 	 * address; with an index, the displacement is the array's start */
 	if (op.pc_relative)
-		return global_attribute(s, ans->pc, ans->pc + insn.len + (uint64_t)op.disp, ans);
+		return global_attribute(s, ans->pc, ans->pc + insn.len + (uint64_t)op.disp,
+					&acc, ans);
 	if (op.base < 0)
-		return global_attribute(s, ans->pc, (uint64_t)op.disp, ans);
+		return global_attribute(s, ans->pc, (uint64_t)op.disp, &acc, ans);
 	if (op.index >= 0)
 		ans->disp += index_constant(s, ans->pc, op.index) * op.scale;
 	ans->reg = op.base;
-	enum dt_reason r = attribute_operand(s, ans, op.index >= 0);
+	enum dt_reason r = attribute_operand(s, ans, &acc, op.index >= 0);
 	if (r == DT_OK || !s->dwarf)
 		return r;
 	/* "0x34(%rsi,%rdi,1)": the pointer may be the index, the base i * size */
 	if (op.index >= 0 && op.scale == 1) {
 		ans->reg = op.index;
-		enum dt_reason ri = attribute_operand(s, ans, true);
+		enum dt_reason ri = attribute_operand(s, ans, &acc, true);
 		if (ri == DT_OK)
 			return ri;
 		ans->reg = op.base;
@@ -304,13 +339,14 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	    (op.index >= 0 && op.scale == 1 &&	/* "(%rdx,%rax,1)", rax the address */
 	     track_address(s, ans->pc, op.index, &base_addr))) {
 		enum dt_reason g = global_attribute(s, ans->pc,
-						    base_addr + (uint64_t)op.disp, ans);
+						    base_addr + (uint64_t)op.disp,
+						    &acc, ans);
 		if (g == DT_OK)
 			return g;
 	}
 	/* no pointer in the register: is the operand a variable in memory
 	 * (the stack frame through rsp or rbp)? */
-	enum dt_reason m = attribute_memory_var(s, ans);
+	enum dt_reason m = attribute_memory_var(s, ans, &acc);
 	return m == DT_OK ? m : r;
 }
 
@@ -347,10 +383,24 @@ static uint64_t skid_source(struct dt_session *s, uint64_t pc)
 	return pc;
 }
 
+/* A precise sample on a conditional branch that macro-fused with the
+ * compare before it ("cmp %rax,0x10(%rdi); jne": one micro-op) belongs
+ * to that compare, as perf annotate counts it. */
+static uint64_t fused_source(struct dt_session *s, uint64_t pc)
+{
+	const struct func_map *fm = funcmap_get(s, pc);
+	long i = fm ? func_map_index(fm, pc) : -1;
+
+	if (i <= 0 || fm->insns[i].flow != DT_FLOW_BRANCH || fm->insns[i].leader)
+		return pc;
+	return fm->insns[i - 1].fuses ? fm->insns[i - 1].pc : pc;
+}
+
 enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 				 unsigned flags, struct dt_answer *ans)
 {
-	uint64_t at = flags & DT_RESOLVE_SKID ? skid_source(s, pc) : pc;
+	uint64_t at = flags & DT_RESOLVE_SKID ? skid_source(s, pc) :
+		      fused_source(s, pc);
 
 	dt_resolve_pc(s, at, ans);
 	ans->pc = pc;

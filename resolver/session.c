@@ -375,9 +375,9 @@ static int add_named(struct session_priv *p, const char *name, uint64_t start,
 }
 
 /* "calloc@plt": perf names PLT entries after their relocations, in order:
- * entry i of .rela.plt is .plt.sec + 16 i where there is one (IBT), else
- * .plt + 16 (i + 1), past the resolver stub (x86-64 psABI, "Procedure
- * Linkage Table"). */
+ * entry i of .rela.plt is .plt.sec + size * i where there is one (x86-64
+ * IBT), else past the resolver stub at the start of .plt (the psABI's
+ * "Procedure Linkage Table": sizes in struct dt_arch). */
 static void add_plt_symbols(struct session_priv *p)
 {
 	struct dt_session *s = &p->pub;
@@ -396,7 +396,7 @@ static void add_plt_symbols(struct session_priv *p)
 		if (!strcmp(sn, ".rela.plt") && sh.sh_type == SHT_RELA)
 			rela = scn;
 		else if (!strcmp(sn, ".plt"))
-			plt = sh.sh_addr + 16;
+			plt = sh.sh_addr + s->arch->plt_header;
 		else if (!strcmp(sn, ".plt.sec"))
 			plt_sec = sh.sh_addr;
 	}
@@ -417,8 +417,9 @@ static void add_plt_symbols(struct session_priv *p)
 		    !(sn = elf_strptr(s->elf, dsh.sh_link, sym.st_name)))
 			continue;
 		snprintf(name, sizeof(name), "%s@plt", sn);
+		uint64_t step = s->arch->plt_entry;
 		if (add_named(p, session_intern(s, name),
-			      plt_sec ? plt_sec + 16 * i : plt + 16 * i, 16))
+			      (plt_sec ? plt_sec : plt) + step * i, step))
 			return;
 	}
 }

@@ -59,6 +59,10 @@ struct tval {
 	bool strict;			/* PTR: trusted inside its type only;
 					 * false for an array's elements (p + i,
 					 * a loop's p++) */
+	uint64_t step;			/* PTR: n is known up to a multiple of
+					 * step, which is not whole elements
+					 * (&p->arr[i] is p + 16 + 2i: an index
+					 * into a member array); 0: exactly */
 	uint32_t sym;			/* INT: a fresh id naming the integer it
 					 * is a multiple of, 0 when unnamed */
 };
@@ -112,7 +116,7 @@ static uint64_t tval_hash(const struct tval *t)
 	h ^= (uint64_t)(uintptr_t)t->pointee.addr + (h << 6) + (h >> 2);
 	h ^= (uint64_t)(uintptr_t)t->origin.addr + (h << 6) + (h >> 2);
 	h ^= (uint64_t)t->n + (h << 6) + (h >> 2);
-	h ^= t->sym + (uint64_t)t->strict + (h << 6) + (h >> 2);
+	h ^= t->sym + (uint64_t)t->strict + t->step + (h << 6) + (h >> 2);
 	return h * 0xff51afd7ed558ccdull;
 }
 
@@ -120,7 +124,7 @@ static bool tval_equal(const struct tval *a, const struct tval *b)
 {
 	return a->kind == b->kind && a->pointee.addr == b->pointee.addr &&
 	       a->origin.addr == b->origin.addr && a->n == b->n && a->sym == b->sym &&
-	       a->strict == b->strict;
+	       a->strict == b->strict && a->step == b->step;
 }
 
 static int values_rehash(struct track_values *tv, size_t nslots)
@@ -343,14 +347,16 @@ static void slot_drop(struct tstate *st, unsigned i)
 }
 
 /* Forget slots of base (all of them, or those overlapping [disp,
- * disp + span)); a write through one base may alias the other's. */
+ * disp + span)); a write through one base may alias the other's.  A slot
+ * holds a pointer: ptr_size bytes. */
 static void slots_kill(struct tstate *st, int base, bool all, int64_t disp,
-		       unsigned span)
+		       unsigned span, unsigned ptr_size)
 {
 	for (unsigned i = st->nslots; i-- > 0;) {
 		const struct slot *sl = &st->slot[i];
 		bool same = sl->base == base;
-		bool overlap = sl->disp < disp + (int64_t)span && disp < sl->disp + 8;
+		bool overlap = sl->disp < disp + (int64_t)span &&
+			       disp < sl->disp + (int64_t)ptr_size;
 		if (!same || all || overlap)
 			slot_drop(st, i);
 	}
@@ -410,7 +416,7 @@ static uint32_t indexed_load(struct dt_session *s, struct tstate *st,
 	return pointer_member(s, &t, (int64_t)off, &var, false);
 }
 
-/* The 8 bytes loaded by fi, a pointer: to what? */
+/* The pointer loaded by fi: to what? */
 static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 			     const struct func_insn *fi)
 {
@@ -490,6 +496,49 @@ static uint32_t mul_value(struct dt_session *s, uint32_t a, uint64_t k)
 	return make_int(s, k && m / k == (uint64_t)x.n ? x.sym : 0, m);
 }
 
+/* Pointer p moved by an unknown multiple of step, plus k: whole elements
+ * keep it a pointer to one (not strict: an array's); less than an
+ * element, it points inside one at a known offset modulo step (an index
+ * into a member array), answered only where an array of such steps is. */
+static uint32_t ptr_step(struct dt_session *s, struct tval p, uint64_t step,
+			 int64_t k)
+{
+	uint64_t size;
+
+	if (!type_byte_size(&p.pointee, &size) || !size)
+		return 0;
+	p.n += k;
+	if (step % size == 0) {
+		p.strict = false;	/* an element of an array of them */
+		return intern(s, &p);
+	}
+	p.step = gcd(p.step, step);
+	return p.step < 2 ? 0 : intern(s, &p);	/* bytes: nothing known */
+}
+
+/* a - b * scale: integers as add_values() adds them; a pointer moved back
+ * by whole elements, or by steps within one, as ptr_step(). */
+static uint32_t sub_values(struct dt_session *s, uint32_t a, uint32_t b,
+			   unsigned scale)
+{
+	struct tval va = value(s, a), vb = value(s, b);
+
+	if (is_address(s, b))
+		return 0;	/* a pointer difference: an integer we do not follow */
+	struct tval y = as_int(vb);
+	uint64_t ym = (uint64_t)y.n * scale;
+	if (va.kind == TV_PTR)
+		return ptr_step(s, va, ym, 0);
+	if (va.kind != TV_INT)
+		return 0;
+	struct tval x = as_int(va);
+	if (x.sym && x.sym == y.sym) {	/* 32i - i is 31i */
+		uint64_t d = (uint64_t)x.n > ym ? (uint64_t)x.n - ym : ym - (uint64_t)x.n;
+		return make_int(s, x.sym, d);
+	}
+	return make_int(s, 0, gcd((uint64_t)x.n, ym));
+}
+
 /* A static array's address plus an integer that is a multiple of step,
  * plus k ("lea garr(%rip),%rax; imul $0x30,%rcx,%rcx; add %rcx,%rax"):
  * a pointer to an element when step is whole elements. */
@@ -524,14 +573,8 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 		va = value(s, a);
 		vb = value(s, b);
 	}
-	if (va.kind == TV_PTR && vb.kind != TV_PTR && vb.kind != TV_ADDR) {
-		uint64_t size, step = (uint64_t)as_int(vb).n * scale;
-		if (!type_byte_size(&va.pointee, &size) || !size || step % size)
-			return 0;
-		va.n += k;
-		va.strict = false;	/* an element of an array of them */
-		return intern(s, &va);
-	}
+	if (va.kind == TV_PTR && vb.kind != TV_PTR && vb.kind != TV_ADDR)
+		return ptr_step(s, va, (uint64_t)as_int(vb).n * scale, k);
 	if (va.kind == TV_ADDR && !is_address(s, b))
 		return static_element(s, pc, (uint64_t)va.n,
 				      (uint64_t)as_int(vb).n * scale, k);
@@ -645,6 +688,10 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 		    add_values(s, fi->pc, reg_value(s, st, fi, fi->def_src), v, fi->scale,
 			       fi->value, fi->scale == 1);
 		break;
+	case DT_DEF_SUB:
+		v = sub_values(s, reg_value(s, st, fi, fi->def_src),
+			       reg_value(s, st, fi, fi->def_src2), fi->scale);
+		break;
 	case DT_DEF_MUL:
 		v = mul_value(s, fi->def_src >= 0 ? reg_value(s, st, fi, fi->def_src) :
 				 fresh_int(s, st, i),
@@ -654,7 +701,8 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 		v = reg_value(s, st, fi, fi->def_src);
 		if (!is_address(s, v)) {
 			uint32_t home = spilled_value(s, st, fi);
-			if (home && fi->def_src < TRACK_REGS)
+			/* "str xzr, [sp, #8]", T *p = NULL at -O0: no register */
+			if (home && fi->def_src >= 0 && fi->def_src < TRACK_REGS)
 				st->reg[fi->def_src] = v = home;	/* known now */
 		}
 		break;
@@ -674,7 +722,8 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	if (fi->mem_span && fi->def != DT_DEF_STORE) {
 		int base = fi->mem_base;
 		if (base == a->dwarf_sp || base == a->dwarf_fp)
-			slots_kill(st, base, fi->mem_index >= 0, fi->mem_disp, fi->mem_span);
+			slots_kill(st, base, fi->mem_index >= 0, fi->mem_disp, fi->mem_span,
+				   a->ptr_size);
 	}
 	for (int r = 0; r < TRACK_REGS; r++)
 		if (fi->clobbers >> r & 1)
@@ -692,10 +741,10 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	if (fi->def == DT_DEF_STORE) {
 		int base = fi->mem_base;
 		if (is_slot_base(s, st, base)) {
-			slots_kill(st, base, false, fi->mem_disp, 8);
+			slots_kill(st, base, false, fi->mem_disp, a->ptr_size, a->ptr_size);
 			slot_store(st, base, fi->mem_disp, v);
 		} else if (base == a->dwarf_sp || base == a->dwarf_fp) {
-			slots_kill(st, base, false, fi->mem_disp, 8);
+			slots_kill(st, base, false, fi->mem_disp, a->ptr_size, a->ptr_size);
 		}
 	}
 	if (fi->wb_reg >= 0)
@@ -729,10 +778,21 @@ static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
 		return 0;
 	uint64_t moved = va.n < vb.n ? (uint64_t)vb.n - (uint64_t)va.n :
 				       (uint64_t)va.n - (uint64_t)vb.n;
-	if (moved && (!type_byte_size(&va.pointee, &size) || !size || moved % size))
-		return 0;
 	if (va.origin.addr != vb.origin.addr)
 		va.origin = (Dwarf_Die){ 0 };
+	if (!type_byte_size(&va.pointee, &size) || !size)
+		return 0;
+	if (moved % size || va.step != vb.step) {
+		/* inside an element, known modulo a step (a member array's
+		 * index moving round a loop) */
+		uint64_t g = gcd(gcd(va.step, vb.step), moved % size ? moved : 0);
+		if (g < 2 || (moved % size == 0 && g % size == 0))
+			return 0;
+		va.n = va.n < vb.n ? va.n : vb.n;
+		va.step = g;
+		va.strict = va.strict && vb.strict;
+		return intern(s, &va);
+	}
 	/* moved by whole elements on one path: an array's elements */
 	va.strict = va.n == vb.n && (va.strict || vb.strict);
 	return intern(s, &va);
@@ -893,6 +953,7 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 	hit->var = v.origin;
 	hit->bias = -v.n;
 	hit->strict = v.strict;
+	hit->step = v.step;
 	return DT_OK;
 }
 

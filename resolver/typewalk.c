@@ -172,40 +172,55 @@ static bool member_location(Dwarf_Die *m, uint64_t *loc)
 	return false;
 }
 
-/* The bytes [start, end) a member occupies.  Bitfields: DWARF 4's
+/* The bits [*first_bit, *first_bit + *nbits) of bitfield m (of type mtype,
+ * peeled) in its parent; false for other members.  DWARF 4's
  * DW_AT_data_bit_offset counts from the start of the parent; DWARF 2's
  * DW_AT_bit_offset counts from the most significant bit of a byte_size
  * storage unit at data_member_location (little-endian targets). */
-bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
-		   uint64_t *end, bool *open_ended)
+static bool bitfield_bits(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *first_bit,
+			  uint64_t *nbits)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Word bits, bitoff, unit;
-	uint64_t loc, size;
+	uint64_t loc;
+
+	if (!dwarf_attr(m, DW_AT_bit_size, &attr) ||
+	    dwarf_formudata(&attr, &bits) != 0)
+		return false;
+	*nbits = bits;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &attr) &&
+	    dwarf_formudata(&attr, &bitoff) == 0) {
+		*first_bit = bitoff;
+		return true;
+	}
+	if (!member_location(m, &loc))
+		return false;
+	if (!(dwarf_attr(m, DW_AT_bit_offset, &attr) &&
+	      dwarf_formudata(&attr, &bitoff) == 0))
+		bitoff = 0;
+	if (!(dwarf_attr(m, DW_AT_byte_size, &attr) &&
+	      dwarf_formudata(&attr, &unit) == 0) &&
+	    !type_byte_size(mtype, &unit))
+		return false;
+	if (bitoff + bits > unit * 8)
+		return false;
+	*first_bit = loc * 8 + unit * 8 - bitoff - bits;
+	return true;
+}
+
+/* The bytes [start, end) a member occupies (a bitfield: the bytes its bits
+ * touch). */
+bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
+		   uint64_t *end, bool *open_ended)
+{
+	uint64_t loc, size, first_bit, nbits;
 
 	*open_ended = false;
-	if (dwarf_attr(m, DW_AT_bit_size, &attr) &&
-	    dwarf_formudata(&attr, &bits) == 0) {
-		uint64_t first_bit;
-		if (dwarf_attr(m, DW_AT_data_bit_offset, &attr) &&
-		    dwarf_formudata(&attr, &bitoff) == 0) {
-			first_bit = bitoff;
-		} else {
-			if (!member_location(m, &loc))
-				return false;
-			if (!(dwarf_attr(m, DW_AT_bit_offset, &attr) &&
-			      dwarf_formudata(&attr, &bitoff) == 0))
-				bitoff = 0;
-			if (!(dwarf_attr(m, DW_AT_byte_size, &attr) &&
-			      dwarf_formudata(&attr, &unit) == 0) &&
-			    !type_byte_size(mtype, &unit))
-				return false;
-			if (bitoff + bits > unit * 8)
-				return false;
-			first_bit = loc * 8 + unit * 8 - bitoff - bits;
-		}
+	if (dwarf_hasattr(m, DW_AT_bit_size)) {
+		if (!bitfield_bits(m, mtype, &first_bit, &nbits))
+			return false;
 		*start = first_bit / 8;
-		*end = (first_bit + bits + 7) / 8;
+		*end = (first_bit + nbits + 7) / 8;
 		return true;
 	}
 	if (!member_location(m, &loc))
@@ -269,17 +284,62 @@ struct member_pick {
 	uint64_t start;
 };
 
-static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
-			     struct path_buf *p, int depth);
+/* The innermost member's size and whether it is a floating-point type. */
+struct leaf {
+	uint64_t size;
+	bool fp;
+};
 
-/* The member of a struct or union covering off.  In a union several do:
- * the first declared one whose innermost field there has the access's
- * size wins, else the first declared. */
-static bool pick_member(Dwarf_Die *t, uint64_t off, unsigned access_size,
+static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
+				const struct access *acc, struct path_buf *p,
+				int depth);
+
+/* Whether bitfield m, at bits [fb, fb + nb) of its parent, holds one of
+ * the bits the access at off looks at or changes (acc->bits, from the
+ * access's first byte). */
+static bool bits_hit(const struct access *acc, uint64_t off, uint64_t fb,
+		     uint64_t nb)
+{
+	for (unsigned b = 0; b < 64; b++)
+		if (acc->bits >> b & 1 && off * 8 + b >= fb && off * 8 + b < fb + nb)
+			return true;
+	return false;
+}
+
+/* How well member m (type mt, at start) answers the access at off:
+ * 0 not at all, more is better; a bitfield whose bits the instruction's
+ * mask misses, or a union member whose innermost field has another size
+ * or another kind (float, integer) than the access, says less. */
+static int member_score(Dwarf_Die *m, Dwarf_Die *mt, uint64_t start,
+			uint64_t off, const struct access *acc, int depth,
+			bool is_union)
+{
+	uint64_t fb, nb;
+	int score = 1;
+
+	if (acc && acc->bits && bitfield_bits(m, mt, &fb, &nb) &&
+	    bits_hit(acc, off, fb, nb))
+		score += 4;
+	if (is_union && acc && acc->size) {
+		struct leaf l = walk_members(mt, off - start, acc, NULL, depth + 1);
+		if (l.size == acc->size)
+			score += 2 + (l.fp == acc->fp);
+	}
+	return score;
+}
+
+/* The member of a struct or union covering off; several do in a union,
+ * and bitfields share bytes: the best by member_score(), the first
+ * declared of equals.  When off is in a hole or padding, the first member
+ * the access reaches into (a wide load of a bitfield word that starts
+ * before the bitfields). */
+static bool pick_member(Dwarf_Die *t, uint64_t off, const struct access *acc,
 			int depth, struct member_pick *pick)
 {
 	bool is_union = dwarf_tag(t) == DW_TAG_union_type;
-	bool have = false;
+	int best = 0;
+	uint64_t reach = acc && acc->size > 1 ? acc->size : 1;
+	struct member_pick next = { .start = UINT64_MAX };
 	Dwarf_Die m;
 
 	if (dwarf_child(t, &m) != 0)
@@ -296,52 +356,65 @@ static bool pick_member(Dwarf_Die *t, uint64_t off, unsigned access_size,
 		    dwarf_hasattr(&m, DW_AT_declaration))
 			continue;
 		if (!die_type(&m, &mt) || !type_peel(&mt, &mt) ||
-		    !member_extent(&m, &mt, &start, &end, &open) ||
-		    off < start || off >= end)
+		    !member_extent(&m, &mt, &start, &end, &open))
 			continue;
-		if (!have) {
-			*pick = (struct member_pick){ m, mt, start };
-			have = true;
-			if (!is_union || !access_size)
-				return true;
+		if (off < start || off >= end) {
+			if (start > off && start < off + reach && start < next.start)
+				next = (struct member_pick){ m, mt, start };
+			continue;
 		}
-		if (walk_members(&mt, off - start, access_size, NULL,
-				 depth + 1) == access_size) {
+		int score = member_score(&m, &mt, start, off, acc, depth, is_union);
+		if (score > best) {
 			*pick = (struct member_pick){ m, mt, start };
-			return true;
+			best = score;
 		}
+		if (!is_union && !(acc && acc->bits))
+			return true;	/* one member covers a byte of a struct */
 	} while (dwarf_siblingof(&m, &m) == 0);
-	return have;
+	if (!best && next.start != UINT64_MAX) {
+		*pick = next;
+		return true;
+	}
+	return best > 0;
 }
 
-/* Descend from t to the innermost member covering off, appending its
- * path to p (when not NULL).  Returns that member's size, 0 when off is
- * in a hole or padding or the size is unknown. */
-static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
-			     struct path_buf *p, int depth)
+/* Descend from t to the innermost member covering off (or reached by the
+ * access), appending its path to p (when not NULL).  Returns that member's
+ * size (0 in a hole or padding, or unknown) and kind. */
+static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
+				const struct access *acc, struct path_buf *p,
+				int depth)
 {
 	int tag = dwarf_tag(t);
-	uint64_t size = 0;
+	struct leaf l = { 0, false };
 
 	if (depth > MAX_DEPTH)
-		return 0;
+		return l;
 	if (tag == DW_TAG_array_type) {
 		Dwarf_Die elem;
 		uint64_t esize;
 		if (!die_type(t, &elem) || !type_peel(&elem, &elem) ||
 		    !type_byte_size(&elem, &esize) || !esize)
-			return 0;
+			return l;
 		if (p)
 			path_add(p, "[%" PRIu64 "]", off / esize);
-		return walk_members(&elem, off % esize, access_size, p, depth + 1);
+		return walk_members(&elem, off % esize, acc, p, depth + 1);
 	}
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-	    tag != DW_TAG_class_type)
-		return type_byte_size(t, &size) ? size : 0;
+	    tag != DW_TAG_class_type) {
+		Dwarf_Attribute a;
+		Dwarf_Word enc;
+		if (!type_byte_size(t, &l.size))
+			l.size = 0;
+		l.fp = tag == DW_TAG_base_type && dwarf_attr(t, DW_AT_encoding, &a) &&
+		       dwarf_formudata(&a, &enc) == 0 &&
+		       (enc == DW_ATE_float || enc == DW_ATE_complex_float);
+		return l;
+	}
 
 	struct member_pick pick;
-	if (!pick_member(t, off, access_size, depth, &pick))
-		return 0;	/* a hole or tail padding */
+	if (!pick_member(t, off, acc, depth, &pick))
+		return l;	/* a hole or tail padding */
 	if (p) {
 		char buf[NAME_MAX_LEN];
 		const char *name = member_name(&pick.die, buf, sizeof(buf));
@@ -349,12 +422,46 @@ static uint64_t walk_members(Dwarf_Die *t, uint64_t off, unsigned access_size,
 		if (*name)
 			path_add(p, "%s%s", p->used ? "." : "", name);
 	}
-	return walk_members(&pick.type, off - pick.start, access_size, p,
-			    depth + 1);
+	/* a member reached past a hole: from its start */
+	return walk_members(&pick.type, off > pick.start ? off - pick.start : 0,
+			    acc, p, depth + 1);
+}
+
+bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step)
+{
+	Dwarf_Die t;
+
+	if (!type_peel(type, &t))
+		return false;
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		int tag = dwarf_tag(&t);
+		uint64_t size;
+		if (tag == DW_TAG_array_type) {
+			Dwarf_Die elem;
+			if (!die_type(&t, &elem) || !type_peel(&elem, &elem) ||
+			    !type_byte_size(&elem, &size) || !size)
+				return false;
+			if (step % size == 0)
+				return true;
+			off %= size;
+			t = elem;
+			continue;
+		}
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		    tag != DW_TAG_class_type)
+			return false;
+		struct member_pick pick;
+		if (!pick_member(&t, off, NULL, depth, &pick) || pick.start > off)
+			return false;
+		off -= pick.start;
+		t = pick.type;
+	}
+	return false;
 }
 
 bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
 {
+	struct access acc = { .size = access_size };
 	Dwarf_Die t;
 
 	if (!type_peel(type, &t))
@@ -376,7 +483,7 @@ bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
 			return off == 0 && type_byte_size(&t, &size) &&
 			       (!access_size || size == access_size);
 		struct member_pick pick;
-		if (!pick_member(&t, off, access_size, depth, &pick))
+		if (!pick_member(&t, off, &acc, depth, &pick) || pick.start > off)
 			return false;	/* a hole or padding */
 		if (dwarf_hasattr(&pick.die, DW_AT_bit_size))	/* its unit */
 			return !access_size || (type_byte_size(&pick.type, &size) &&
@@ -389,7 +496,7 @@ bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
 
 enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 			      const char *typedef_name, int64_t off,
-			      unsigned access_size, struct type_hit *out)
+			      const struct access *acc, struct type_hit *out)
 {
 	char name[NAME_MAX_LEN];
 	struct path_buf path = { .used = 0 };
@@ -417,13 +524,13 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 		off = (int64_t)((uint64_t)off % size);	/* element of an array */
 	out->offset = off;
 	path.s[0] = '\0';
-	walk_members(&t, (uint64_t)off, access_size, &path, 0);
+	walk_members(&t, (uint64_t)off, acc, &path, 0);
 	out->field = session_intern(s, path.s);
 	return DT_OK;
 }
 
 enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
-			     unsigned access_size, struct type_hit *out)
+			     const struct access *acc, struct type_hit *out)
 {
 	const char *typedef_name = NULL;
 	Dwarf_Die t, peeled;
@@ -442,7 +549,7 @@ enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
 	/* an anonymous struct is known by its typedef */
 	if (!type_peel_named(&t, &peeled, &typedef_name))
 		return DT_NO_TYPE;
-	return type_member_at(s, &t, typedef_name, (int64_t)off, access_size, out);
+	return type_member_at(s, &t, typedef_name, (int64_t)off, acc, out);
 }
 
 bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
@@ -472,7 +579,8 @@ bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
 		    tag != DW_TAG_class_type)
 			return false;
 		struct member_pick pick;
-		if (!pick_member(&t, off, 8, depth, &pick))
+		struct access ptr = { .size = 8 };
+		if (!pick_member(&t, off, &ptr, depth, &pick) || pick.start > off)
 			return false;
 		off -= pick.start;
 		t = pick.type;

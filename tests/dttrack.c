@@ -55,10 +55,11 @@ int main(int argc, char **argv)
 			continue;
 		struct var_hit hits[8], tracked;
 		struct type_hit t, d = { .size = 0 }, th;
+		struct access acc = { .size = op.size, .fp = op.fp, .bits = op.bits };
 		if (track_register(s, pc, op.base, &tracked) != DT_OK)
 			continue;
 		enum dt_reason tr = type_member_at(s, &tracked.pointee, tracked.typedef_name,
-						   op.disp - tracked.bias, op.size, &t);
+						   op.disp - tracked.bias, &acc, &t);
 		if (tr != DT_OK || !track_hit_trusted(&tracked, tr, &t))
 			continue;	/* resolve.c would not answer from it */
 		if (scope_find_vars(s, pc + (uint64_t)s->dwarf_adjust, op.base, hits, 8,
@@ -70,7 +71,7 @@ int main(int argc, char **argv)
 		bool have = false;
 		for (size_t i = 0; i < n; i++)
 			if (type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
-					   op.disp - hits[i].bias, op.size, &th) == DT_OK &&
+					   op.disp - hits[i].bias, &acc, &th) == DT_OK &&
 			    (!have || (!th.beyond_end && th.size > d.size))) {
 				d = th;
 				have = true;

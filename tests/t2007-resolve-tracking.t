@@ -64,6 +64,18 @@ a64=aarch64-linux-gnu-gcc
 if command -v $a64 >/dev/null 2>&1; then
 	check $a64 3 "point_sum node_i_next_key table_key" "node_i_next_key table_key"
 	check $a64 0 "node_i_val point_i_x next_next_key" "node_i_val point_i_x next_next_key"
+	# "str xzr, [sp, #N]" (T *p = NULL at -O0) stores no register: the
+	# dataflow must not index its registers with -1 (make check SANITIZE=1)
+	cat >xzr.c <<'EOF'
+struct node { struct node *next; long key; };
+long xzr(struct node *n) { struct node *p = 0; if (n) p = n->next; return p ? p->key : 0; }
+EOF
+	dt_test "aarch64 -O0: a store of xzr into a pointer's slot, then its reload" "
+		$a64 -O0 -g -shared -fPIC -o xzr.so xzr.c &&
+		aarch64-linux-gnu-objdump -d xzr.so | grep -q 'str.*xzr' &&
+		'$DTINSNS' xzr.so xzr | cut -f1 | '$DTRESOLVE' -v -e xzr.so >xzr.out &&
+		grep -q '	struct node	8	key	' xzr.out || dt_show xzr.out
+	"
 else
 	dt_test "aarch64: $a64 is installed (DT_TEST_STRICT)" \
 		"test '${DT_TEST_STRICT:-0}' != 1"

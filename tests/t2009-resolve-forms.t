@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Access forms the accuracy generator (tests/gen) found left unknown or
+# named wrong, one labeled function each (tests/fixtures/forms.c), built by
+# every compiler at -O0..-O3 and for AArch64:
+#   robj_weight    container_of, node deep inside: a negative offset
+#   hobj_val       the node first: past its end is the container
+#   big_val        the pointer in a scale-1 index ("0xf0(%rax,%rdi,1)")
+#   vals_i         gcc -O0 folds part of a member's offset into the index
+#   rec5_sum       a pointer moved backwards round a loop joins again
+#   flags_inlined  the bit tested names the bitfield (-O1 and up: -O0
+#                  loads the whole byte)
+#   holder_set_d   a double stored into a union names the double
+# and, on a precise event, a sample on a jcc that macro-fused with a
+# memory compare belongs to the compare.
+. "$(dirname "$0")/lib.sh"
+
+forms=$DT_SRC/tests/fixtures/forms.c
+all_right() {	# all_right EVAL FUNCTION: at least one access, all correct
+	awk -v f="$2" '$3 == f { n++; if ($1 != "correct") bad++ }
+		END { exit !(n > 0 && bad == 0) }' "$1"
+}
+
+a64=aarch64-linux-gnu-gcc
+if ! command -v $a64 >/dev/null 2>&1; then
+	[ "${DT_TEST_STRICT:-0}" = 1 ] && a64=missing-$a64 || a64=
+fi
+for cc in $(dt_cc_list) $a64; do
+	for o in 0 1 2 3; do
+		bin=forms-$cc-O$o
+		dt_test "$cc -O$o: forms build" "$cc -O$o -g -o $bin '$forms'"
+		"$DT_SRC/tests/corpus-eval" -v "$forms" $bin >$bin.eval 2>&1
+		fns="robj_weight hobj_val big_val vals_i rec5_sum holder_set_d"
+		[ $o = 0 ] || fns="$fns flags_inlined"
+		for f in $fns; do
+			dt_test "$cc -O$o: $f: every access right" \
+				"all_right $bin.eval $f || { grep -w $f $bin.eval; false; }"
+		done
+	done
+done
+
+# macro fusion: "cmp ..,0x8(%rdi); jcc" is one micro-op; a precise sample
+# on the jcc is the compare's (perf annotate does the same)
+cat >fuse.c <<'FUSE'
+struct lim { long lo; long hi; };
+__attribute__((noinline)) int over(struct lim *l, long v) { return v > l->hi ? 1 : 2; }
+int main(void) { struct lim l = { 0, 5 }; return over(&l, 3); }
+FUSE
+dt_test "a precise sample on a fused jcc is the compare's access" '
+	gcc -O1 -g -o fuse fuse.c &&
+	"$DTINSNS" fuse over >insns &&
+	jcc=$(awk -F"\t" "\$3 ~ /^j/ { print \$1; exit }" insns) &&
+	cmp=$(awk -F"\t" -v j=$jcc "\$1 == j { print prev; exit } { prev = \$1 }" insns) &&
+	grep -q "cmp.*0x8(%rdi)" insns &&
+	printf "%x over+0x%x ($PWD/fuse)\n" $jcc $((jcc - 0x$(nm fuse | awk "\$3 == \"over\" { print \$1 }"))) >line &&
+	"$DTRESOLVE" --skid=off line >out && cat out &&
+	grep -q "	struct lim	8	hi$" out
+'
+dt_done
