@@ -55,7 +55,8 @@ LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
 
-TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack
+TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack \
+	     $(O)/tests/qemu-trace.so
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 
 PLUGIN = $(O)/dtplugin.so
@@ -85,12 +86,17 @@ $(DTRESOLVE): $(O)/resolver/dtresolve.o $(LIB)
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -ldl
 
+# the accuracy generator's AArch64 truth: a plugin of qemu-user's own
+$(O)/tests/qemu-trace.so: tests/gen/qemu-trace.c
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,CC,$<)$(CC) -std=gnu11 $(WARN) -O2 -fPIC -shared -o $@ $<
+
 tests: all $(TEST_TOOLS) $(TEST_UNITS)
 
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
 	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	elfutils clang linux-perf perl time valgrind
+	elfutils clang linux-perf perl time valgrind qemu-user
 # make bench also builds perf from Debian's kernel source as its large binary
 BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison
 deps:

@@ -300,7 +300,7 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 	(void)len;
 	parse(toks, n, &p);
 	memset(d, 0, sizeof(*d));
-	d->dst = d->src = d->src2 = d->wb_reg = -1;
+	d->dst = d->src = d->src2 = d->src3 = d->wb_reg = -1;
 	d->mem.base = d->mem.index = d->mem.segment = -1;
 	const char *m = p.mnem;
 	if (!strcmp(m, "bl") || !strcmp(m, "blr") || starts_with(m, "blra")) {
@@ -345,8 +345,30 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		return;		/* stores write memory (and the above) only */
 	d->dst = is_gpr(p.regs[0]) ? p.regs[0] : -1;
 	d->kind = d->dst >= 0 ? DT_DEF_OTHER : DT_DEF_NONE;
+	if (d->dst >= 0 && (!strcmp(m, "mov") || !strcmp(m, "movz")) &&
+	    p.nregs == 1 && p.has_imm && !operand_shift(toks, n)) {
+		/* "mov w2, #0x128": a constant, a multiple of itself (a w
+		 * register's upper half is zeroed) */
+		d->kind = DT_DEF_MUL;
+		d->value = p.imm;
+		return;
+	}
 	if (d->dst < 0 || p.reg_size[0] != 8)
 		return;
+	if ((!strcmp(m, "madd") || !strcmp(m, "smaddl") || !strcmp(m, "umaddl") ||
+	     !strcmp(m, "mul") || !strcmp(m, "smull") || !strcmp(m, "umull")) &&
+	    p.nregs >= 3 && is_gpr(p.regs[1]) && is_gpr(p.regs[2])) {
+		/* "smaddl x1, w1, w2, x0": x0 + w1 * w2 (an element's
+		 * address, w2 its size) */
+		d->kind = DT_DEF_MADD;
+		d->src = p.regs[1];
+		d->src2 = p.regs[2];
+		if (p.nregs == 4 && (is_gpr(p.regs[3]) || p.regs[3] == A64_SP))
+			d->src3 = p.regs[3];
+		else if (p.nregs == 4)
+			d->kind = DT_DEF_OTHER;
+		return;
+	}
 	bool src_ok = p.nregs >= 2 && (is_gpr(p.regs[1]) || p.regs[1] == A64_SP) &&
 		      p.reg_size[1] == 8;
 	/* "adrp x0, 0x11000" then "add x0, x0, #0x10": a static's address */

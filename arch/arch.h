@@ -94,11 +94,13 @@ enum dt_def_kind {
 	DT_DEF_MUL,		/* dst = src * value; src -1: some integer
 				 * (from memory) */
 	DT_DEF_SUB,		/* dst = src - src2 * scale (registers) */
+	DT_DEF_MADD,		/* dst = src3 + src * src2 (registers; src3
+				 * -1: a plain product) */
 };
 
 struct dt_def {
 	enum dt_def_kind kind;
-	int dst, src, src2;	/* DWARF numbers, -1 when none */
+	int dst, src, src2, src3;	/* DWARF numbers, -1 when none */
 	unsigned scale;		/* DT_DEF_ADD */
 	int64_t value;		/* ADDR, ADDI, ADD, MUL; CALL: the direct callee */
 	struct dt_mem_op mem;	/* LOAD and STORE; any memory written when

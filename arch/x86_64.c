@@ -558,7 +558,7 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 
 	parse_insn(toks, n, &pi);
 	memset(d, 0, sizeof(*d));
-	d->dst = d->src = d->src2 = d->wb_reg = -1;
+	d->dst = d->src = d->src2 = d->src3 = d->wb_reg = -1;
 	d->mem.base = d->mem.index = d->mem.segment = -1;
 	if (starts_with(pi.mnem, "call")) {
 		uint64_t target;
@@ -587,8 +587,23 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		return;		/* writes memory, or a register we do not follow */
 	d->dst = dst->reg;
 	d->kind = DT_DEF_OTHER;
+	if ((is_mov || !strcmp(pi.mnem, "movabs")) && pi.nops == 2 &&
+	    src->immediate && (dst->reg_size == 8 || dst->reg_size == 4)) {
+		/* "mov $0x128,%ecx": a constant, a multiple of itself (a
+		 * 32-bit write zeroes the upper half) */
+		d->kind = DT_DEF_MUL;
+		d->value = src->imm;
+		return;
+	}
 	if (dst->reg_size != 8 || pi.unparsed)
 		return;
+	if (!strcmp(pi.mnem, "imul") && pi.nops == 2 && is_gpr(src) &&
+	    src->reg_size == 8) {
+		d->kind = DT_DEF_MADD;	/* "imul %rcx,%rax" */
+		d->src = dst->reg;
+		d->src2 = src->reg;
+		return;
+	}
 	if (!strcmp(pi.mnem, "imul") && pi.nops == 3 && src->immediate) {
 		/* "imul $0x18,%rax,%rcx", "imul $0x18,-0x10(%rbp),%rcx" */
 		d->kind = DT_DEF_MUL;

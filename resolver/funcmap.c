@@ -51,6 +51,7 @@ static void take_def(struct func_insn *fi, const struct dt_def *d)
 	fi->def_dst = (int8_t)d->dst;
 	fi->def_src = (int8_t)d->src;
 	fi->def_src2 = (int8_t)d->src2;
+	fi->def_src3 = (int8_t)d->src3;
 	fi->scale = (uint8_t)d->scale;
 	fi->clobbers = d->clobbers;
 	/* write-back: followed when it fits, else the base is lost */
@@ -153,7 +154,7 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		fi->leader = next_leads;
 		/* what it does to registers, for track.c: decoded once here */
 		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
-				    .src2 = -1, .wb_reg = -1 };
+				    .src2 = -1, .src3 = -1, .wb_reg = -1 };
 		if (s->arch->def)
 			s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
 		take_def(fi, &d);

@@ -284,8 +284,8 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 }
 
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
-				uint64_t addr, const struct access *acc,
-				struct dt_answer *ans)
+				uint64_t addr, uint64_t step,
+				const struct access *acc, struct dt_answer *ans)
 {
 	Dwarf_Die var;
 	struct type_hit th;
@@ -296,6 +296,10 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 	if (!global_var_at(s, pc, addr, &var, &off))
 		return elf_symbol(s, addr, ans);
 	ans->var = session_intern(s, dwarf_diename(&var));
+	Dwarf_Die type;
+	if (step && (!die_type(&var, &type) ||
+		     !type_in_array_of_step(&type, off, step)))
+		return DT_NO_VAR;	/* addr + some steps: not in an array */
 	enum dt_reason r = var_member_at(s, &var, off, acc, &th);
 	if (r == DT_OK)
 		answer_take(ans, &th);

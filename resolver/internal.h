@@ -157,11 +157,13 @@ struct global_index;
 void global_index_free(struct global_index *ix);
 /* Attribute a link-time data address, accessed at link-time pc, to the
  * static variable holding it (looked for in pc's compile unit first):
- * fills type, offset, field, var of *ans.  DT_OK, DT_NO_VAR, DT_NO_TYPE
- * (an ELF symbol without DWARF: its name in ans->var), DT_BAD_OFFSET. */
+ * fills type, offset, field, var of *ans.  step > 0: addr is known modulo
+ * step only, answered when it falls in an array of step-sized elements.
+ * DT_OK, DT_NO_VAR, DT_NO_TYPE (an ELF symbol without DWARF: its name in
+ * ans->var), DT_BAD_OFFSET. */
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
-				uint64_t addr, const struct access *acc,
-				struct dt_answer *ans);
+				uint64_t addr, uint64_t step,
+				const struct access *acc, struct dt_answer *ans);
 /* The static variable holding link-time addr: true with *var and the
  * offset of addr in it. */
 bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
@@ -196,7 +198,7 @@ struct func_insn {
 	bool target;		/* a branch or jump goes here */
 	bool fuses;		/* macro-fuses with a following jcc */
 	uint8_t def;		/* enum dt_def_kind, for track.c */
-	int8_t def_dst, def_src, def_src2;
+	int8_t def_dst, def_src, def_src2, def_src3;
 	uint8_t scale;		/* DT_DEF_ADD */
 	int8_t mem_base;	/* -1: no register base (pc-relative...) */
 	int8_t mem_index;	/* an index register too (times mem_scale), or -1 */
@@ -257,8 +259,13 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 			      struct var_hit *hit);
 /* Register reg at pc holds a constant address (lea of a static, adrp +
- * add): true with *addr. */
-bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr);
+ * add): true with *addr, and *step when it is known modulo step only (an
+ * index into a static array of step-sized elements, 0: exact). */
+bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr,
+		   uint64_t *step);
+/* Register reg at pc holds an integer the dataflow knows as n * m + c (an
+ * index plus a constant): true with *c. */
+bool track_integer(struct dt_session *s, uint64_t pc, int reg, int64_t *c);
 struct track_states;
 void track_states_free(struct track_states *t);
 /* Whether hit h, which gave r and th for an access, may answer it: a

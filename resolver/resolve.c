@@ -154,22 +154,6 @@ static long last_def_before(const struct dt_session *s,
 	return -1;
 }
 
-/* The constant just added to an index register, in pc's block: gcc -O0
- * folds part of a member's offset into the index ("movslq %edx,%rdx;
- * add $0x1c,%rdx; movzwl 0xc(%rax,%rdx,2)" reads the short at 0xc + 2 *
- * 0x1c, not at 0xc), so the displacement alone names the wrong member. */
-static int64_t index_constant(struct dt_session *s, uint64_t pc, int reg)
-{
-	const struct func_map *fm = funcmap_get(s, pc);
-	long i = fm ? func_map_index(fm, pc) : -1;
-
-	if (i < 0 || reg < 0 || (i = last_def_before(s, fm, i, reg)) < 0)
-		return 0;
-	const struct func_insn *in = &fm->insns[i];
-	return in->def == DT_DEF_ADDI && in->def_dst == reg && in->def_src == reg ?
-	       in->value : 0;
-}
-
 /* A register that is a copy of the stack pointer (plus k) in pc's block
  * ("mov %rsp,%rbx", clang's base register for a frame it realigns or
  * sizes): true with *k, the stack pointer unchanged since. */
@@ -262,7 +246,7 @@ static uint64_t bits_tested_next(struct dt_session *s,
 				 const uint8_t *code, size_t avail, unsigned size)
 {
 	struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
-			    .src2 = -1, .wb_reg = -1 };
+			    .src2 = -1, .src3 = -1, .wb_reg = -1 };
 	struct decoded_insn next;
 	uint64_t bits;
 	int reg;
@@ -316,11 +300,16 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * address; with an index, the displacement is the array's start */
 	if (op.pc_relative)
 		return global_attribute(s, ans->pc, ans->pc + insn.len + (uint64_t)op.disp,
-					&acc, ans);
+					0, &acc, ans);
 	if (op.base < 0)
-		return global_attribute(s, ans->pc, (uint64_t)op.disp, &acc, ans);
-	if (op.index >= 0)
-		ans->disp += index_constant(s, ans->pc, op.index) * op.scale;
+		return global_attribute(s, ans->pc, (uint64_t)op.disp, 0, &acc, ans);
+	/* gcc -O0 folds part of a member's offset into the index ("movslq
+	 * %edx,%rdx; add $0x1c,%rdx; movzwl 0xc(%rax,%rdx,2)" reads the
+	 * short at 0xc + 2 * 0x1c, not at 0xc): the index's constant part
+	 * belongs to the displacement */
+	int64_t index_c;
+	if (op.index >= 0 && track_integer(s, ans->pc, op.index, &index_c))
+		ans->disp += index_c * op.scale;
 	ans->reg = op.base;
 	enum dt_reason r = attribute_operand(s, ans, &acc, op.index >= 0);
 	if (r == DT_OK || !s->dwarf)
@@ -334,13 +323,13 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		ans->reg = op.base;
 	}
 	/* the register holds a static's address (lea, adrp + add) */
-	uint64_t base_addr;
-	if (track_address(s, ans->pc, op.base, &base_addr) ||
+	uint64_t base_addr, step;
+	if (track_address(s, ans->pc, op.base, &base_addr, &step) ||
 	    (op.index >= 0 && op.scale == 1 &&	/* "(%rdx,%rax,1)", rax the address */
-	     track_address(s, ans->pc, op.index, &base_addr))) {
+	     track_address(s, ans->pc, op.index, &base_addr, &step))) {
 		enum dt_reason g = global_attribute(s, ans->pc,
 						    base_addr + (uint64_t)op.disp,
-						    &acc, ans);
+						    step, &acc, ans);
 		if (g == DT_OK)
 			return g;
 	}

@@ -56,13 +56,16 @@ struct tval {
 	const char *typedef_name;	/* PTR: the typedef it was reached by */
 	Dwarf_Die origin;		/* PTR: the variable it came from, if any */
 	int64_t n;			/* PTR: bias; ADDR: address; INT: multiple */
+	int64_t c;			/* INT: the value is n * m + c (m unknown,
+					 * named by sym): "i + 28" keeps its 28 */
 	bool strict;			/* PTR: trusted inside its type only;
 					 * false for an array's elements (p + i,
 					 * a loop's p++) */
-	uint64_t step;			/* PTR: n is known up to a multiple of
-					 * step, which is not whole elements
-					 * (&p->arr[i] is p + 16 + 2i: an index
-					 * into a member array); 0: exactly */
+	uint64_t step;			/* PTR, ADDR: n is known up to a
+					 * multiple of step (&p->arr[i] is p +
+					 * 16 + 2i: an index into a member array;
+					 * a section anchor plus 48i), and for PTR
+					 * step is not whole elements; 0: exact */
 	uint32_t sym;			/* INT: a fresh id naming the integer it
 					 * is a multiple of, 0 when unnamed */
 };
@@ -115,7 +118,7 @@ static uint64_t tval_hash(const struct tval *t)
 
 	h ^= (uint64_t)(uintptr_t)t->pointee.addr + (h << 6) + (h >> 2);
 	h ^= (uint64_t)(uintptr_t)t->origin.addr + (h << 6) + (h >> 2);
-	h ^= (uint64_t)t->n + (h << 6) + (h >> 2);
+	h ^= (uint64_t)t->n + (uint64_t)t->c * 31 + (h << 6) + (h >> 2);
 	h ^= t->sym + (uint64_t)t->strict + t->step + (h << 6) + (h >> 2);
 	return h * 0xff51afd7ed558ccdull;
 }
@@ -123,7 +126,8 @@ static uint64_t tval_hash(const struct tval *t)
 static bool tval_equal(const struct tval *a, const struct tval *b)
 {
 	return a->kind == b->kind && a->pointee.addr == b->pointee.addr &&
-	       a->origin.addr == b->origin.addr && a->n == b->n && a->sym == b->sym &&
+	       a->origin.addr == b->origin.addr && a->n == b->n && a->c == b->c &&
+	       a->sym == b->sym &&
 	       a->strict == b->strict && a->step == b->step;
 }
 
@@ -204,15 +208,23 @@ static uint32_t make_ptr(struct dt_session *s, Dwarf_Die *pointee,
 	return intern(s, &t);
 }
 
+/* INT(sym, mult, c): mult * m + c.  A multiple of 0 or of 1 with no name
+ * says nothing: unknown (0); INT(sym, 1, 0) is the fresh id sym itself. */
+static uint32_t make_int_c(struct dt_session *s, uint32_t sym, uint64_t mult,
+			   int64_t c)
+{
+	struct tval t = { .kind = TV_INT, .sym = sym, .n = (int64_t)mult, .c = c };
+
+	if (mult == 0 || mult > MAX_MULT || (mult == 1 && !sym))
+		return 0;
+	if (mult == 1 && c == 0)
+		return sym;
+	return intern(s, &t);
+}
+
 static uint32_t make_int(struct dt_session *s, uint32_t sym, uint64_t mult)
 {
-	struct tval t = { .kind = TV_INT, .sym = sym, .n = (int64_t)mult };
-
-	if (mult == 0 || mult > MAX_MULT)	/* 0 is a multiple of all */
-		t.n = 1, t.sym = 0;
-	if (t.n == 1)		/* a multiple of 1 says nothing: unknown */
-		return t.sym;
-	return intern(s, &t);
+	return make_int_c(s, sym, mult, 0);
 }
 
 /* x as an integer's multiple: INT's, else unknown (a multiple of 1). */
@@ -397,18 +409,19 @@ static uint32_t indexed_load(struct dt_session *s, struct tstate *st,
 		x = t;
 	}
 	uint64_t step = (uint64_t)as_int(x).n * fi->mem_scale;
+	int64_t disp = fi->mem_disp + as_int(x).c * fi->mem_scale;
 	Dwarf_Die var, t, elem;
 	uint64_t off, size;
 
 	if (b.kind == TV_PTR) {
-		if (!type_byte_size(&b.pointee, &size) || !size || step % size)
+		if (b.step || !type_byte_size(&b.pointee, &size) || !size || step % size)
 			return 0;
 		/* stepping by whole elements: an array, past the first */
-		return pointer_member(s, &b.pointee, b.n + fi->mem_disp,
+		return pointer_member(s, &b.pointee, b.n + disp,
 				      b.origin.addr ? &b.origin : NULL, false);
 	}
-	if (b.kind != TV_ADDR ||
-	    !global_var_at(s, fi->pc, (uint64_t)(b.n + fi->mem_disp), &var, &off) ||
+	if (b.kind != TV_ADDR || b.step ||
+	    !global_var_at(s, fi->pc, (uint64_t)(b.n + disp), &var, &off) ||
 	    !die_type(&var, &t) || !type_peel(&t, &t) ||
 	    dwarf_tag(&t) != DW_TAG_array_type || !die_type(&t, &elem) ||
 	    !type_byte_size(&elem, &size) || !size || step % size)
@@ -444,10 +457,14 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 		return sl ? sl->val : 0;
 	}
 	struct tval b = value(s, reg_value(s, st, fi, base));
+	if (b.kind == TV_PTR && b.step &&
+	    (b.n + fi->mem_disp < 0 ||
+	     !type_in_array_of_step(&b.pointee, (uint64_t)(b.n + fi->mem_disp), b.step)))
+		return 0;	/* somewhere in it, not in an array */
 	if (b.kind == TV_PTR)
 		return pointer_member(s, &b.pointee, b.n + fi->mem_disp,
 				      b.origin.addr ? &b.origin : NULL, b.strict);
-	if (b.kind == TV_ADDR &&
+	if (b.kind == TV_ADDR && !b.step &&
 	    global_var_at(s, fi->pc, (uint64_t)(b.n + fi->mem_disp), &var, &off) &&
 	    die_type(&var, &t))
 		return pointer_member(s, &t, (int64_t)off, &var, false);
@@ -482,7 +499,7 @@ static uint32_t add_const(struct dt_session *s, uint32_t a, int64_t k)
 		t.n += k;
 		return intern(s, &t);
 	case TV_INT:
-		return k ? make_int(s, 0, gcd((uint64_t)t.n, k < 0 ? 0 - (uint64_t)k : (uint64_t)k)) : a;
+		return make_int_c(s, t.sym, (uint64_t)t.n, t.c + k);
 	default:
 		return 0;
 	}
@@ -493,21 +510,24 @@ static uint32_t mul_value(struct dt_session *s, uint32_t a, uint64_t k)
 	struct tval x = as_int(value(s, a));
 	uint64_t m = (uint64_t)x.n * k;
 
-	return make_int(s, k && m / k == (uint64_t)x.n ? x.sym : 0, m);
+	if (!k || m / k != (uint64_t)x.n)
+		return 0;
+	return make_int_c(s, x.sym, m, (int64_t)((uint64_t)x.c * k));
 }
 
-/* Pointer p moved by an unknown multiple of step, plus k: whole elements
- * keep it a pointer to one (not strict: an array's); less than an
- * element, it points inside one at a known offset modulo step (an index
- * into a member array), answered only where an array of such steps is. */
-static uint32_t ptr_step(struct dt_session *s, struct tval p, uint64_t step,
-			 int64_t k)
+/* Pointer p plus integer x times scale, plus k.  x's multiple times
+ * scale is the step: whole elements keep p a pointer to one (not strict:
+ * an array's); less than an element, it points inside one at a known
+ * offset modulo the step (an index into a member array: x's constant part
+ * says which array), answered only where an array of such steps is. */
+static uint32_t ptr_step(struct dt_session *s, struct tval p, struct tval x,
+			 unsigned scale, int64_t k)
 {
-	uint64_t size;
+	uint64_t size, step = (uint64_t)x.n * scale;
 
 	if (!type_byte_size(&p.pointee, &size) || !size)
 		return 0;
-	p.n += k;
+	p.n += k + x.c * (int64_t)scale;
 	if (step % size == 0) {
 		p.strict = false;	/* an element of an array of them */
 		return intern(s, &p);
@@ -527,16 +547,20 @@ static uint32_t sub_values(struct dt_session *s, uint32_t a, uint32_t b,
 		return 0;	/* a pointer difference: an integer we do not follow */
 	struct tval y = as_int(vb);
 	uint64_t ym = (uint64_t)y.n * scale;
-	if (va.kind == TV_PTR)
-		return ptr_step(s, va, ym, 0);
+	int64_t c;
+	if (va.kind == TV_PTR) {	/* backwards by the integer's steps */
+		y.c = -y.c;
+		return ptr_step(s, va, y, scale, 0);
+	}
 	if (va.kind != TV_INT)
 		return 0;
 	struct tval x = as_int(va);
+	c = x.c - y.c * (int64_t)scale;
 	if (x.sym && x.sym == y.sym) {	/* 32i - i is 31i */
 		uint64_t d = (uint64_t)x.n > ym ? (uint64_t)x.n - ym : ym - (uint64_t)x.n;
-		return make_int(s, x.sym, d);
+		return make_int_c(s, x.sym, d, c);
 	}
-	return make_int(s, 0, gcd((uint64_t)x.n, ym));
+	return make_int_c(s, 0, gcd((uint64_t)x.n, ym), c);
 }
 
 /* A static array's address plus an integer that is a multiple of step,
@@ -552,10 +576,29 @@ static uint32_t static_element(struct dt_session *s, uint64_t pc, uint64_t addr,
 	if (!global_var_at(s, pc, addr, &var, &off) || !die_type(&var, &t) ||
 	    !type_peel(&t, &t) || dwarf_tag(&t) != DW_TAG_array_type ||
 	    !die_type(&t, &elem) || !type_byte_size(&elem, &size) || !size ||
-	    step % size || !type_peel_named(&elem, &peeled, &typedef_name))
-		return 0;
+	    step % size || !type_peel_named(&elem, &peeled, &typedef_name)) {
+		/* not (yet) an array's element: an address known modulo
+		 * step, the array found when it is used (gcc's section
+		 * anchors: "adrp; add x1, x1, #0x50; ... [x0, #48]") */
+		struct tval a = { .kind = TV_ADDR, .n = (int64_t)addr + k,
+				  .step = step };
+		return step > 1 ? intern(s, &a) : 0;
+	}
 	return make_ptr(s, &peeled, typedef_name, &var, (int64_t)(off % size) + k,
 			false);
+}
+
+/* a * b, integers: a multiple of both multiples. */
+static uint32_t mul_values(struct dt_session *s, uint32_t a, uint32_t b)
+{
+	struct tval va = value(s, a), vb = value(s, b);
+
+	if (is_address(s, a) || is_address(s, b))
+		return 0;
+	/* n m + c is a multiple of gcd(n, c) */
+	uint64_t x = gcd((uint64_t)as_int(va).n, (uint64_t)llabs(as_int(va).c));
+	uint64_t y = gcd((uint64_t)as_int(vb).n, (uint64_t)llabs(as_int(vb).c));
+	return y && x * y / y == x ? make_int(s, 0, x * y) : 0;
 }
 
 /* a + b * scale + k by the rules of C pointer arithmetic: a pointer plus
@@ -574,10 +617,11 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 		vb = value(s, b);
 	}
 	if (va.kind == TV_PTR && vb.kind != TV_PTR && vb.kind != TV_ADDR)
-		return ptr_step(s, va, (uint64_t)as_int(vb).n * scale, k);
+		return ptr_step(s, va, as_int(vb), scale, k);
 	if (va.kind == TV_ADDR && !is_address(s, b))
 		return static_element(s, pc, (uint64_t)va.n,
-				      (uint64_t)as_int(vb).n * scale, k);
+				      gcd(va.step, (uint64_t)as_int(vb).n * scale),
+				      k + as_int(vb).c * (int64_t)scale);
 	if (va.kind == TV_PTR || vb.kind == TV_PTR || va.kind == TV_ADDR ||
 	    vb.kind == TV_ADDR)
 		return 0;
@@ -585,9 +629,9 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 	struct tval x = as_int(va), y = as_int(vb);
 	uint64_t ym = (uint64_t)y.n * scale;
 	bool same = x.sym && x.sym == y.sym;
-	uint32_t r = make_int(s, same ? x.sym : 0,
-			      same ? (uint64_t)x.n + ym : gcd((uint64_t)x.n, ym));
-	return add_const(s, r, k);
+	return make_int_c(s, same ? x.sym : 0,
+			  same ? (uint64_t)x.n + ym : gcd((uint64_t)x.n, ym),
+			  x.c + y.c * (int64_t)scale + k);
 }
 
 /* Values named by a fresh id that is about to name another value (a
@@ -599,13 +643,15 @@ static void forget_name(struct dt_session *s, struct tstate *st, uint32_t mask,
 		uint32_t v = st->reg[r];
 		if (v & FRESH ? (v & mask) == name :
 		    v && value(s, v).kind == TV_INT && (value(s, v).sym & mask) == name)
-			st->reg[r] = make_int(s, 0, (uint64_t)value(s, v).n);
+			st->reg[r] = make_int_c(s, 0, (uint64_t)value(s, v).n,
+					       value(s, v).c);
 	}
 	for (unsigned i = 0; i < st->nslots; i++) {
 		uint32_t v = st->slot[i].val;
 		if (v & FRESH ? (v & mask) == name :
 		    v && value(s, v).kind == TV_INT && (value(s, v).sym & mask) == name)
-			st->slot[i].val = make_int(s, 0, (uint64_t)value(s, v).n);
+			st->slot[i].val = make_int_c(s, 0, (uint64_t)value(s, v).n,
+						    value(s, v).c);
 	}
 }
 
@@ -692,6 +738,13 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 		v = sub_values(s, reg_value(s, st, fi, fi->def_src),
 			       reg_value(s, st, fi, fi->def_src2), fi->scale);
 		break;
+	case DT_DEF_MADD:
+		v = mul_values(s, reg_value(s, st, fi, fi->def_src),
+			       reg_value(s, st, fi, fi->def_src2));
+		if (fi->def_src3 >= 0)
+			v = add_values(s, fi->pc, reg_value(s, st, fi, fi->def_src3),
+				       v, 1, 0, true);
+		break;
 	case DT_DEF_MUL:
 		v = mul_value(s, fi->def_src >= 0 ? reg_value(s, st, fi, fi->def_src) :
 				 fresh_int(s, st, i),
@@ -772,8 +825,11 @@ static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
 	struct tval va = value(s, a), vb = value(s, b);
 	uint64_t size;
 
-	if (va.kind == TV_INT && vb.kind == TV_INT)
-		return make_int(s, 0, gcd((uint64_t)va.n, (uint64_t)vb.n));
+	if (va.kind == TV_INT && vb.kind == TV_INT) {
+		uint64_t dc = (uint64_t)llabs(va.c - vb.c);
+		return make_int_c(s, 0, gcd(gcd((uint64_t)va.n, (uint64_t)vb.n), dc),
+				  va.c < vb.c ? va.c : vb.c);
+	}
 	if (va.kind != TV_PTR || vb.kind != TV_PTR || va.pointee.addr != vb.pointee.addr)
 		return 0;
 	uint64_t moved = va.n < vb.n ? (uint64_t)vb.n - (uint64_t)va.n :
@@ -957,12 +1013,24 @@ enum dt_reason track_register(struct dt_session *s, uint64_t pc, int reg,
 	return DT_OK;
 }
 
-bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr)
+bool track_integer(struct dt_session *s, uint64_t pc, int reg, int64_t *c)
+{
+	struct tval v = value_before(s, pc, reg);
+
+	if (v.kind != TV_INT || !v.c)
+		return false;
+	*c = v.c;
+	return true;
+}
+
+bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr,
+		   uint64_t *step)
 {
 	struct tval v = value_before(s, pc, reg);
 
 	if (v.kind != TV_ADDR)
 		return false;
 	*addr = (uint64_t)v.n;
+	*step = v.step;
 	return true;
 }
