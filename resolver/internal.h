@@ -322,6 +322,12 @@ bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size);
  * a divisor of step bytes: a pointer known modulo step may be answered
  * there (the element at off stands for all of them). */
 bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step);
+/* t (peeled) is a pointer, or a pointer-sized struct whose bytes are one
+ * pointer (Rust's Box<T>, NonNull<T>, Option<Box<T>> by its niche, a C
+ * struct { T *p; }), looking through variant parts: true with *ptr, the
+ * pointer type.  Dereferencing a register that holds one of them can only
+ * follow that pointer. */
+bool type_wrapped_pointer(Dwarf_Die *t, Dwarf_Die *ptr, int depth);
 /* The pointer type of the member starting exactly at off in type (the
  * innermost, through nested members and arrays); false when none is. */
 bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out);

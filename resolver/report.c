@@ -649,6 +649,33 @@ static void sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 	}
 }
 
+/* The samples a layout row stands for.  A member's are those inside it
+ * but not in the holes and padding inside it (a union's member shorter
+ * than the union, a nested struct's tail): an access there touched no
+ * field of the member, and its hole or padding row shows it. */
+static void row_counts(const struct type_row *t, const struct dt_layout *l,
+		       size_t i, struct counts *c)
+{
+	const struct dt_layout_row *row = &l->rows[i];
+	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
+
+	sum_range(t, lo, hi, c);
+	if (row->kind != DT_LAYOUT_MEMBER)
+		return;
+	for (size_t j = 0; j < l->n; j++) {
+		const struct dt_layout_row *g = &l->rows[j];
+		struct counts gap;
+		if ((g->kind != DT_LAYOUT_HOLE && g->kind != DT_LAYOUT_PADDING) ||
+		    g->offset < lo || g->offset + g->size > hi)
+			continue;
+		sum_range(t, g->offset, g->offset + g->size, &gap);
+		for (int e = 0; e < NEV; e++) {
+			c->samples[e] -= gap.samples[e];
+			c->period[e] -= gap.period[e];
+		}
+	}
+}
+
 static void annotate_one_human(FILE *f, const struct dt_report *r,
 			       const struct type_row *t,
 			       const struct dt_layout *l)
@@ -676,10 +703,11 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 			next_line += CACHE_LINE;
 		}
 		struct counts c;
-		sum_range(t, row->offset, row->offset + (row->size ? row->size : 1), &c);
+		row_counts(t, l, i, &c);
 		fputc(' ', f);
 		for (int e = 0; e < nevents(r); e++) {
-			if (row->kind == DT_LAYOUT_HOLE || row->kind == DT_LAYOUT_PADDING)
+			if ((row->kind == DT_LAYOUT_HOLE || row->kind == DT_LAYOUT_PADDING) &&
+			    !c.samples[e])
 				fprintf(f, " %8s %7s", "", "");
 			else
 				fprintf(f, " %8" PRIu64 " %6.1f%%", c.samples[e],
@@ -721,7 +749,7 @@ static void annotate_one_tsv(FILE *f, const struct dt_report *r,
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
 		struct counts c;
-		sum_range(t, row->offset, row->offset + (row->size ? row->size : 1), &c);
+		row_counts(t, l, i, &c);
 		fprintf(f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s\t%s\t%s\t%" PRIu64,
 			t->name, row->offset, row->size, row->depth, kinds[row->kind],
 			row->kind == DT_LAYOUT_TYPE ? t->name : row->name, row->type,
@@ -742,7 +770,7 @@ static void annotate_one_json(FILE *f, const struct dt_report *r,
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
 		struct counts c;
-		sum_range(t, row->offset, row->offset + (row->size ? row->size : 1), &c);
+		row_counts(t, l, i, &c);
 		fprintf(f, "%s{\"offset\":%" PRIu64 ",\"size\":%" PRIu64
 			",\"depth\":%u,\"kind\":\"%s\",\"name\":", i ? "," : "",
 			row->offset, row->size, row->depth, kinds[row->kind]);

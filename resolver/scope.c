@@ -349,11 +349,7 @@ bool type_pointee(Dwarf_Die *type, Dwarf_Die *pointee,
 	Dwarf_Die t;
 	int tag;
 
-	if (!type_peel(type, &t))
-		return false;
-	tag = dwarf_tag(&t);
-	if (tag != DW_TAG_pointer_type && tag != DW_TAG_reference_type &&
-	    tag != DW_TAG_rvalue_reference_type)
+	if (!type_peel(type, &t) || !type_wrapped_pointer(&t, &t, 0))
 		return false;
 	if (!die_type(&t, &t) || !type_peel_named(&t, &t, typedef_name))
 		return false;	/* void *, or a typedef of void */

@@ -552,6 +552,53 @@ enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
 	return type_member_at(s, &t, typedef_name, (int64_t)off, acc, out);
 }
 
+/* Whether member m sits at offset 0 and its type is (or wraps) a pointer. */
+static bool wraps_at_zero(Dwarf_Die *m, Dwarf_Die *ptr, int depth)
+{
+	Dwarf_Die mt;
+	uint64_t loc = 0;
+
+	return dwarf_tag(m) == DW_TAG_member &&
+	       (!dwarf_hasattr(m, DW_AT_data_member_location) ||
+		member_location(m, &loc)) && loc == 0 &&
+	       !dwarf_hasattr(m, DW_AT_bit_size) && die_type(m, &mt) &&
+	       type_peel(&mt, &mt) && type_wrapped_pointer(&mt, ptr, depth + 1);
+}
+
+bool type_wrapped_pointer(Dwarf_Die *t, Dwarf_Die *ptr, int depth)
+{
+	int tag = dwarf_tag(t);
+	uint64_t size, psize;
+	Dwarf_Die c, v, m;
+
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	    tag == DW_TAG_rvalue_reference_type) {
+		*ptr = *t;
+		return true;
+	}
+	if (depth > 8 || (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+			  tag != DW_TAG_class_type) ||
+	    !type_byte_size(t, &size) || size != 8 || dwarf_child(t, &c) != 0)
+		return false;
+	do {
+		if (wraps_at_zero(&c, ptr, depth))
+			goto found;
+		if (dwarf_tag(&c) != DW_TAG_variant_part || dwarf_child(&c, &v) != 0)
+			continue;
+		do {	/* each variant is a view of the same bytes */
+			if (dwarf_tag(&v) != DW_TAG_variant || dwarf_child(&v, &m) != 0)
+				continue;
+			do {
+				if (wraps_at_zero(&m, ptr, depth))
+					goto found;
+			} while (dwarf_siblingof(&m, &m) == 0);
+		} while (dwarf_siblingof(&v, &v) == 0);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+found:
+	return !type_byte_size(ptr, &psize) || psize == size;
+}
+
 bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
 {
 	Dwarf_Die t;
@@ -560,11 +607,8 @@ bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
 		return false;
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
 		int tag = dwarf_tag(&t);
-		if (off == 0 && (tag == DW_TAG_pointer_type ||
-				 tag == DW_TAG_reference_type)) {
-			*out = t;
-			return true;
-		}
+		if (off == 0 && type_wrapped_pointer(&t, out, 0))
+			return true;	/* a pointer, or Box<T>, Option<Box<T>> */
 		if (tag == DW_TAG_array_type) {
 			Dwarf_Die elem;
 			uint64_t esize;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # C++ (classes, base-class members, this, references, the vtable pointer)
-# and Rust (repr(C) and default-repr structs, references, slices) fixtures,
+# and Rust (repr(C) and default-repr structs, references, slices,
+# Option<Box<T>>) fixtures,
 # labeled like the C corpus: no wrong type anywhere, at least 90% right at
 # -O2.
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +37,11 @@ else
 		$rustc -g -C opt-level=$o -o rust-$o "$DT_SRC/tests/fixtures/rust.rs" 2>rustc.err ||
 			{ dt_test "rustc -O$o builds" 'dt_show rustc.err'; continue; }
 		check "rustc -O$o" "$DT_SRC/tests/fixtures/rust.rs" rust-$o $o
+		[ $o = 0 ] && continue
+		dt_test "rustc -O$o: fields read through Option<Box<T>>, every access right" "
+			awk '\$3 ~ /^rs_(boxed|next)_val\$/ { n++; if (\$1 != \"correct\") bad++ }
+			     END { exit !(n >= 3 && !bad) }' rust-$o.eval ||
+			{ grep 'rs_boxed_val\|rs_next_val' rust-$o.eval; false; }"
 	done
 fi
 dt_done

@@ -11,6 +11,8 @@
 #   flags_inlined  the bit tested names the bitfield (-O1 and up: -O0
 #                  loads the whole byte)
 #   holder_set_d   a double stored into a union names the double
+#   tagged_b       (annotate) a hit in a union member's tail padding is
+#                  the padding's row, not the member's
 # and, on a precise event, a sample on a jcc that macro-fused with a
 # memory compare belongs to the compare.
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +32,7 @@ for cc in $(dt_cc_list) $a64; do
 		bin=forms-$cc-O$o
 		dt_test "$cc -O$o: forms build" "$cc -O$o -g -o $bin '$forms'"
 		"$DT_SRC/tests/corpus-eval" -v "$forms" $bin >$bin.eval 2>&1
-		fns="robj_weight hobj_val big_val vals_i rec5_sum holder_set_d"
+		fns="robj_weight hobj_val big_val vals_i rec5_sum holder_set_d tagged_b"
 		[ $o = 0 ] || fns="$fns flags_inlined"
 		for f in $fns; do
 			dt_test "$cc -O$o: $f: every access right" \
@@ -38,6 +40,16 @@ for cc in $(dt_cc_list) $a64; do
 		done
 	done
 done
+
+dt_test "annotate: a hit in a member's padding counts for the padding, not the member" '
+	gcc -O2 -g -o forms-pad "$forms" &&
+	pc=$("$DTINSNS" forms-pad tagged_b | head -n 1 | cut -f1) &&
+	printf "%s rdi 20\n%s rdi 16\n" $pc $pc |
+		"$DTRESOLVE" -e forms-pad --aggregate=annotate --format=tsv >ann &&
+	grep "^struct tagged	" ann | cut -f2,5,6,9 >got &&
+	printf "0\ttype\tstruct tagged\t2\n0\tmember\tkind\t0\n4\thole\t\t0\n8\tmember\tu\t1\n8\tmember\tbig\t1\n8\tmember\ta\t0\n16\tmember\tb\t1\n17\tpadding\t\t1\n8\tmember\tsmall\t0\n" >want &&
+	dt_cmp want got
+'
 
 # macro fusion: "cmp ..,0x8(%rdi); jcc" is one micro-op; a precise sample
 # on the jcc is the compare's (perf annotate does the same)
