@@ -194,18 +194,30 @@ static struct container_index *index_get(struct dt_session *s)
 
 /* The containers holding [off, off + len) of inner: appended to out
  * (at most max), through containers of containers. */
-/* Whether the access reads a whole member of the container there. */
-static bool fits(struct dt_session *s, const struct embed *e, int64_t co,
-		 unsigned len)
+/* Whether every probe, moved by delta into container e, reads a whole
+ * member of it there. */
+static bool fits(struct dt_session *s, const struct embed *e,
+		 const struct probe *p, size_t np, int64_t delta)
 {
 	Dwarf_Die outer;
 
-	return dwarf_offdie(s->dwarf, e->outer_die, &outer) &&
-	       type_access_fits(&outer, (uint64_t)co, len);
+	if (!dwarf_offdie(s->dwarf, e->outer_die, &outer))
+		return false;
+	for (size_t i = 0; i < np; i++) {
+		int64_t co = p[i].off + delta;
+		if (co < 0 || (uint64_t)co + (p[i].len ? p[i].len : 1) > e->outer_size ||
+		    !type_access_fits(&outer, (uint64_t)co, p[i].len))
+			return false;
+	}
+	return true;
 }
 
+/* The containers where probes[0] lands (through containers of
+ * containers) and every probe reads a whole member: appended to out (at
+ * most max), with probes[0]'s offset in them. */
 static size_t find(struct dt_session *s, const struct container_index *ix,
-		   const char *inner, uint64_t inner_size, int64_t off, unsigned len,
+		   const char *inner, uint64_t inner_size,
+		   const struct probe *p, size_t np, int64_t delta,
 		   const struct embed **out, int64_t *out_off, size_t n,
 		   size_t max, int depth)
 {
@@ -215,9 +227,10 @@ static size_t find(struct dt_session *s, const struct container_index *ix,
 	for (; i < ix->n && ix->v[i].inner == inner &&
 	       ix->v[i].inner_size == inner_size; i++) {
 		const struct embed *e = &ix->v[i];
-		int64_t co = off + (int64_t)e->offset;
-		if (co >= 0 && (uint64_t)co + (len ? len : 1) <= e->outer_size) {
-			if (!fits(s, e, co, len))
+		int64_t d = delta + (int64_t)e->offset;
+		int64_t co = p[0].off + d;
+		if (co >= 0 && (uint64_t)co + (p[0].len ? p[0].len : 1) <= e->outer_size) {
+			if (!fits(s, e, p, np, d))
 				continue;
 			if (n < max) {
 				out[n] = e;
@@ -225,7 +238,7 @@ static size_t find(struct dt_session *s, const struct container_index *ix,
 			}
 			n++;
 		} else if (depth < MAX_NEST) {
-			n = find(s, ix, e->outer, e->outer_size, co, len, out,
+			n = find(s, ix, e->outer, e->outer_size, p, np, d, out,
 				 out_off, n, max, depth + 1);
 		}
 	}
@@ -233,7 +246,8 @@ static size_t find(struct dt_session *s, const struct container_index *ix,
 }
 
 enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
-				   int64_t off, const struct access *acc,
+				   const struct probe *probes, size_t nprobes,
+				   const struct access *acc,
 				   struct type_hit *out, char *why, size_t why_len)
 {
 	const struct embed *hits[4];
@@ -241,6 +255,7 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 	const char *name;
 	uint64_t size;
 	Dwarf_Die peeled, outer;
+	int64_t off = probes[0].off;
 
 	*why = '\0';
 	if (!aggregate_key(s, pointee, &peeled, &name, &size))
@@ -248,9 +263,8 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 	struct container_index *ix = index_get(s);
 	if (!ix || ix->failed)
 		return DT_BAD_OFFSET;
-	unsigned access_size = acc ? acc->size : 0;
-	size_t n = find(s, ix, name, size, off, access_size,
-			hits, hit_off, 0, 4, 0);
+	size_t n = find(s, ix, name, size, probes, nprobes, 0, hits, hit_off,
+			0, 4, 0);
 	if (n == 0) {
 		snprintf(why, why_len, "no struct embeds %s at %+lld", name,
 			 (long long)off);
@@ -265,7 +279,8 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 	}
 	if (!dwarf_offdie(s->dwarf, hits[0]->outer_die, &outer))
 		return DT_BAD_OFFSET;
-	session_debug(s, "  container of %s%+lld: %s +%lld", name, (long long)off,
-		      hits[0]->outer, (long long)hit_off[0]);
+	session_debug(s, "  container of %s%+lld: %s +%lld (%zu accesses agree)",
+		      name, (long long)off, hits[0]->outer, (long long)hit_off[0],
+		      nprobes);
 	return type_member_at(s, &outer, NULL, hit_off[0], acc, out);
 }

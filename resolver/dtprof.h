@@ -73,6 +73,9 @@ struct dt_answer {
 	uint64_t type_size;	/* sizeof the named type, 0 when unknown */
 	uint64_t type_id;	/* the type's DIE offset in this session, 0 for
 				 * pseudo types and misses: dt_layout_get() */
+	const char *note;	/* why a miss is one, when a reason's name
+				 * says too little ("2 containers fit: struct
+				 * a+16 struct b+56"), else "" */
 };
 
 struct dt_session;

@@ -174,12 +174,19 @@ struct container_index;
 struct type_hit;
 struct access;
 void container_index_free(struct container_index *ix);
-/* A pointer to pointee used at off outside it (container_of): the member
- * of the one container whose layout holds [off, off + access_size).  DT_OK
- * with *out; DT_BAD_OFFSET when no container or several fit, said in why
- * (candidates named) for -v. */
+/* One access through a pointer: its offset from the pointee, its size. */
+struct probe {
+	int64_t off;
+	unsigned len;
+};
+/* A pointer to pointee used at probes[0] outside it (container_of): the
+ * member of the one container whose layout holds it, where every other
+ * access through the same pointer (probes[1..]) reads a whole member too.
+ * DT_OK with *out; DT_BAD_OFFSET when no container or several fit, said
+ * in why (candidates named) for -v. */
 enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
-				   int64_t off, const struct access *acc,
+				   const struct probe *probes, size_t nprobes,
+				   const struct access *acc,
 				   struct type_hit *out, char *why, size_t why_len);
 
 /* ---- funcmap.c: a function decoded once ---- */

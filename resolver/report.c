@@ -61,6 +61,10 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 	json_string(f, a->var);
 	fputs(",\"reason\":", f);
 	json_string(f, dt_reason_str(a->reason));
+	if (a->note && *a->note) {
+		fputs(",\"note\":", f);
+		json_string(f, a->note);
+	}
 	if (ctx->dso) {
 		fputs(",\"dso\":", f);
 		json_string(f, ctx->dso);
@@ -137,9 +141,13 @@ static void print_tsv(FILE *f, const struct dt_print_ctx *ctx,
 		p = put_str(p, end, a->var);
 		*p++ = '\t';
 		p = put_str(p, end, dt_reason_str(a->reason));
-		if (ctx->how) {
+		if (ctx->how || (a->note && *a->note)) {
 			*p++ = '\t';
-			p = put_str(p, end, ctx->how);
+			p = put_str(p, end, ctx->how ? ctx->how : "");
+		}
+		if (a->note && *a->note) {
+			*p++ = '\t';
+			p = put_str(p, end, a->note);
 		}
 	}
 	*p++ = '\n';

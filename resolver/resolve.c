@@ -10,6 +10,7 @@
 #include "internal.h"
 
 #define MAX_CANDIDATES 16
+#define MAX_PROBES 8	/* container_of: accesses through one pointer */
 
 const char *dt_reason_str(enum dt_reason r)
 {
@@ -47,6 +48,7 @@ void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r)
 	ans->type = DT_TYPE_UNKNOWN;
 	ans->field = "";
 	ans->var = "";
+	ans->note = "";
 	ans->reg = -1;
 }
 
@@ -54,6 +56,43 @@ static void answer_pseudo(struct dt_answer *ans, const char *type)
 {
 	ans->reason = DT_OK;
 	ans->type = type;
+}
+
+/* The other memory accesses of pc's function through the variable h came
+ * from (container_of's node pointer: its other fields show which
+ * container it is in), as offsets from the pointee: at most max. */
+static size_t same_pointer_accesses(struct dt_session *s, uint64_t pc,
+				    const struct var_hit *h, struct probe *out,
+				    size_t max)
+{
+	const struct func_map *fm = h->var.addr ? funcmap_get(s, pc) : NULL;
+	Dwarf_Off want = h->var.addr ? dwarf_dieoffset((Dwarf_Die *)&h->var) : 0;
+	size_t n = 0;
+
+	for (size_t i = 0; fm && i < fm->n && n < max; i++) {
+		const struct func_insn *in = &fm->insns[i];
+		struct decoded_insn insn;
+		struct dt_mem_op op;
+		struct var_hit hits[MAX_CANDIDATES];
+		size_t nh, avail;
+		const uint8_t *code;
+		if (in->pc == pc || in->op != DT_OP_MEMORY ||
+		    !(code = session_code_at(s, in->pc, &avail)) ||
+		    !decoder_run(s->decoder, in->pc, code, avail, &insn) ||
+		    s->arch->classify(insn.toks, insn.ntoks, &op) != DT_OP_MEMORY ||
+		    op.base < 0 || op.index >= 0 || op.segment >= 0 ||
+		    scope_find_vars(s, in->pc + (uint64_t)s->dwarf_adjust, op.base,
+				    hits, MAX_CANDIDATES, &nh) != DT_OK)
+			continue;
+		for (size_t k = 0; k < nh; k++)
+			if (dwarf_dieoffset(&hits[k].var) == want &&
+			    hits[k].pointee.addr == h->pointee.addr) {
+				out[n++] = (struct probe){ op.disp - hits[k].bias,
+							   op.size };
+				break;
+			}
+	}
+	return n;
 }
 
 /* Pick the variable whose type the offset lands inside: with container_of
@@ -113,14 +152,20 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		}
 	}
 	if (!fallback_var && outside) {
+		struct probe probes[MAX_PROBES];
 		char why[160];
+		probes[0] = (struct probe){ ans->disp - outside->bias,
+					    acc ? acc->size : 0 };
+		size_t np = 1 + same_pointer_accesses(s, ans->pc, outside,
+						      probes + 1, MAX_PROBES - 1);
 		fallback_var = outside;
-		fallback_reason = container_member_at(s, &outside->pointee,
-						      ans->disp - outside->bias,
-						      acc, &fallback,
+		fallback_reason = container_member_at(s, &outside->pointee, probes,
+						      np, acc, &fallback,
 						      why, sizeof(why));
-		if (*why)
+		if (*why) {
 			session_debug(s, "  %s", why);
+			ans->note = session_intern(s, why);
+		}
 	}
 	if (!fallback_var)
 		return DT_NO_TYPE;
