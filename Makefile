@@ -5,6 +5,7 @@
 #   make check SANITIZE=1  the same under ASan + UBSan, in build/san
 #   make bench           benchmarks (not tests)
 #   make coverage        attribution per category, compiler and -O level
+#   make fuzz-accuracy   random programs checked by execution (SEEDS=200)
 #   make demo            record and analyse the built-in example
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make deps            install the Debian packages the build and tests need
@@ -133,6 +134,20 @@ coverage:
 	@echo
 	@DT_BUILD=$(abspath $(O)) sh bench/skid.sh
 
+# The accuracy generator (tests/gen): SEEDS random programs per build, each
+# memory instruction scored against what it touched when the program ran.
+SEEDS ?= 200
+FIRST_SEED ?= 1000
+ACCURACY_BUILDS ?= gcc-O0 gcc-O1 gcc-O2 gcc-O3 gcc-Os \
+	clang-O0 clang-O1 clang-O2 clang-O3 clang-Os \
+	aarch64-linux-gnu-gcc-O0 aarch64-linux-gnu-gcc-O2
+fuzz-accuracy:
+	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
+	@$(MAKE) --no-print-directory tests
+	@rm -rf $(O)/accuracy
+	DT_BUILD=$(abspath $(O)) tests/gen/run -w $(O)/accuracy $(FIRST_SEED) $(SEEDS) \
+		$(ACCURACY_BUILDS)
+
 demo:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
 	@$(MAKE) --no-print-directory all
@@ -153,7 +168,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all tests deps check bench coverage demo install clean
+.PHONY: all tests deps check bench coverage fuzz-accuracy demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)

@@ -398,6 +398,11 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->src2 = p.regs[2];
 		d->scale = scaled && p.has_imm && p.imm >= 0 && p.imm < 32 ?
 			   1u << p.imm : 1;
+	} else if ((!strcmp(m, "sxtw") || !strcmp(m, "uxtw")) && p.nregs == 2 &&
+		   is_gpr(p.regs[1])) {
+		d->kind = DT_DEF_MUL;	/* "sxtw x2, w0": the same index, widened */
+		d->src = p.regs[1];
+		d->value = 1;
 	} else if (!strcmp(m, "lsl") && p.nregs == 2 && src_ok && p.has_imm &&
 		   p.imm >= 0 && p.imm < 32) {
 		d->kind = DT_DEF_MUL;	/* "lsl x0, x0, #3" */
@@ -405,10 +410,12 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->value = 1ll << p.imm;
 	} else if ((!strcmp(m, "sbfiz") || !strcmp(m, "ubfiz")) && p.has_imm &&
 		   p.imm >= 0 && p.imm < 32) {
-		/* "sbfiz x2, x4, #3, #32": bits of x4 moved up 3, some
-		 * integer times 8 (an index scaled to elements) */
+		/* "sbfiz x2, x4, #3, #32": w4 extended and moved up 3, the
+		 * integer in x4 times 8 (an index scaled to elements; an
+		 * extended w register is the same index, as in "add x0, x1,
+		 * w2, sxtw #3") */
 		d->kind = DT_DEF_MUL;
-		d->src = -1;
+		d->src = p.nregs >= 2 && is_gpr(p.regs[1]) ? p.regs[1] : -1;
 		d->value = 1ll << p.imm;
 	} else if (!strcmp(m, "ldr") && p.nregs == 1 && p.has_mem && !p.writeback &&
 		   !p.post_index && p.base >= 0 && !p.unparsed) {

@@ -597,6 +597,13 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 	}
 	if (dst->reg_size != 8 || pi.unparsed)
 		return;
+	if ((!strcmp(pi.mnem, "movslq") || !strcmp(pi.mnem, "movsxd")) &&
+	    pi.nops == 2 && is_gpr(src) && src->reg_size == 4) {
+		d->kind = DT_DEF_MUL;	/* "movslq %edi,%rdi": the same index */
+		d->src = src->reg;
+		d->value = 1;
+		return;
+	}
 	if (!strcmp(pi.mnem, "imul") && pi.nops == 2 && is_gpr(src) &&
 	    src->reg_size == 8) {
 		d->kind = DT_DEF_MADD;	/* "imul %rcx,%rax" */

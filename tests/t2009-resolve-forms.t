@@ -51,6 +51,13 @@ dt_test "annotate: a hit in a member's padding counts for the padding, not the m
 	dt_cmp want got
 '
 
+dt_test "two containers fit: unknown, and -v names both" '
+	gcc -O2 -g -o forms-k "$forms" &&
+	"$DTINSNS" forms-k kboth | grep "0x8(%r" | cut -f1 | "$DTRESOLVE" -v -e forms-k >k.out &&
+	grep "	(unknown)	0		.*	bad_offset	addr	2 containers fit: " k.out &&
+	grep -q "struct kone+8" k.out && grep -q "struct ktwo+8" k.out || dt_show k.out
+'
+
 # macro fusion: "cmp ..,0x8(%rdi); jcc" is one micro-op; a precise sample
 # on the jcc is the compare's (perf annotate does the same)
 cat >fuse.c <<'FUSE'
