@@ -27,7 +27,8 @@ enum dt_reason {
 	DT_NO_CU,		/* no compile unit covers pc */
 	DT_NO_VAR,		/* no variable lives in the base register at pc */
 	DT_NO_TYPE,		/* variable found, its type is not a data pointer */
-	DT_BAD_OFFSET,		/* offset falls outside the type */
+	DT_BAD_OFFSET,		/* outside the pointee, and no single
+				 * container holds it (ans->note) */
 	DT_BAD_LINE,		/* input line could not be parsed (front ends) */
 	DT_REASON_COUNT
 };
@@ -136,7 +137,9 @@ enum {
 	DT_RESOLVE_SKID = 1 << 0,
 };
 /* Attribute a sampled pc, as dt_resolve_pc() with flags.  ans->pc is the
- * sampled pc; ans->access_pc the instruction attributed. */
+ * sampled pc; ans->access_pc the instruction attributed.  Without
+ * DT_RESOLVE_SKID (a precise event), a sample on a conditional branch that
+ * macro-fused with the memory compare before it is the compare's. */
 enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 				 unsigned flags, struct dt_answer *ans);
 
