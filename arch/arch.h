@@ -112,6 +112,8 @@ struct dt_def {
 	int64_t wb_value;
 };
 
+#define DT_MAX_GPRS 32	/* the most general registers of any ISA here */
+
 struct dt_arch {
 	const char *name;		/* "x86-64" */
 	uint16_t e_machine;		/* EM_X86_64 */
@@ -120,6 +122,9 @@ struct dt_arch {
 	int dwarf_sp, dwarf_fp, dwarf_pc;
 	int dwarf_retval;		/* where a call leaves a pointer result */
 	unsigned nregs;			/* DWARF numbers 0..nregs-1 have names */
+	unsigned ngpr;			/* general registers: DWARF 0..ngpr-1
+					 * (at most DT_MAX_GPRS), the ones
+					 * instruction tracking follows */
 	unsigned ptr_size;		/* bytes of a data pointer */
 	/* PLT layout (psABI): entry i of .rela.plt is at .plt + plt_header +
 	 * plt_entry * i, or .plt.sec + plt_entry * i where that exists */

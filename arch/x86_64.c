@@ -704,6 +704,7 @@ const struct dt_arch dt_arch_x86_64 = {
 	.dwarf_pc = X86_RIP,
 	.dwarf_retval = X86_RAX,
 	.ptr_size = 8,
+	.ngpr = 16,		/* rax..r15; 16 is rip */
 	.plt_header = 16,	/* the resolver stub */
 	.plt_entry = 16,
 	.nregs = X86_NREGS,

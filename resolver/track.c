@@ -40,7 +40,7 @@
 #include "arrays.h"
 #include "internal.h"
 
-#define TRACK_REGS 32		/* general registers of x86-64 and AArch64 */
+#define TRACK_REGS DT_MAX_GPRS	/* a state's registers; arch->ngpr used */
 #define TRACK_SLOTS 12		/* spilled pointers followed per state */
 #define MAX_BLOCKS 8192		/* larger functions: inside blocks only */
 #define MAX_VISITS 32		/* per block, before giving up on a function */
@@ -325,7 +325,7 @@ static bool is_address(const struct dt_session *s, uint32_t v)
 static uint32_t reg_value(struct dt_session *s, const struct tstate *st,
 			  const struct func_insn *fi, int reg)
 {
-	if (reg < 0 || reg >= TRACK_REGS)
+	if (reg < 0 || reg >= (int)s->arch->ngpr)
 		return 0;
 	uint32_t v = st->reg[reg];
 	if (is_address(s, v))
@@ -639,7 +639,7 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 static void forget_name(struct dt_session *s, struct tstate *st, uint32_t mask,
 			uint32_t name)
 {
-	for (int r = 0; r < TRACK_REGS; r++) {
+	for (int r = 0; r < (int)s->arch->ngpr; r++) {
 		uint32_t v = st->reg[r];
 		if (v & FRESH ? (v & mask) == name :
 		    v && value(s, v).kind == TV_INT && (value(s, v).sym & mask) == name)
@@ -671,7 +671,7 @@ static void enter_block(struct dt_session *s, struct tstate *st, size_t b)
 	if (b >= MAX_FRESH)
 		return;
 	forget_name(s, st, ~31u, FRESH_ENTRY(b, 0));
-	for (int r = 0; r < TRACK_REGS; r++)
+	for (int r = 0; r < (int)s->arch->ngpr; r++)
 		if (!st->reg[r])
 			st->reg[r] = FRESH_ENTRY(b, r);
 }
@@ -694,7 +694,7 @@ static uint32_t call_result(struct dt_session *s, const struct func_insn *fi)
 static void set_reg(const struct dt_session *s, struct tstate *st, int reg,
 		    uint32_t val)
 {
-	if (reg < 0 || reg >= TRACK_REGS)
+	if (reg < 0 || reg >= (int)s->arch->ngpr)
 		return;
 	st->reg[reg] = val;
 	if (reg == s->arch->dwarf_sp)
@@ -755,7 +755,7 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 		if (!is_address(s, v)) {
 			uint32_t home = spilled_value(s, st, fi);
 			/* "str xzr, [sp, #8]", T *p = NULL at -O0: no register */
-			if (home && fi->def_src >= 0 && fi->def_src < TRACK_REGS)
+			if (home && fi->def_src >= 0 && fi->def_src < (int)a->ngpr)
 				st->reg[fi->def_src] = v = home;	/* known now */
 		}
 		break;
@@ -778,17 +778,17 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 			slots_kill(st, base, fi->mem_index >= 0, fi->mem_disp, fi->mem_span,
 				   a->ptr_size);
 	}
-	for (int r = 0; r < TRACK_REGS; r++)
+	for (int r = 0; r < (int)s->arch->ngpr; r++)
 		if (fi->clobbers >> r & 1)
 			set_reg(s, st, r, 0);
 	if (fi->op == DT_OP_STACK && fi->flow != DT_FLOW_CALL)
 		slots_kill_base(st, a->dwarf_sp);	/* push, pop: sp moved */
 	if (fi->def == DT_DEF_CALL) {
 		uint64_t lost = funcmap_call_clobbers(s, (uint64_t)fi->value);
-		for (int r = 0; r < TRACK_REGS; r++)
+		for (int r = 0; r < (int)s->arch->ngpr; r++)
 			if (lost >> r & 1)
 				st->reg[r] = 0;
-		if (a->dwarf_retval >= 0 && a->dwarf_retval < TRACK_REGS)
+		if (a->dwarf_retval >= 0 && a->dwarf_retval < (int)a->ngpr)
 			st->reg[a->dwarf_retval] = call_result(s, fi);
 	}
 	if (fi->def == DT_DEF_STORE) {
@@ -865,7 +865,7 @@ static bool meet(struct dt_session *s, struct tstate *into, const struct tstate 
 		*into = *from;
 		return true;
 	}
-	for (int r = 0; r < TRACK_REGS; r++) {
+	for (int r = 0; r < (int)s->arch->ngpr; r++) {
 		uint32_t a = into->reg[r], b = from->reg[r];
 		if (a == b || !a)
 			continue;
@@ -907,7 +907,7 @@ static struct track_states *analyse(struct dt_session *s, const struct func_map 
 		entry[b].top = true;
 	/* on entry: what DWARF says of the registers (the parameters) */
 	state_unknown(&entry[0]);
-	for (int r = 0; r < TRACK_REGS; r++)
+	for (int r = 0; r < (int)s->arch->ngpr; r++)
 		if (r != s->arch->dwarf_sp && r != s->arch->dwarf_fp)
 			entry[0].reg[r] = dwarf_value(s, fm->start, r);
 	size_t head = 0, count = 1;
@@ -989,7 +989,7 @@ static struct tval value_before(struct dt_session *s, uint64_t pc, int reg)
 {
 	struct tstate st;
 
-	if (reg < 0 || reg >= TRACK_REGS || !state_at(s, pc, &st))
+	if (reg < 0 || reg >= (int)s->arch->ngpr || !state_at(s, pc, &st))
 		return value(s, 0);
 	return value(s, st.reg[reg]);
 }

@@ -3,8 +3,9 @@
 # Code nobody wrote for the tests: random programs from tests/gen (random
 # struct layouts, access patterns), built by gcc and clang at every -O
 # level, each memory instruction checked against what it touched when the
-# program ran (valgrind lackey).  No build may name a wrong type or field;
-# each must get at least 90% right.  make fuzz-accuracy runs many seeds.
+# program ran (valgrind lackey; for AArch64 builds qemu-user with
+# tests/gen/qemu-trace.c).  No build may name a wrong type or field; each
+# must get at least 90% right.  make fuzz-accuracy runs many seeds.
 . "$(dirname "$0")/lib.sh"
 dt_require valgrind perl
 gen=$DT_SRC/tests/gen
@@ -15,6 +16,13 @@ for cc in $(dt_cc_list); do
 		builds="$builds $cc-O$o"
 	done
 done
+a64=aarch64-linux-gnu-gcc
+if command -v $a64 >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then
+	builds="$builds $a64-O0 $a64-O2"
+else
+	dt_test "$a64 and qemu-aarch64 are installed (DT_TEST_STRICT)" \
+		"test '${DT_TEST_STRICT:-0}' != 1"
+fi
 
 dt_test "the generated programs build, run and are scored" "
 	'$gen/run' -j 2 out 1 2 $builds >table 2>err && ! grep . err || dt_show err

@@ -80,5 +80,23 @@ int main(void)
 	is_int(x86->dwarf_sp, reg("rsp"), "stack pointer");
 	is_int(x86->dwarf_fp, reg("rbp"), "frame pointer");
 	is_int(x86->dwarf_pc, reg("rip"), "program counter");
+
+	/* the facts generic code takes from the table, for every ISA */
+	const struct dt_arch *all[] = { &dt_arch_x86_64, &dt_arch_aarch64 };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		const struct dt_arch *a = all[i];
+		ok(a->ngpr > 0 && a->ngpr <= DT_MAX_GPRS, "%s: %u general registers",
+		   a->name, a->ngpr);
+		ok(a->dwarf_sp >= 0 && (unsigned)a->dwarf_sp < a->ngpr &&
+		   a->dwarf_retval >= 0 && (unsigned)a->dwarf_retval < a->ngpr,
+		   "%s: the stack pointer and return register are general", a->name);
+		is_int(a->ptr_size, 8, "%s: 8-byte pointers", a->name);
+		ok(a->plt_entry == 16 && a->plt_header >= 16, "%s: a PLT layout",
+		   a->name);
+		ok(a->tests_bits != NULL, "%s: says which bits an instruction tests",
+		   a->name);
+	}
+	is_int(dt_arch_aarch64.plt_header, 32, "aarch64: PLT0 is 32 bytes");
+	is_int(dt_arch_x86_64.ngpr, 16, "x86-64: rax..r15 (16 is rip)");
 	return done_testing();
 }
