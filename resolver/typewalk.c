@@ -427,34 +427,55 @@ static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
 			    acc, p, depth + 1);
 }
 
+/* One level down from *t at *off: into an array's element (*esize set)
+ * or into the struct or union member covering *off (*pick set); *t and
+ * *off follow.  STEP_LEAF: *t is neither; STEP_NONE: a hole, padding, or
+ * a type without a size. */
+enum step { STEP_ARRAY, STEP_MEMBER, STEP_LEAF, STEP_NONE };
+static enum step step_down(Dwarf_Die *t, uint64_t *off, const struct access *acc,
+			   int depth, uint64_t *esize, struct member_pick *pick)
+{
+	int tag = dwarf_tag(t);
+
+	if (tag == DW_TAG_array_type) {
+		Dwarf_Die elem;
+		if (!die_type(t, &elem) || !type_peel(&elem, &elem) ||
+		    !type_byte_size(&elem, esize) || !*esize)
+			return STEP_NONE;
+		*off %= *esize;
+		*t = elem;
+		return STEP_ARRAY;
+	}
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_class_type)
+		return STEP_LEAF;
+	if (!pick_member(t, *off, acc, depth, pick) || pick->start > *off)
+		return STEP_NONE;
+	*off -= pick->start;
+	*t = pick->type;
+	return STEP_MEMBER;
+}
+
 bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step)
 {
+	struct member_pick pick;
+	uint64_t esize;
 	Dwarf_Die t;
 
 	if (!type_peel(type, &t))
 		return false;
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		int tag = dwarf_tag(&t);
-		uint64_t size;
-		if (tag == DW_TAG_array_type) {
-			Dwarf_Die elem;
-			if (!die_type(&t, &elem) || !type_peel(&elem, &elem) ||
-			    !type_byte_size(&elem, &size) || !size)
-				return false;
-			if (step % size == 0)
+		switch (step_down(&t, &off, NULL, depth, &esize, &pick)) {
+		case STEP_ARRAY:
+			if (step % esize == 0)
 				return true;
-			off %= size;
-			t = elem;
-			continue;
+			break;
+		case STEP_MEMBER:
+			break;
+		case STEP_LEAF:
+		case STEP_NONE:
+			return false;
 		}
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-		    tag != DW_TAG_class_type)
-			return false;
-		struct member_pick pick;
-		if (!pick_member(&t, off, NULL, depth, &pick) || pick.start > off)
-			return false;
-		off -= pick.start;
-		t = pick.type;
 	}
 	return false;
 }
@@ -462,37 +483,50 @@ bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step)
 bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
 {
 	struct access acc = { .size = access_size };
+	struct member_pick pick;
+	uint64_t size;
 	Dwarf_Die t;
 
 	if (!type_peel(type, &t))
 		return false;
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		int tag = dwarf_tag(&t);
-		uint64_t size;
-		if (tag == DW_TAG_array_type) {
-			Dwarf_Die elem;
-			if (!die_type(&t, &elem) || !type_peel(&elem, &elem) ||
-			    !type_byte_size(&elem, &size) || !size)
-				return false;
-			off %= size;
-			t = elem;
-			continue;
-		}
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-		    tag != DW_TAG_class_type)
+		switch (step_down(&t, &off, &acc, depth, &size, &pick)) {
+		case STEP_ARRAY:
+			break;
+		case STEP_MEMBER:
+			if (dwarf_hasattr(&pick.die, DW_AT_bit_size))	/* its unit */
+				return !access_size || (type_byte_size(&t, &size) &&
+							access_size <= size);
+			break;
+		case STEP_LEAF:
 			return off == 0 && type_byte_size(&t, &size) &&
 			       (!access_size || size == access_size);
-		struct member_pick pick;
-		if (!pick_member(&t, off, &acc, depth, &pick) || pick.start > off)
+		case STEP_NONE:
 			return false;	/* a hole or padding */
-		if (dwarf_hasattr(&pick.die, DW_AT_bit_size))	/* its unit */
-			return !access_size || (type_byte_size(&pick.type, &size) &&
-						access_size <= size);
-		off -= pick.start;
-		t = pick.type;
+		}
 	}
 	return false;
 }
+
+bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
+{
+	struct access ptr = { .size = 8 };
+	struct member_pick pick;
+	uint64_t esize;
+	Dwarf_Die t;
+
+	if (!type_peel(type, &t))
+		return false;
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		if (off == 0 && type_wrapped_pointer(&t, out, 0))
+			return true;	/* a pointer, or Box<T>, Option<Box<T>> */
+		enum step k = step_down(&t, &off, &ptr, depth, &esize, &pick);
+		if (k == STEP_LEAF || k == STEP_NONE)
+			return false;
+	}
+	return false;
+}
+
 
 enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 			      const char *typedef_name, int64_t off,
@@ -599,38 +633,6 @@ found:
 	return !type_byte_size(ptr, &psize) || psize == size;
 }
 
-bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
-{
-	Dwarf_Die t;
-
-	if (!type_peel(type, &t))
-		return false;
-	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		int tag = dwarf_tag(&t);
-		if (off == 0 && type_wrapped_pointer(&t, out, 0))
-			return true;	/* a pointer, or Box<T>, Option<Box<T>> */
-		if (tag == DW_TAG_array_type) {
-			Dwarf_Die elem;
-			uint64_t esize;
-			if (!die_type(&t, &elem) || !type_peel(&elem, &elem) ||
-			    !type_byte_size(&elem, &esize) || !esize)
-				return false;
-			off %= esize;
-			t = elem;
-			continue;
-		}
-		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-		    tag != DW_TAG_class_type)
-			return false;
-		struct member_pick pick;
-		struct access ptr = { .size = 8 };
-		if (!pick_member(&t, off, &ptr, depth, &pick) || pick.start > off)
-			return false;
-		off -= pick.start;
-		t = pick.type;
-	}
-	return false;
-}
 
 void answer_take(struct dt_answer *ans, const struct type_hit *th)
 {

@@ -9,7 +9,9 @@
 #   cond || dt_show FILE...     (print FILE as the failure's evidence, fail)
 #   dt_no_crash CMD...          (any exit code below 128, no sanitizer report)
 #   dt_must_fail CMD...         (non-zero exit below 128)
-#   dt_cc_list                  (the C compilers to build fixtures with)
+#   dt_cc_list [cross]          (the C compilers to build fixtures with;
+#                               with an argument, AArch64 gcc too)
+#   dt_all_right EVAL FUNCTION  (every access of FUNCTION correct)
 
 set -u
 DT_SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,7 +112,7 @@ dt_must_fail() {
 }
 
 dt_cc_list() {
-	for cc in gcc clang; do
+	for cc in gcc clang ${1:+aarch64-linux-gnu-gcc}; do
 		if command -v $cc >/dev/null 2>&1; then
 			echo $cc
 		elif [ "${DT_TEST_STRICT:-0}" = 1 ]; then
@@ -118,6 +120,13 @@ dt_cc_list() {
 			echo missing-$cc
 		fi
 	done
+}
+
+# dt_all_right EVAL FUNCTION: corpus-eval -v output EVAL has at least one
+# access of FUNCTION, and every one is correct.
+dt_all_right() {
+	awk -v f="$2" '$3 == f { n++; if ($1 != "correct") bad++ }
+		END { exit !(n > 0 && bad == 0) }' "$1"
 }
 
 # Address of the Nth instruction (1-based) of SYMBOL in BINARY.

@@ -12,11 +12,7 @@
 
 corpus=$DT_SRC/tests/fixtures/corpus.c
 # AArch64 too, cross-compiled: decoded and resolved from the ELF, never run
-a64=aarch64-linux-gnu-gcc
-if ! command -v $a64 >/dev/null 2>&1; then
-	[ "${DT_TEST_STRICT:-0}" = 1 ] && a64=missing-$a64 || a64=
-fi
-for cc in $(dt_cc_list) $a64; do
+for cc in $(dt_cc_list cross); do
 	for o in 0 1 2 3; do
 		bin=corpus-$cc-O$o
 		dt_test "$cc -O$o: corpus builds" "$cc -O$o -g -o $bin '$corpus'"

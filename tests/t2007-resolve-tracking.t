@@ -23,12 +23,6 @@
 
 corpus=$DT_SRC/tests/fixtures/corpus.c
 
-# all_right EVAL FUNCTION: at least one access, every one correct
-all_right() {
-	awk -v f="$2" '$3 == f { n++; if ($1 != "correct") bad++ }
-		END { exit !(n > 0 && bad == 0) }' "$1"
-}
-
 check() {	# check CC LEVEL "FUNCTIONS" "FUNCTIONS THAT NEED TRACKING"
 	cc=$1 o=$2 bin=corpus-$1-O$2
 	dt_test "$cc -O$o: corpus builds" "$cc -O$o -g -o $bin '$corpus'"
@@ -36,11 +30,11 @@ check() {	# check CC LEVEL "FUNCTIONS" "FUNCTIONS THAT NEED TRACKING"
 	DTPROF_NO_TRACK=1 "$DT_SRC/tests/corpus-eval" -v "$corpus" $bin >$bin.notrack 2>&1
 	for f in $3; do
 		dt_test "$cc -O$o: $f: every access right" \
-			"all_right $bin.eval $f || { grep -w $f $bin.eval; false; }"
+			"dt_all_right $bin.eval $f || { grep -w $f $bin.eval; false; }"
 	done
 	for f in $4; do
 		dt_test "$cc -O$o: $f needs tracking (not all right without it)" \
-			"! all_right $bin.notrack $f"
+			"! dt_all_right $bin.notrack $f"
 	done
 }
 

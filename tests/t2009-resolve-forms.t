@@ -18,16 +18,7 @@
 . "$(dirname "$0")/lib.sh"
 
 forms=$DT_SRC/tests/fixtures/forms.c
-all_right() {	# all_right EVAL FUNCTION: at least one access, all correct
-	awk -v f="$2" '$3 == f { n++; if ($1 != "correct") bad++ }
-		END { exit !(n > 0 && bad == 0) }' "$1"
-}
-
-a64=aarch64-linux-gnu-gcc
-if ! command -v $a64 >/dev/null 2>&1; then
-	[ "${DT_TEST_STRICT:-0}" = 1 ] && a64=missing-$a64 || a64=
-fi
-for cc in $(dt_cc_list) $a64; do
+for cc in $(dt_cc_list cross); do
 	for o in 0 1 2 3; do
 		bin=forms-$cc-O$o
 		dt_test "$cc -O$o: forms build" "$cc -O$o -g -o $bin '$forms'"
@@ -36,7 +27,7 @@ for cc in $(dt_cc_list) $a64; do
 		[ $o = 0 ] || fns="$fns flags_inlined"
 		for f in $fns; do
 			dt_test "$cc -O$o: $f: every access right" \
-				"all_right $bin.eval $f || { grep -w $f $bin.eval; false; }"
+				"dt_all_right $bin.eval $f || { grep -w $f $bin.eval; false; }"
 		done
 	done
 done
