@@ -245,6 +245,8 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 	return fm;
 }
 
+#define MAX_LEAF_BYTES 1024	/* larger callees: every caller-saved register */
+
 /* Whether every way out of fm is a return, and nothing is called. */
 static bool leaf_summary(struct func_map *fm)
 {
@@ -270,8 +272,14 @@ static bool leaf_summary(struct func_map *fm)
 uint64_t funcmap_call_clobbers(struct dt_session *s, uint64_t target)
 {
 	uint64_t all = s->arch->caller_saved;
-	struct func_map *fm = target ? funcmap_get(s, target) : NULL;
+	Dwarf_Addr lo, hi, at = target + (uint64_t)s->dwarf_adjust;
 
+	/* a small function of this binary's DWARF (not a PLT stub, whose
+	 * lookup would search every symbol): decoded once */
+	if (!target || !scope_function_range(s, at, &lo, &hi) || lo != at ||
+	    hi - lo > MAX_LEAF_BYTES)
+		return all;
+	struct func_map *fm = funcmap_get(s, target);
 	if (!fm || fm->start != target)
 		return all;
 	if (!fm->writes_known) {
