@@ -267,10 +267,15 @@ static int print_tables(struct state *st)
 		err |= dt_report_print(f, st->report, DT_TABLE_ANNOTATE, &o);
 	if (st->want_stat)
 		err |= dt_report_print(f, st->report, DT_TABLE_STAT, &o);
-	if (fflush(f) || ferror(f))
+	/* a full disk must not lose the report in silence */
+	int werr = fflush(f) || ferror(f) ? errno : 0;
+	if (f != stdout && fclose(f) && !werr)
+		werr = errno;
+	if (werr) {
+		note("cannot write '%s': %s", st->output ? st->output : "(stdout)",
+		     strerror(werr ? werr : EIO));
 		err = -EIO;
-	if (f != stdout && fclose(f))
-		err = -EIO;
+	}
 	return err;
 }
 

@@ -40,6 +40,7 @@ enum {
 	DT_ERR_ARCH,			/* ELF machine not supported */
 	DT_ERR_DWFL,			/* libdwfl refused the file */
 	DT_ERR_OPTS,			/* unknown non-zero option fields */
+	DT_ERR_NOT_FILE,		/* a FIFO, device or directory */
 	DT_ERR_END
 };
 

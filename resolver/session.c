@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arrays.h"
@@ -45,6 +46,7 @@ const char *dt_strerror(int err)
 	case DT_ERR_ARCH: return "unsupported architecture";
 	case DT_ERR_DWFL: return "corrupt or truncated ELF file";
 	case DT_ERR_OPTS: return "unknown session options";
+	case DT_ERR_NOT_FILE: return "not a regular file";
 	default:
 		return err < 0 && -err < DT_ERR_BASE ? strerror(-err) :
 		       "unknown error";
@@ -72,21 +74,29 @@ const char *session_intern(struct dt_session *s, const char *str)
 
 /* Cheap checks before libdwfl, so "no such file" and "not ELF" are told
  * apart from a corrupt ELF. */
-static int check_elf_magic(const char *path)
+/* Open path for libdwfl: a regular file (a FIFO or a device would block
+ * or never end: O_NONBLOCK until fstat says what it is) with the ELF
+ * magic.  The descriptor, or -errno / -DT_ERR_*. */
+static int open_elf_file(const char *path)
 {
 	unsigned char magic[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 		return -errno;
-	ssize_t n = read(fd, magic, sizeof(magic));
-	int err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -DT_ERR_NOT_FILE;
+	}
+	ssize_t n = pread(fd, magic, sizeof(magic), 0);
+	int err = n < 0 ? -errno : n != 4 || memcmp(magic, ELFMAG, SELFMAG) ?
+		  -DT_ERR_NOT_ELF : 0;
+	if (err) {
+		close(fd);
 		return err;
-	if (n != 4 || memcmp(magic, ELFMAG, SELFMAG))
-		return -DT_ERR_NOT_ELF;
-	return 0;
+	}
+	return fd;
 }
 
 static int read_segments(struct session_priv *p)
@@ -191,13 +201,15 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 			return -DT_ERR_OPTS;
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	}
-	err = check_elf_magic(path);
-	if (err)
-		return err;
+	int fd = open_elf_file(path);
+	if (fd < 0)
+		return fd;
 
 	p = calloc(1, sizeof(*p));
-	if (!p)
+	if (!p) {
+		close(fd);
 		return -ENOMEM;
+	}
 	s = &p->pub;
 	s->log = o.log;
 	s->log_arg = o.log_arg;
@@ -230,7 +242,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s->dwfl = dwfl_begin(&p->callbacks);
 	if (!s->dwfl)
 		goto out;
-	s->mod = dwfl_report_offline(s->dwfl, path, path, -1);
+	s->mod = dwfl_report_offline(s->dwfl, path, path, fd);	/* takes fd */
+	fd = -1;
 	if (!s->mod || dwfl_report_end(s->dwfl, NULL, NULL))
 		goto out;
 	void **userdata;
@@ -264,6 +277,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	*out = s;
 	return 0;
 out:
+	if (fd >= 0)
+		close(fd);
 	dt_session_close(s);
 	return err;
 }

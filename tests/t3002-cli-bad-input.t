@@ -78,6 +78,18 @@ dt_test 'missing binary: No such file or directory, exit 1' '
 	grep -q "cannot open .nothere.: No such file or directory" err &&
 	test $(wc -l <out) = 2
 '
+mkfifo fifo
+dt_test 'a FIFO as the binary: refused at once (it would block), every line answered' '
+	{ timeout 20 "$DTRESOLVE" -e fifo two >out 2>err; test $? = 1; } &&
+	grep -q "cannot open .fifo.: not a regular file" err && test $(wc -l <out) = 2
+'
+dt_test 'a FIFO named by a perf script line: no_dso for it, the next line resolved' '
+	printf "     7f0000001000 main+0x0 ($PWD/fifo)\n" >lines &&
+	cat two >>lines &&
+	timeout 20 "$DTRESOLVE" -v -e corpus lines >out 2>err &&
+	test $(wc -l <out) = 3 && head -n 1 out | grep -q "	no_dso	" &&
+	grep -q "not a regular file" err && tail -n 2 out | grep -q "	ok	"
+'
 dt_test 'no -e: one message, every line no_dso' '
 	"$DTRESOLVE" -v two >out 2>err &&
 	test $(grep -c "use -e BINARY" err) = 1 && test $(grep -c "	no_dso	" out) = 2

@@ -45,6 +45,20 @@ for perf in $(dt_perf_list); do
 			>kept 2>/dev/null &&
 		test \$(wc -l <kept) = 3000 && ! grep -v 'node_key\|node_val\|node_next' kept
 	"
+	dt_test "perf $v: a report that cannot be written (output=/dev/full) says so" "
+		dt_perf_script $perf -i bp-$v.data --dlarg output=/dev/full >/dev/null 2>full.err;
+		grep -q \"cannot write '/dev/full'\" full.err || dt_show full.err
+	"
+	# perf exits with start()'s error (234); a signal would be stop()
+	# reading the NULL data of the failed start()
+	dt_test "perf $v: a typo in --dlarg is said, and perf is not killed by a signal" "
+		ASAN_OPTIONS=\"\$ASAN_OPTIONS:detect_leaks=0\" perl -e '
+			my \$pre = shift; \$ENV{LD_PRELOAD} = \$pre if length \$pre;
+			system(@ARGV); exit(\$? & 127 ? 1 : 0)' \"\$dt_san_preload\" \\
+			$perf script -i bp-$v.data --dlfilter '$DT_PLUGIN' --dlarg bogus=1 \\
+			>/dev/null 2>bogus.err &&
+		grep -q \"unknown --dlarg 'bogus=1'\" bogus.err || dt_show bogus.err
+	"
 	dt_test "perf $v: no breakpoint sample unresolved" "
 		! awk -F'\t' '\$1 == \"(unknown)\" { for (i = 4; i <= NF; i += 2) if (\$i) bad = 1 } END { exit !bad }' bp-$v.tsv
 	"

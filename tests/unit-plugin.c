@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <perf/perf_dlfilter.h>
@@ -196,6 +197,16 @@ int main(int argc, char **argv)
 	kept += feed(&p, data, "mem-loads", "/bin/true", 0x1000) == 0;
 	kept += feed(&p, data, "mem-loads", self, 0x7fffffffffff) == 0;
 	kept += feed(&p, data, "mem-loads", "/nonexistent/dso", 0x10) == 0;
+	/* a FIFO (perf.data may name anything): refused, never opened to block */
+	char fifo[] = "/tmp/dtprof-fifo-XXXXXX";
+	int ffd = mkstemp(fifo);
+	if (ffd >= 0) {
+		close(ffd);
+		unlink(fifo);
+	}
+	ok(ffd >= 0 && mkfifo(fifo, 0600) == 0, "a FIFO to name as a dso");
+	kept += feed(&p, data, "mem-loads", fifo, 0x10) == 0;
+	unlink(fifo);
 	kept += feed(&p, data, "mem-loads", "[vdso]", 0x10) == 0;
 	kept += feed(&p, data, "mem-loads", NULL, 0) == 0;
 	is_int(kept, 0, "every sample is dropped from perf's own output");
@@ -210,9 +221,9 @@ int main(int argc, char **argv)
 	   "a binary without DWARF: no_debuginfo");
 	ok(strstr(t, "(unknown)\t\tno_insn\t1\t1\t0\t0\n") != NULL,
 	   "an offset outside the file's code: no_insn");
-	ok(strstr(t, "(unknown)\t\tno_dso\t3\t3\t0\t0\n") != NULL,
-	   "missing file, [vdso], no dso at all: no_dso");
-	ok(strstr(t, "resolved\t5\t3\n") && strstr(t, "total\t10\t3\n"),
+	ok(strstr(t, "(unknown)\t\tno_dso\t4\t4\t0\t0\n") != NULL,
+	   "missing file, a FIFO, [vdso], no dso at all: no_dso");
+	ok(strstr(t, "resolved\t5\t3\n") && strstr(t, "total\t11\t3\n"),
 	   "stat: resolved and totals per event");
 	if (tap_failed)
 		printf("# output:\n%s", t);
@@ -242,6 +253,14 @@ int main(int argc, char **argv)
 	is_int(feed(&p, data, "mem-loads", self, off), 0, "a struct node sample is kept");
 	is_int(feed(&p, data, "mem-loads", "/bin/true", 0x1000), 1, "another is dropped");
 	is_int(p.stop(data, NULL), 0, "stop");
+
+	/* a write error (a full disk) fails stop(), with a message */
+	fake_argv[0] = "output=/dev/full";
+	fake_argc = 1;
+	data = NULL;
+	is_int(p.start(&data, NULL), 0, "start with output=/dev/full");
+	feed(&p, data, "mem-loads", self, off);
+	ok(p.stop(data, NULL) != 0, "stop fails when the report cannot be written");
 
 	fake_argv[0] = "bogus=1";
 	fake_argc = 1;
