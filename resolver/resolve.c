@@ -58,6 +58,18 @@ static void answer_pseudo(struct dt_answer *ans, const char *type)
 	ans->type = type;
 }
 
+/* Decode the instruction at pc (bytes from *code, *avail of them) and
+ * classify it: enum dt_op_kind with *op, or -1 when it cannot be. */
+static int decode_at(struct dt_session *s, uint64_t pc,
+		     struct decoded_insn *insn, struct dt_mem_op *op,
+		     const uint8_t **code, size_t *avail)
+{
+	*code = session_code_at(s, pc, avail);
+	if (!*code || !decoder_run(s->decoder, pc, *code, *avail, insn))
+		return -1;
+	return (int)s->arch->classify(insn->toks, insn->ntoks, op);
+}
+
 /* The other memory accesses of pc's function through the variable h came
  * from (container_of's node pointer: its other fields show which
  * container it is in), as offsets from the pointee: at most max. */
@@ -77,9 +89,7 @@ static size_t same_pointer_accesses(struct dt_session *s, uint64_t pc,
 		size_t nh, avail;
 		const uint8_t *code;
 		if (in->pc == pc || in->op != DT_OP_MEMORY ||
-		    !(code = session_code_at(s, in->pc, &avail)) ||
-		    !decoder_run(s->decoder, in->pc, code, avail, &insn) ||
-		    s->arch->classify(insn.toks, insn.ntoks, &op) != DT_OP_MEMORY ||
+		    decode_at(s, in->pc, &insn, &op, &code, &avail) != DT_OP_MEMORY ||
 		    op.base < 0 || op.index >= 0 || op.segment >= 0 ||
 		    scope_find_vars(s, in->pc + (uint64_t)s->dwarf_adjust, op.base,
 				    hits, MAX_CANDIDATES, &nh) != DT_OK)
@@ -314,11 +324,12 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	struct decoded_insn insn;
 	struct dt_mem_op op;
 	size_t avail;
-	const uint8_t *code = session_code_at(s, ans->pc, &avail);
+	const uint8_t *code;
+	int kind = decode_at(s, ans->pc, &insn, &op, &code, &avail);
 
-	if (!code || !decoder_run(s->decoder, ans->pc, code, avail, &insn))
+	switch (kind) {
+	case -1:
 		return DT_NO_INSN;
-	switch (s->arch->classify(insn.toks, insn.ntoks, &op)) {
 	case DT_OP_NONE:
 		return DT_NO_MEM_OP;
 	case DT_OP_UNPARSED:
