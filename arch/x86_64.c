@@ -485,10 +485,6 @@ static uint64_t implicit_writes(const struct parsed_insn *pi)
 		const char *prefix;
 		uint64_t regs;
 	} table[] = {
-		{ "clt", R(X86_RAX) | R(X86_RDX) }, { "cqt", R(X86_RAX) | R(X86_RDX) },
-		{ "cwt", R(X86_RAX) | R(X86_RDX) }, { "cbt", R(X86_RAX) },
-		{ "cdq", R(X86_RAX) | R(X86_RDX) }, { "cqo", R(X86_RAX) | R(X86_RDX) },
-		{ "cwd", R(X86_RAX) | R(X86_RDX) },
 		{ "cpuid", R(X86_RAX) | R(X86_RBX) | R(X86_RCX) | R(X86_RDX) },
 		{ "rdtsc", R(X86_RAX) | R(X86_RDX) | R(X86_RCX) },
 		{ "rdmsr", R(X86_RAX) | R(X86_RDX) }, { "rdpmc", R(X86_RAX) | R(X86_RDX) },
@@ -502,8 +498,24 @@ static uint64_t implicit_writes(const struct parsed_insn *pi)
 		{ "xlat", R(X86_RAX) }, { "lahf", R(X86_RAX) },
 		{ "cmpxchg", R(X86_RAX) | R(X86_RDX) },
 	};
+	/* sign extensions, by exact name: cltq (cdqe) widens eax into rax
+	 * alone, cltd (cdq) into edx too */
+	static const struct {
+		const char *name;
+		uint64_t regs;
+	} widen[] = {
+		{ "cltq", R(X86_RAX) }, { "cwtl", R(X86_RAX) }, { "cbtw", R(X86_RAX) },
+		{ "cdqe", R(X86_RAX) }, { "cwde", R(X86_RAX) }, { "cbw", R(X86_RAX) },
+		{ "cltd", R(X86_RAX) | R(X86_RDX) }, { "cqto", R(X86_RAX) | R(X86_RDX) },
+		{ "cwtd", R(X86_RAX) | R(X86_RDX) }, { "cdq", R(X86_RAX) | R(X86_RDX) },
+		{ "cqo", R(X86_RAX) | R(X86_RDX) }, { "cwd", R(X86_RAX) | R(X86_RDX) },
+	};
 	const char *m = pi->mnem;
 	uint64_t w = !strcmp(m, "in") ? R(X86_RAX) : 0;
+
+	for (size_t i = 0; i < sizeof(widen) / sizeof(widen[0]); i++)
+		if (!strcmp(m, widen[i].name))
+			w |= widen[i].regs;
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (starts_with(m, table[i].prefix))

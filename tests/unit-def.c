@@ -67,6 +67,7 @@ static const struct def_case x86[] = {
 	C("xchg %rax,%rbx", DT_DEF_OTHER, RBX, NONE, NONE, 0, 0, R(RAX) | R(RBX), 0,
 	  0x48, 0x93),
 	C("cqto", DT_DEF_NONE, NONE, NONE, NONE, 0, 0, R(RAX) | R(RDX), 0, 0x48, 0x99),
+	C("cltd", DT_DEF_NONE, NONE, NONE, NONE, 0, 0, R(RAX) | R(RDX), 0, 0x99),
 	C("div %rcx", DT_DEF_OTHER, RCX, NONE, NONE, 0, 0, R(RAX) | R(RDX), 0,
 	  0x48, 0xf7, 0xf1),
 	C("push %rbx", DT_DEF_NONE, NONE, NONE, NONE, 0, 0, R(RSP), 0, 0x53),
@@ -128,7 +129,10 @@ static void check(struct decoder *d, const struct dt_arch *arch, const char *nam
 		    (c->kind != DT_DEF_COPY && c->kind != DT_DEF_ADDI &&
 		     c->kind != DT_DEF_ADD && c->kind != DT_DEF_MUL &&
 		     c->kind != DT_DEF_STORE ? true : def.src == c->src) &&
-		    (c->kind != DT_DEF_ADD || (def.src2 == c->src2 && def.scale == c->scale)) &&
+		    (c->kind != DT_DEF_ADD && c->kind != DT_DEF_SUB ? true :
+		     def.src2 == c->src2 && def.scale == c->scale) &&
+		    (c->kind != DT_DEF_SUB && c->kind != DT_DEF_MADD ? true :
+		     def.src == c->src && def.src2 == c->src2) &&
 		    (c->kind != DT_DEF_ADDI && c->kind != DT_DEF_MUL &&
 		     c->kind != DT_DEF_ADDR ? true : def.value == c->value);
 	ok(same, "%s %s: kind %d dst %d src %d src2 %d scale %u value %lld", name,
@@ -147,6 +151,16 @@ int main(void)
 	if (ok(d != NULL, "libopcodes has an x86-64 decoder"))
 		for (size_t i = 0; i < sizeof(x86) / sizeof(x86[0]); i++)
 			check(d, &dt_arch_x86_64, "x86-64", &x86[i]);
+	/* cltq widens eax into rax alone: rdx (a pointer, at -O0) survives */
+	if (d) {
+		static const uint8_t cltq[] = { 0x48, 0x98 };
+		struct decoded_insn insn;
+		struct dt_def def;
+		decoder_run(d, 0x1000, cltq, sizeof(cltq), &insn);
+		dt_arch_x86_64.def(insn.toks, insn.ntoks, 0x1000, insn.len, &def);
+		ok(!(def.clobbers & R(RDX)), "cltq leaves rdx alone (%#llx)",
+		   (unsigned long long)def.clobbers);
+	}
 	decoder_free(d);
 	d = decoder_new(&dt_arch_aarch64);
 	if (!d) {
