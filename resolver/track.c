@@ -7,13 +7,20 @@
  * pointer was spilled to, what is known of its value:
  *
  *   PTR(T, bias)   the address of an object of type T, plus bias bytes
- *                  (bias != 0 after "lea 0x30(%rdi)": a member's address)
- *   ADDR(a)        the constant link-time address a (lea of a static)
- *   INT(sym, k)    an integer that is a multiple of k; sym names the
+ *                  (bias != 0 after "lea 0x30(%rdi)": a member's address);
+ *                  with a step, bias is known modulo step only (p + 2i:
+ *                  an index into a member array of 2-byte elements)
+ *   ADDR(a)        the constant link-time address a (lea of a static),
+ *                  also known modulo a step (a section anchor + 48i)
+ *   INT(sym, k, c) an integer k * m + c for some m; sym names m by the
  *                  instruction that produced it, or the block and
  *                  register it was found in (0: unnamed), so that
- *                  i + i + i is known to be 3 * i
+ *                  i + i + i is 3 * i and (i + 28) * 2 is 2i + 56
  *   unknown        anything else
+ *
+ * Ids: 0 is unknown; INT(sym, 1, 0) for a fresh sym is the id sym itself
+ * (FRESH bit, not interned: most integers); every other value is interned
+ * in track_values and named by its index there.
  *
  * Values come from DWARF (a variable's location says what a register or
  * slot holds: its declared pointer type), loads of pointer-typed members
@@ -21,12 +28,14 @@
  * and copies, spills, reloads and address arithmetic of those.  Adding an
  * integer to PTR(T) keeps the type only when the integer is a known
  * multiple of sizeof(T) (an array index), so p[i] is followed and a byte
- * offset is not.  A pointer proved this way is trusted inside its struct
- * only, unless it moved by whole elements: past the end of a list_head it
- * is the list_head's container, not a second list_head.  At a block's
- * entry the states of its predecessors meet:
- * a value survives only when every predecessor agrees (INTs keep the gcd
- * of their multiples); what is not proven is unknown, never a guess.
+ * offset is not (a sub-element multiple gives a stepped pointer).  A
+ * pointer proved this way is trusted inside its struct only, unless it
+ * moved by whole elements: past the end of a list_head it is the
+ * list_head's container, not a second list_head (resolve.c's rule for
+ * every pointer).  At a block's entry the states of its predecessors
+ * meet: a value survives only when every predecessor agrees (INTs keep
+ * the gcd of their multiples and of their constants' difference); what is
+ * not proven is unknown, never a guess.
  * Functions with jumps whose targets are unknown (jump tables, indirect
  * tail calls) are followed inside each block only.
  *
