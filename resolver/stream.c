@@ -80,10 +80,11 @@ static const char *cstr(struct stream *st, struct span s, size_t at)
 {
 	char *b = st->scratch + at;
 	size_t room = sizeof(st->scratch) / 2 - 1;
-	size_t n = s.len < room ? s.len : room;
 
-	memcpy(b, s.p, n);
-	b[n] = '\0';
+	if (s.len > room)
+		return NULL;	/* never a cut path: it may name another file */
+	memcpy(b, s.p, s.len);
+	b[s.len] = '\0';
 	return b;
 }
 
@@ -137,6 +138,12 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 	uint64_t off, pc = 0;
 	bool have_pc = false;
 
+	if (req->dso.len && !dso) {
+		res->how = "none";
+		res->error = "a binary's path longer than 2047 bytes: not opened";
+		dt_answer_miss(&res->ans, req->addr, DT_NO_DSO);
+		return;
+	}
 	if (dso && !strcmp(dso, "[unknown]"))
 		dso = NULL;
 	const char *mapped = dt_maps_find(st->maps, req->pid, req->addr, &off);

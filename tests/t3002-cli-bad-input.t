@@ -90,6 +90,17 @@ dt_test 'a FIFO named by a perf script line: no_dso for it, the next line resolv
 	test $(wc -l <out) = 3 && head -n 1 out | grep -q "	no_dso	" &&
 	grep -q "not a regular file" err && tail -n 2 out | grep -q "	ok	"
 '
+# a path cut at 2047 bytes would be "$PWD/././.../corpus", a real binary
+perl -e 'my $p = shift; $p .= "./" while length($p) + 6 < 2046;
+	$p .= "/" while length($p) + 6 < 2047; print "$p" . "corpus\n";
+	print "$p" . "corpus" . "x" x 60 . "\n"' "$PWD/" >longpath
+dt_test 'a binary path too long to hold is refused, never cut and opened' '
+	cut=$(head -n 1 longpath) && long=$(tail -n 1 longpath) &&
+	test ${#cut} = 2047 && test -x "$cut" &&
+	printf "     7f0000001000 main+0x0 (%s)\n" "$long" >line &&
+	"$DTRESOLVE" -v line >out 2>err &&
+	grep -q "	no_dso	" out && grep -q "longer than 2047 bytes" err || dt_show out err
+'
 dt_test 'no -e: one message, every line no_dso' '
 	"$DTRESOLVE" -v two >out 2>err &&
 	test $(grep -c "use -e BINARY" err) = 1 && test $(grep -c "	no_dso	" out) = 2
