@@ -211,8 +211,14 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 			e->session = s2;
 		} else {
 			dt_session_close(s2);
-			say(d, "'%s' has no debug info: its samples count as no_debuginfo",
-			    path);
+			uint64_t need, size;
+			if (dt_session_truncated(e->session, &need, &size))
+				say(d, "'%s' is truncated (%llu of %llu bytes): its "
+				    "samples count as no_debuginfo", path,
+				    (unsigned long long)size, (unsigned long long)need);
+			else
+				say(d, "'%s' has no debug info: its samples count "
+				    "as no_debuginfo", path);
 		}
 		free(alt);
 	}

@@ -114,6 +114,10 @@ void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
 const char *dt_session_arch(const struct dt_session *s);
 /* True when the session has DWARF. */
 bool dt_session_has_debuginfo(const struct dt_session *s);
+/* True when the file is shorter than its ELF headers say (*need bytes,
+ * *have of them): its sections, DWARF among them, may be gone. */
+bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
+			  uint64_t *have);
 /* DWARF register number for a register name of the session's
  * architecture ("rdi", "%edi"), -1 when unknown. */
 int dt_session_reg(const struct dt_session *s, const char *name);

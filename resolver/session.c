@@ -31,6 +31,7 @@ struct session_priv {
 	struct named_symbol *names;	/* dt_session_symbol(), built lazily */
 	size_t nnames, names_cap;
 	bool names_loaded;
+	uint64_t need;			/* file size the ELF headers imply */
 };
 
 static struct session_priv *priv(const struct dt_session *s)
@@ -97,6 +98,33 @@ static int open_elf_file(const char *path)
 		return err;
 	}
 	return fd;
+}
+
+/* The bytes the ELF headers say the file holds: the section header table
+ * and every segment's file image.  A truncated file is shorter. */
+static uint64_t file_extent(Elf *elf, const GElf_Ehdr *eh)
+{
+	uint64_t need = eh->e_shoff ? eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize : 0;
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) == 0)
+		for (size_t i = 0; i < n; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(elf, (int)i, &ph) &&
+			    ph.p_offset + ph.p_filesz > need)
+				need = ph.p_offset + ph.p_filesz;
+		}
+	return need;
+}
+
+bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
+			  uint64_t *have)
+{
+	const struct session_priv *p = priv(s);
+
+	*need = p->need;
+	*have = s->image_size;
+	return p->need > s->image_size;
 }
 
 static int read_segments(struct session_priv *p)
@@ -255,6 +283,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s->image = (const uint8_t *)elf_rawfile(s->elf, &s->image_size);
 	if (!s->image)
 		goto out;
+
+	p->need = file_extent(s->elf, &eh);
 
 	err = -DT_ERR_ARCH;
 	s->arch = dt_arch_for_machine(eh.e_machine);

@@ -69,6 +69,11 @@ dt_test 'truncated ELF: a message, every line no_dso, exit 1' '
 	grep -q "^dtresolve: cannot open .truncated.: corrupt or truncated ELF file" err &&
 	test $(grep -c "	no_dso	" out) = 2 && test "$(stat_of no_dso err)" = 2
 '
+dt_test 'a binary cut short of its section headers: said to be truncated, not "no debug info"' '
+	head -c $(( $(stat -c %s corpus) - 64 )) corpus >cut &&
+	"$DTRESOLVE" -v -e cut two >out 2>err && test $(wc -l <out) = 2 &&
+	grep -q "cut. is truncated ([0-9]* of [0-9]* bytes)" err || dt_show err
+'
 dt_test 'not an ELF file: says so, exit 1' '
 	{ "$DTRESOLVE" -e text two >out 2>err; test $? = 1; } &&
 	grep -q "cannot open .text.: not an ELF file" err && test $(wc -l <out) = 2
