@@ -96,9 +96,9 @@ static size_t same_pointer_accesses(struct dt_session *s, uint64_t pc,
 			continue;
 		for (size_t k = 0; k < nh; k++)
 			if (dwarf_dieoffset(&hits[k].var) == want &&
-			    hits[k].pointee.addr == h->pointee.addr) {
-				out[n++] = (struct probe){ op.disp - hits[k].bias,
-							   op.size };
+			    hits[k].pointee.addr == h->pointee.addr &&
+			    !__builtin_sub_overflow(op.disp, hits[k].bias, &out[n].off)) {
+				out[n++].len = op.size;
 				break;
 			}
 	}
@@ -139,7 +139,9 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 	if (r != DT_OK)
 		return r;
 	for (size_t i = 0; i < n; i++) {
-		int64_t off = ans->disp - hits[i].bias;
+		int64_t off;
+		if (__builtin_sub_overflow(ans->disp, hits[i].bias, &off))
+			continue;	/* a corrupt location's bias */
 		r = type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
 				   off, acc, &th);
 		if (hits[i].step && (off < 0 ||

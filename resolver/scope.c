@@ -674,11 +674,13 @@ static bool var_at_offset(Dwarf_Die *v, Dwarf_Addr pc, int reg, int64_t disp,
 		return false;
 	for (size_t i = 0; i < n;) {
 		/* one piece: a location op, then DW_OP_piece (or the end) */
-		struct reg_offset at;
+		struct reg_offset at = { .reg = -1 };
 		bool in_memory = false;
 		if (e[i].atom == DW_OP_fbreg && fb) {
-			at = (struct reg_offset){ fb->reg, fb->off + (int64_t)e[i].number };
-			in_memory = true;
+			/* a corrupt operand must not overflow (UBSan) */
+			at.reg = fb->reg;
+			in_memory = !__builtin_add_overflow(fb->off, (int64_t)e[i].number,
+							    &at.off);
 		} else if (e[i].atom != DW_OP_piece && op_reg_offset(&e[i], &at) &&
 			   !(e[i].atom >= DW_OP_reg0 && e[i].atom <= DW_OP_reg31)) {
 			in_memory = i + 1 >= n || e[i + 1].atom != DW_OP_stack_value;
@@ -692,8 +694,10 @@ static bool var_at_offset(Dwarf_Die *v, Dwarf_Addr pc, int reg, int64_t disp,
 		} else if (i < n) {
 			return false;	/* an expression, not a location */
 		}
-		int64_t rel = disp - at.off;
-		if (in_memory && at.reg == reg && rel >= 0 && (uint64_t)rel < piece) {
+		int64_t rel;
+		if (in_memory && at.reg == reg &&
+		    !__builtin_sub_overflow(disp, at.off, &rel) &&
+		    rel >= 0 && (uint64_t)rel < piece) {
 			*var_off = piece_start + (uint64_t)rel;
 			return true;
 		}

@@ -242,6 +242,19 @@ static struct tval as_int(struct tval x)
 	return x.kind == TV_INT ? x : (struct tval){ .kind = TV_INT, .n = 1 };
 }
 
+/* a + b * k, wrapping: constants from a corrupt or fuzzed binary must
+ * not overflow (UBSan); a wrapped value is only a wrong multiple, which
+ * the element-size checks reject. */
+static int64_t lin(int64_t a, int64_t b, int64_t k)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b * (uint64_t)k);
+}
+
+static uint64_t magnitude(int64_t v)
+{
+	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+}
+
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -418,7 +431,7 @@ static uint32_t indexed_load(struct dt_session *s, struct tstate *st,
 		x = t;
 	}
 	uint64_t step = (uint64_t)as_int(x).n * fi->mem_scale;
-	int64_t disp = fi->mem_disp + as_int(x).c * fi->mem_scale;
+	int64_t disp = lin(fi->mem_disp, as_int(x).c, fi->mem_scale);
 	Dwarf_Die var, t, elem;
 	uint64_t off, size;
 
@@ -505,10 +518,10 @@ static uint32_t add_const(struct dt_session *s, uint32_t a, int64_t k)
 	switch (t.kind) {
 	case TV_PTR:
 	case TV_ADDR:
-		t.n += k;
+		t.n = lin(t.n, k, 1);
 		return intern(s, &t);
 	case TV_INT:
-		return make_int_c(s, t.sym, (uint64_t)t.n, t.c + k);
+		return make_int_c(s, t.sym, (uint64_t)t.n, lin(t.c, k, 1));
 	default:
 		return 0;
 	}
@@ -536,7 +549,7 @@ static uint32_t ptr_step(struct dt_session *s, struct tval p, struct tval x,
 
 	if (!type_byte_size(&p.pointee, &size) || !size)
 		return 0;
-	p.n += k + x.c * (int64_t)scale;
+	p.n = lin(lin(p.n, k, 1), x.c, scale);
 	if (step % size == 0) {
 		p.strict = false;	/* an element of an array of them */
 		return intern(s, &p);
@@ -558,13 +571,13 @@ static uint32_t sub_values(struct dt_session *s, uint32_t a, uint32_t b,
 	uint64_t ym = (uint64_t)y.n * scale;
 	int64_t c;
 	if (va.kind == TV_PTR) {	/* backwards by the integer's steps */
-		y.c = -y.c;
+		y.c = lin(0, y.c, -1);
 		return ptr_step(s, va, y, scale, 0);
 	}
 	if (va.kind != TV_INT)
 		return 0;
 	struct tval x = as_int(va);
-	c = x.c - y.c * (int64_t)scale;
+	c = lin(x.c, y.c, -(int64_t)scale);
 	if (x.sym && x.sym == y.sym) {	/* 32i - i is 31i */
 		uint64_t d = (uint64_t)x.n > ym ? (uint64_t)x.n - ym : ym - (uint64_t)x.n;
 		return make_int_c(s, x.sym, d, c);
@@ -605,8 +618,8 @@ static uint32_t mul_values(struct dt_session *s, uint32_t a, uint32_t b)
 	if (is_address(s, a) || is_address(s, b))
 		return 0;
 	/* n m + c is a multiple of gcd(n, c) */
-	uint64_t x = gcd((uint64_t)as_int(va).n, (uint64_t)llabs(as_int(va).c));
-	uint64_t y = gcd((uint64_t)as_int(vb).n, (uint64_t)llabs(as_int(vb).c));
+	uint64_t x = gcd((uint64_t)as_int(va).n, magnitude(as_int(va).c));
+	uint64_t y = gcd((uint64_t)as_int(vb).n, magnitude(as_int(vb).c));
 	return y && x * y / y == x ? make_int(s, 0, x * y) : 0;
 }
 
@@ -630,7 +643,7 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 	if (va.kind == TV_ADDR && !is_address(s, b))
 		return static_element(s, pc, (uint64_t)va.n,
 				      gcd(va.step, (uint64_t)as_int(vb).n * scale),
-				      k + as_int(vb).c * (int64_t)scale);
+				      lin(k, as_int(vb).c, scale));
 	if (va.kind == TV_PTR || vb.kind == TV_PTR || va.kind == TV_ADDR ||
 	    vb.kind == TV_ADDR)
 		return 0;
@@ -640,7 +653,7 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 	bool same = x.sym && x.sym == y.sym;
 	return make_int_c(s, same ? x.sym : 0,
 			  same ? (uint64_t)x.n + ym : gcd((uint64_t)x.n, ym),
-			  x.c + y.c * (int64_t)scale + k);
+			  lin(lin(x.c, k, 1), y.c, scale));
 }
 
 /* Values named by a fresh id that is about to name another value (a
@@ -835,7 +848,7 @@ static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
 	uint64_t size;
 
 	if (va.kind == TV_INT && vb.kind == TV_INT) {
-		uint64_t dc = (uint64_t)llabs(va.c - vb.c);
+		uint64_t dc = magnitude(lin(va.c, vb.c, -1));
 		return make_int_c(s, 0, gcd(gcd((uint64_t)va.n, (uint64_t)vb.n), dc),
 				  va.c < vb.c ? va.c : vb.c);
 	}
