@@ -45,8 +45,13 @@ for perf in $(dt_perf_list); do
 			>kept 2>/dev/null &&
 		test \$(wc -l <kept) = 3000 && ! grep -v 'node_key\|node_val\|node_next' kept
 	"
+	# (not with the sanitizers' runtime preloaded into perf: perf 6.12
+	# then hangs in its exit handlers, in libp11-kit's; unit-plugin
+	# checks the same failure under the sanitizers)
+	[ -z "$dt_san_preload" ] &&
 	dt_test "perf $v: a report that cannot be written (output=/dev/full) says so" "
-		dt_perf_script $perf -i bp-$v.data --dlarg output=/dev/full >/dev/null 2>full.err;
+		timeout 120 $perf script --dlfilter '$DT_PLUGIN' -i bp-$v.data \\
+			--dlarg output=/dev/full >/dev/null 2>full.err;
 		grep -q \"cannot write '/dev/full'\" full.err || dt_show full.err
 	"
 	# perf exits with start()'s error (234); a signal would be stop()
