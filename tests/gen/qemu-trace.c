@@ -35,12 +35,17 @@ typedef void (*tb_trans_cb)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 typedef void (*mem_cb)(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata);
 typedef void (*udata_cb)(qemu_plugin_id_t id, void *udata);
+typedef void (*exec_cb)(unsigned int vcpu, void *udata);
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, tb_trans_cb cb);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    exec_cb cb,
+					    enum qemu_plugin_cb_flags flags,
+					    void *udata);
 void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, mem_cb cb,
 				      enum qemu_plugin_cb_flags flags,
 				      enum qemu_plugin_mem_rw rw, void *udata);
@@ -52,7 +57,16 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, udata_cb cb,
 EXPORT int qemu_plugin_version = 1;
 
 static FILE *out;
-static uint64_t last_pc = UINT64_MAX;
+static bool said;	/* this execution's "I" line is out */
+
+/* each execution starts anew: its accesses follow one "I" line, as
+ * lackey's do (an ldp's two loads are one execution) */
+static void on_exec(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	said = false;
+}
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
@@ -60,9 +74,9 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	uint64_t pc = (uint64_t)(uintptr_t)udata;
 
 	(void)vcpu;
-	if (pc != last_pc)	/* one "I" line per execution, as lackey */
+	if (!said)
 		fprintf(out, "I  %llx,0\n", (unsigned long long)pc);
-	last_pc = pc;
+	said = true;
 	fprintf(out, " %c %llx,%u\n", qemu_plugin_mem_is_store(info) ? 'S' : 'L',
 		(unsigned long long)vaddr, 1u << qemu_plugin_mem_size_shift(info));
 }
@@ -73,6 +87,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	for (size_t i = 0, n = qemu_plugin_tb_n_insns(tb); i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t pc = qemu_plugin_insn_vaddr(insn);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_exec,
+						       QEMU_PLUGIN_CB_NO_REGS, NULL);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_RW,
 						 (void *)(uintptr_t)pc);
