@@ -70,7 +70,9 @@ struct dt_answer {
 	const char *field;	/* member path: "lru.next", "items[2].x", "" */
 	const char *var;	/* variable the base register held, "" if none */
 	int reg;		/* DWARF number of the base register, -1 */
-	int64_t disp;		/* operand displacement as encoded */
+	int64_t disp;		/* operand displacement as encoded, plus the
+				 * constant the dataflow knows the index
+				 * register holds (times its scale) */
 	unsigned size;		/* access size in bytes, 0 when unknown */
 	uint64_t type_size;	/* sizeof the named type, 0 when unknown */
 	uint64_t type_id;	/* the type's DIE offset in this session, 0 for

@@ -365,9 +365,11 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * %edx,%rdx; add $0x1c,%rdx; movzwl 0xc(%rax,%rdx,2)" reads the
 	 * short at 0xc + 2 * 0x1c, not at 0xc): the index's constant part
 	 * belongs to the displacement */
-	int64_t index_c;
-	if (op.index >= 0 && track_integer(s, ans->pc, op.index, &index_c))
-		ans->disp += index_c * op.scale;
+	int64_t index_c, moved;
+	if (op.index >= 0 && track_integer(s, ans->pc, op.index, &index_c) &&
+	    (__builtin_mul_overflow(index_c, (int64_t)op.scale, &moved) ||
+	     __builtin_add_overflow(ans->disp, moved, &ans->disp)))
+		return DT_BAD_OFFSET;	/* a corrupt or fuzzed constant */
 	ans->reg = op.base;
 	enum dt_reason r = attribute_operand(s, ans, &acc, op.index >= 0);
 	if (r == DT_OK || !s->dwarf)
