@@ -51,7 +51,8 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/lineparse.c resolver/lineread.c resolver/util.c \
 	  resolver/funcmap.c resolver/layout.c resolver/dsos.c \
 	  resolver/maps.c resolver/stream.c resolver/globals.c \
-	  resolver/track.c resolver/containers.c $(ARCH_SRC)
+	  resolver/track.c resolver/containers.c resolver/datasrc.c \
+	  resolver/sharing.c resolver/tables.c $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
@@ -97,7 +98,7 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
 	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	elfutils clang linux-perf perl time valgrind qemu-user
+	elfutils clang linux-perf perl time valgrind qemu-user sqlite3
 # make bench also builds perf from Debian's kernel source as its large binary
 BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison
 deps:

@@ -199,6 +199,30 @@ static unsigned access_size(const struct parsed *p)
 	return p->nregs ? p->reg_size[0] : 0;
 }
 
+static bool is_atomic_rmw(const char *m);
+
+/* How the instruction uses its memory operand: loads read, stores write;
+ * the atomics (cas, swp, ldadd and its store aliases stadd...) and the
+ * exclusives, the two halves of a read-modify-write sequence, do both. */
+static unsigned mem_access(const char *m)
+{
+	static const char *const rmw[] = {
+		"cas", "swp", "ldxr", "ldaxr", "ldxp", "ldaxp", "stxr", "stlxr",
+		"stxp", "stlxp", "stadd", "stclr", "steor", "stset", "stsmax",
+		"stsmin", "stumax", "stumin",
+	};
+	for (size_t i = 0; i < sizeof(rmw) / sizeof(rmw[0]); i++)
+		if (starts_with(m, rmw[i]))
+			return DT_MEM_READ | DT_MEM_WRITE;
+	if (is_atomic_rmw(m))
+		return DT_MEM_READ | DT_MEM_WRITE;
+	if (starts_with(m, "ld") || starts_with(m, "prf"))
+		return DT_MEM_READ;
+	if (starts_with(m, "st"))
+		return DT_MEM_WRITE;
+	return 0;
+}
+
 static enum dt_op_kind a64_classify(const struct dt_tok *toks, size_t n,
 				    struct dt_mem_op *op)
 {
@@ -213,6 +237,7 @@ static enum dt_op_kind a64_classify(const struct dt_tok *toks, size_t n,
 		op->absolute = true;
 		op->disp = (int64_t)p.literal_addr;
 		op->size = access_size(&p);
+		op->access = DT_MEM_READ;	/* "ldr x0, <literal>" */
 		return DT_OP_MEMORY;
 	}
 	if (!p.has_mem || !is_memory_mnemonic(p.mnem))
@@ -232,6 +257,7 @@ static enum dt_op_kind a64_classify(const struct dt_tok *toks, size_t n,
 	op->segment = -1;
 	op->size = access_size(&p);
 	op->fp = p.fp;
+	op->access = mem_access(p.mnem);
 	return DT_OP_MEMORY;
 }
 

@@ -52,7 +52,14 @@ struct dt_mem_op {
 	uint64_t bits;		/* test/and/or/xor/bt* with an immediate: the
 				 * bits it looks at or changes, from the
 				 * access's first byte; 0: all of them */
+	unsigned access;	/* DT_MEM_READ | DT_MEM_WRITE as the
+				 * instruction uses the operand; 0 when
+				 * unknown */
 };
+
+/* Bits of dt_mem_op.access (the values of dtprof.h's enum dt_access). */
+#define DT_MEM_READ 1u
+#define DT_MEM_WRITE 2u
 
 /* What the token parser concluded about one instruction. */
 enum dt_op_kind {

@@ -335,11 +335,65 @@ static void access_bits(const struct parsed_insn *pi, const char *mnem,
 		op->bits = 1ull << (v % width);
 }
 
+static bool starts_with_any(const char *m, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (starts_with(m, list[i]))
+			return true;
+	return false;
+}
+#define STARTS_WITH_ANY(m, list) \
+	starts_with_any(m, list, sizeof(list) / sizeof(list[0]))
+
+/* How the instruction uses its memory operand, the k-th of its operands
+ * (AT&T order: the destination is the last).  A source is read; a
+ * destination is written by the moves and stores, read and written by
+ * the arithmetic (a lock prefix changes nothing: the mnemonic after it
+ * decides), only read by compares, tests and the one-operand forms that
+ * take memory as input.  A destination of any other instruction: 0. */
+static unsigned mem_access(const struct parsed_insn *pi, size_t k)
+{
+	static const char *const writes[] = {
+		"mov", "vmov", "vpmov", "set", "stos", "fst", "fist", "fbstp",
+		"fnst", "fsave", "fnsave", "fxsave", "xsave", "stmxcsr",
+		"vstmxcsr", "pextr", "vpextr", "extractps", "vextract",
+		"vmaskmov", "vpmaskmov", "vscatter", "vpscatter", "cvtps2ph",
+		"vcvtps2ph", "vpcompress", "vcompress", "pop", "sgdt", "sidt", "sldt", "smsw", "str",
+	};
+	static const char *const updates[] = {
+		"add", "adc", "sub", "sbb", "and", "or", "xor", "inc", "dec",
+		"not", "neg", "shl", "sal", "shr", "sar", "rol", "ror", "rcl",
+		"rcr", "shld", "shrd", "bts", "btr", "btc", "xadd", "xchg",
+		"cmpxchg",
+	};
+	static const char *const reads[] = {
+		"cmp", "test", "bt", "ucomis", "comis", "vucomis", "vcomis",
+		"ptest", "vptest", "push", "jmp", "call", "mul", "imul", "div",
+		"idiv", "prefetch", "clflush", "clwb", "lods", "scas", "ldmxcsr",
+		"vldmxcsr", "fxrstor", "xrstor", "lgdt", "lidt", "lldt", "ltr",
+		"lmsw", "verr", "verw", "ptwrite",
+	};
+	const char *m = pi->mnem;
+
+	if (starts_with(m, "xchg"))
+		return DT_MEM_READ | DT_MEM_WRITE;	/* either operand order */
+	if (k + 1 < pi->nops)
+		return DT_MEM_READ;
+	if (STARTS_WITH_ANY(m, writes))
+		return DT_MEM_WRITE;
+	if (STARTS_WITH_ANY(m, updates))
+		return DT_MEM_READ | DT_MEM_WRITE;
+	if (STARTS_WITH_ANY(m, reads) || (m[0] == 'f' && pi->nops == 1))
+		return DT_MEM_READ;	/* x87 loads and arithmetic: flds, fadds */
+	return 0;
+}
+
 /* Classify an instruction already parsed (x86_def() asks too). */
 static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 				       struct dt_mem_op *op)
 {
 	const struct operand *mem = NULL;
+	size_t mem_k = 0;
 	unsigned other_reg_size = 0;
 
 	const char *mnem = pi->mnem;
@@ -350,8 +404,10 @@ static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 		const struct operand *o = &pi->ops[k];
 		/* Two memory operands only in string ops: the first (the
 		 * source in AT&T). */
-		if (operand_is_memory(o, branch) && !mem)
+		if (operand_is_memory(o, branch) && !mem) {
 			mem = o;
+			mem_k = k;
+		}
 		else if (o->reg_only && !other_reg_size)
 			other_reg_size = o->reg_size;
 	}
@@ -397,6 +453,7 @@ static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 	op->fp = other_reg_size >= 16 ||	/* xmm, ymm, zmm */
 		 (mnem[0] == 'f' && strcmp(mnem, "fxsave") && strcmp(mnem, "fxrstor"));
 	access_bits(pi, mnem, op);
+	op->access = mem_access(pi, mem_k);
 	/* what macro-fuses with a following jcc (perf's intel__ins_is_fused) */
 	op->fuses = (starts_with(mnem, "cmp") && !starts_with(mnem, "cmpxchg") &&
 		     !starts_with(mnem, "cmps")) ||

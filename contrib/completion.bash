@@ -15,11 +15,12 @@ _dtresolve()
 	esac
 	case $cur in
 	--format=*) COMPREPLY=($(compgen -W "tsv perf json" -- "${cur#--format=}")); return ;;
-	--aggregate=*) COMPREPLY=($(compgen -W "report annotate" -- "${cur#--aggregate=}")); return ;;
+	--aggregate=*) COMPREPLY=($(compgen -W "report annotate sharing" -- "${cur#--aggregate=}")); return ;;
+	--sort=*) COMPREPLY=($(compgen -W "samples period weight" -- "${cur#--sort=}")); return ;;
 	-*)
 		COMPREPLY=($(compgen -W "--exe= --format= --stat --verbose --skid
 			--aggregate --aggregate= --type= --event= --debuginfo-path=
-			--debug-dir= --vmlinux= --skid=
+			--debug-dir= --vmlinux= --skid= --sort= --merge --diff
 			--help --version" -- "$cur"))
 		return ;;
 	esac
@@ -34,9 +35,9 @@ _dtprof_perf_dlarg()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	if [ "$prev" = --dlarg ]; then
-		COMPREPLY=($(compgen -W "report annotate annotate= stat format=tsv
-			format=json filter= output= skid=auto skid=on skid=off
-			vmlinux=" -- "$cur"))
+		COMPREPLY=($(compgen -W "report annotate annotate= stat sharing
+			format=tsv format=json filter= output= skid=auto skid=on
+			skid=off sort=samples sort=period sort=weight vmlinux=" -- "$cur"))
 		return 0
 	fi
 	return 1

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/hw_breakpoint.h>
 #include <perf/perf_dlfilter.h>
 
 #include "../resolver/dtprof.h"
@@ -42,9 +43,11 @@ struct state {
 	const char *last_event;
 	int last_ev;
 	unsigned ev_flags[DT_REPORT_MAX_EVENTS];
+	unsigned ev_has[DT_REPORT_MAX_EVENTS];	/* DT_SAMPLE_* it carries */
 	bool ev_seen[DT_REPORT_MAX_EVENTS];
 	/* dlargs */
-	bool want_report, want_annotate, want_stat;
+	bool want_report, want_annotate, want_stat, want_sharing;
+	enum dt_sort sort;
 	const char *annotate_type, *filter_type, *output, *vmlinux;
 	enum dt_format format;
 	enum skid_mode skid;
@@ -72,6 +75,15 @@ static int parse_arg(struct state *st, const char *arg)
 		st->annotate_type = val && *val ? val : NULL;
 	} else if (KEY("stat") && !val) {
 		st->want_stat = true;
+	} else if (KEY("sharing") && !val) {
+		st->want_sharing = true;
+	} else if (KEY("sort") && val) {
+		int k = dt_sort_from_str(val);
+		if (k < 0) {
+			note("sort=%s: use samples, period or weight", val);
+			return -EINVAL;
+		}
+		st->sort = (enum dt_sort)k;
 	} else if (KEY("format") && val) {
 		int f = dt_format_from_str(val);
 		if (f != DT_FORMAT_TSV && f != DT_FORMAT_JSON) {
@@ -131,10 +143,10 @@ EXPORT int start(void **data, void *ctx)
 		free(st);
 		return -ENOMEM;
 	}
-	/* The report is the default; annotate replaces it (ask for both with
-	 * report); stat adds to it.  With filter=TYPE perf prints the kept
-	 * samples, and tables only when asked for. */
-	if (!st->want_annotate && !st->filter_type)
+	/* The report is the default; annotate and sharing replace it (ask for
+	 * both with report); stat adds to it.  With filter=TYPE perf prints
+	 * the kept samples, and tables only when asked for. */
+	if (!st->want_annotate && !st->want_sharing && !st->filter_type)
 		st->want_report = true;
 	*data = st;
 	return 0;
@@ -156,6 +168,32 @@ static bool is_fault_event(const struct perf_event_attr *a)
 	}
 }
 
+/* What an event's samples carry, from its attributes (or, from a perf
+ * without attr(), from the first sample's non-zero fields).  An execute
+ * breakpoint's addr is the breakpoint, not data. */
+static unsigned sample_fields(const struct perf_event_attr *a,
+			      const struct perf_dlfilter_sample *s)
+{
+	unsigned has = 0;
+
+	if (!a)
+		return (s->addr ? DT_SAMPLE_ADDR : 0) | (s->weight ? DT_SAMPLE_WEIGHT : 0) |
+		       (s->data_src ? DT_SAMPLE_DATA_SRC : 0) | DT_SAMPLE_TID |
+		       (s->cpu >= 0 ? DT_SAMPLE_CPU : 0);
+	if ((a->sample_type & PERF_SAMPLE_ADDR) &&
+	    !(a->type == PERF_TYPE_BREAKPOINT && (a->bp_type & HW_BREAKPOINT_X)))
+		has |= DT_SAMPLE_ADDR;
+	if (a->sample_type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		has |= DT_SAMPLE_WEIGHT;
+	if (a->sample_type & PERF_SAMPLE_DATA_SRC)
+		has |= DT_SAMPLE_DATA_SRC;
+	if (a->sample_type & PERF_SAMPLE_TID)
+		has |= DT_SAMPLE_TID;
+	if (a->sample_type & PERF_SAMPLE_CPU)
+		has |= DT_SAMPLE_CPU;
+	return has;
+}
+
 static int event_index(struct state *st, const struct perf_dlfilter_sample *s,
 		       void *ctx)
 {
@@ -175,6 +213,7 @@ static int event_index(struct state *st, const struct perf_dlfilter_sample *s,
 					is_fault_event(attr));
 		bool skid = st->skid == SKID_ON || (st->skid == SKID_AUTO && !precise);
 		st->ev_flags[ev] = skid ? DT_RESOLVE_SKID : 0;
+		st->ev_has[ev] = sample_fields(attr, s);
 		st->ev_seen[ev] = true;
 	}
 	st->last_event = name;
@@ -240,7 +279,13 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 	int ev = event_index(st, sample, ctx);
 	struct dt_session *s = attribute(st, st->ev_flags[ev], sample, ctx, &ans);
 
-	dt_report_add(st->report, ev, s, &ans, sample->period);
+	struct dt_sample smp = {
+		.period = sample->period, .addr = sample->addr,
+		.weight = sample->weight, .data_src = sample->data_src,
+		.tid = sample->tid, .cpu = sample->cpu, .has = st->ev_has[ev],
+	};
+
+	dt_report_add_sample(st->report, ev, s, &ans, &smp);
 	if (st->filter_type)
 		return ans.reason == DT_OK && !strcmp(ans.type, st->filter_type) ? 0 : 1;
 	return 1;
@@ -248,11 +293,13 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 
 static int print_tables(struct state *st)
 {
-	struct dt_table_opts o = { .format = st->format, .type = st->annotate_type };
+	struct dt_table_opts o = { .format = st->format, .type = st->annotate_type,
+				   .sort = st->sort };
 	FILE *f = stdout;
 	int err = 0;
 
-	if (!st->want_report && !st->want_annotate && !st->want_stat)
+	if (!st->want_report && !st->want_annotate && !st->want_stat &&
+	    !st->want_sharing)
 		return 0;
 	if (st->output) {
 		f = fopen(st->output, "w");
@@ -265,6 +312,8 @@ static int print_tables(struct state *st)
 		err |= dt_report_print(f, st->report, DT_TABLE_TYPES, &o);
 	if (st->want_annotate)
 		err |= dt_report_print(f, st->report, DT_TABLE_ANNOTATE, &o);
+	if (st->want_sharing)
+		err |= dt_report_print(f, st->report, DT_TABLE_SHARING, &o);
 	if (st->want_stat)
 		err |= dt_report_print(f, st->report, DT_TABLE_STAT, &o);
 	/* a full disk must not lose the report in silence */
@@ -301,6 +350,8 @@ EXPORT const char *filter_description(const char **long_description)
 		"  --dlarg report          types and offsets (the default)\n"
 		"  --dlarg annotate[=TYPE] annotated layouts: samples per field, holes, cache lines\n"
 		"  --dlarg stat            samples per unresolved reason\n"
+		"  --dlarg sharing         threads per cache line: false and true sharing\n"
+		"  --dlarg sort=samples|period|weight  order of the rows\n"
 		"  --dlarg format=tsv|json machine-readable tables\n"
 		"  --dlarg filter=TYPE     keep only the samples that access TYPE\n"
 		"  --dlarg output=FILE     write the tables to FILE\n"

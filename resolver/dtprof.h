@@ -59,6 +59,18 @@ void dt_message(const char *prog, const char *fmt, ...)
 #define DT_TYPE_CANARY "(stack canary)"
 #define DT_TYPE_RECORD "(perf record)"	/* dtresolve: a PERF_RECORD_ line */
 
+/* How an access uses memory, from the decoded instruction: a load, a
+ * store, or both at once (add to memory, xchg, lock cmpxchg, AArch64
+ * atomics and exclusives).  The bits combine: RMW = LOAD | STORE. */
+enum dt_access {
+	DT_ACCESS_UNKNOWN = 0,	/* tuple requests, instructions not known */
+	DT_ACCESS_LOAD = 1,
+	DT_ACCESS_STORE = 2,
+	DT_ACCESS_RMW = 3,
+};
+/* "load", "store", "rmw" or "" */
+const char *dt_access_str(enum dt_access a);
+
 /* One answer.  Strings are never NULL ("" when absent) and stay valid
  * until dt_session_close() of the session that produced them. */
 struct dt_answer {
@@ -74,6 +86,7 @@ struct dt_answer {
 				 * constant the dataflow knows the index
 				 * register holds (times its scale) */
 	unsigned size;		/* access size in bytes, 0 when unknown */
+	enum dt_access access;	/* of the instruction attributed */
 	uint64_t type_size;	/* sizeof the named type, 0 when unknown */
 	uint64_t type_id;	/* the type's DIE offset in this session, 0 for
 				 * pseudo types and misses: dt_layout_get() */
@@ -112,6 +125,8 @@ typedef int dt_code_reader(void *arg, uint64_t pc, uint8_t *buf, size_t len);
 void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
 				void *arg);
 
+/* The path the session was opened with. */
+const char *dt_session_path(const struct dt_session *s);
 /* Name of the session's architecture ("x86-64"). */
 const char *dt_session_arch(const struct dt_session *s);
 /* True when the session has DWARF. */
@@ -262,9 +277,43 @@ void dt_report_free(struct dt_report *r);
 /* Column index of event name, added on first sight.  Past
  * DT_REPORT_MAX_EVENTS events the last column collects the rest. */
 int dt_report_event(struct dt_report *r, const char *name);
+/* Where a load was served from, from a sample's data source. */
+enum dt_mem_level {
+	DT_LVL_L1, DT_LVL_LFB, DT_LVL_L2, DT_LVL_L3, DT_LVL_HITM,
+	DT_LVL_RAM, DT_LVL_REMOTE_RAM, DT_LVL_REMOTE_CACHE, DT_LVL_UNCACHED,
+	DT_LVL_OTHER,		/* I/O, PMEM, CXL, a miss, not available */
+	DT_LVL_COUNT
+};
+/* The class of a union perf_mem_data_src value. */
+enum dt_mem_level dt_data_src_level(uint64_t data_src);
+/* "L1", "LFB", "L2", "L3", "HITM", "RAM", "remote_RAM", "remote_cache",
+ * "uncached", "other": the names of every output. */
+const char *dt_mem_level_str(enum dt_mem_level l);
+
+/* What a sample carries besides its instruction; has says which. */
+enum {
+	DT_SAMPLE_ADDR = 1 << 0,	/* addr: the data address */
+	DT_SAMPLE_WEIGHT = 1 << 1,	/* weight: the access's latency */
+	DT_SAMPLE_DATA_SRC = 1 << 2,	/* data_src: perf_mem_data_src */
+	DT_SAMPLE_TID = 1 << 3,
+	DT_SAMPLE_CPU = 1 << 4,
+};
+struct dt_sample {
+	uint64_t period;
+	uint64_t addr;
+	uint64_t weight;
+	uint64_t data_src;
+	int32_t tid, cpu;
+	unsigned has;
+};
+
 /* Count one sample of event ev.  s: the session that answered, NULL for a
  * miss without one.  0 or -ENOMEM (the sample is then counted as
  * "(unknown)" with no reason row: the totals check reports it). */
+int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
+			 const struct dt_answer *ans,
+			 const struct dt_sample *smp);
+/* The same for a sample that carries only its period. */
 int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t period);
 /* Samples of event ev added so far (all events: ev = -1). */
@@ -274,14 +323,36 @@ enum dt_table {
 	DT_TABLE_TYPES,		/* perf report -s type,typeoff --hierarchy */
 	DT_TABLE_ANNOTATE,	/* perf annotate --data-type, plus layout */
 	DT_TABLE_STAT,		/* samples per reason */
+	DT_TABLE_SHARING,	/* threads per cache line, sharing flags */
 };
+enum dt_sort { DT_SORT_SAMPLES, DT_SORT_PERIOD, DT_SORT_WEIGHT };
+/* Parse "samples", "period" or "weight"; -1 when none. */
+int dt_sort_from_str(const char *s);
 struct dt_table_opts {
 	enum dt_format format;	/* DT_FORMAT_PERF: for people; tsv; json */
 	const char *type;	/* annotate only this type, NULL: all */
+	enum dt_sort sort;	/* order of types and offsets */
 };
 /* Print a table.  0, or -EPROTO when the totals do not add up (said on
  * the table too), or -ENOMEM. */
 int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		    const struct dt_table_opts *opts);
+
+/* Add the rows of a types table in tsv (either front end's format=tsv
+ * report) to r: runs and machines summed.  Binaries found through dsos
+ * (NULL: none) by path and build-id keep their layouts for annotate.
+ * 0; -EINVAL with *bad_line the first line not of the schema (the other
+ * rows are still added); -ENOMEM; -EIO. */
+int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
+		       unsigned long *bad_line);
+/* Compare two reports per event (by name; one event each is compared
+ * whatever the names): per type and field, the share of samples before
+ * and after, the delta, and the offset and cache line on each side.
+ * Fields are matched by type name and member path, so a reordered
+ * struct's fields are followed to their new offsets.  format: PERF or
+ * TSV.  0, -ENOENT when no event is in both, -ENOMEM. */
+int dt_report_print_diff(FILE *f, const struct dt_report *before,
+			 const struct dt_report *after, const char *name_before,
+			 const char *name_after, const struct dt_table_opts *opts);
 
 #endif

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +31,16 @@ struct options {
 	bool aggregate;
 	enum dt_table table;		/* with aggregate */
 	const char *type;		/* annotate only this type */
+	enum dt_sort sort;
+	bool merge, diff;		/* the arguments are tables */
 	const char *event;		/* column name for lines without one */
 };
 
 struct run {
 	struct options opt;
 	struct stream *stream;
-	struct dt_report *report;	/* --stat, --aggregate */
+	struct dt_report *report;	/* --stat, --aggregate, --merge */
+	struct dt_dsos *dsos;		/* --merge, --diff: layouts */
 	const char *said[8];		/* per-stream messages said once */
 	int status;
 };
@@ -47,6 +52,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: " PROG " [-e BINARY] [--format=tsv|perf|json] [--aggregate[=TABLE]]\n"
 "                 [--skid[=auto|on|off]] [--stat] [-v] [FILE...]\n"
+"       " PROG " --merge [--aggregate[=TABLE]] [--format=F] TABLE...\n"
+"       " PROG " --diff [--format=tsv] BEFORE AFTER\n"
 "\n"
 "Name the C type and field each memory-access instruction touches.\n"
 "Reads request lines from the FILEs (or standard input) and writes one\n"
@@ -72,9 +79,16 @@ static void usage(FILE *f)
 "                          exe, record), then a note when a miss has more to\n"
 "                          say (the containers that fit a bad_offset)\n"
 "      --aggregate[=TABLE] instead of a line per request, print a table at\n"
-"                          the end: report (types and offsets, default) or\n"
-"                          annotate (per-type layouts); --format=tsv|json\n"
-"                          for machine-readable tables\n"
+"                          the end: report (types and offsets, default),\n"
+"                          annotate (per-type layouts) or sharing (threads\n"
+"                          per cache line); --format=tsv|json for machines\n"
+"      --sort=KEY          order rows by samples (default), period or weight\n"
+"      --merge             the FILEs are tables (--format=tsv reports of\n"
+"                          dtresolve or dtplugin.so, or perf.data files,\n"
+"                          read through dtplugin.so): print their sum\n"
+"      --diff              compare two such tables: share of each type and\n"
+"                          field before and after, with their offsets and\n"
+"                          cache lines\n"
 "      --type=NAME         annotate only this type (\"struct page\")\n"
 "      --event=NAME        table column of lines without an event (lines)\n"
 "      --skid[=RULE]       attribute a sample to the nearest memory access\n"
@@ -92,7 +106,9 @@ static void usage(FILE *f)
 "Exit status: 0 on success, 1 when an input file or BINARY could not be\n"
 "read (every line is still answered), 2 on a usage error.\n"
 "Environment: DTPROF_DEBUG=1 traces each step on stderr; DTPROF_NO_TRACK=1\n"
-"names registers only through variables (no instruction tracking).\n");
+"names registers only through variables (no instruction tracking);\n"
+"PERF and DTPROF_PLUGIN name the perf and dtplugin.so that read perf.data\n"
+"files for --merge and --diff.\n");
 }
 
 static void log_cb(void *arg, const char *line)
@@ -130,6 +146,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "aggregate", optional_argument, NULL, 'a' },
 		{ "type", required_argument, NULL, 't' },
 		{ "event", required_argument, NULL, 'E' },
+		{ "sort", required_argument, NULL, 'S' },
+		{ "merge", no_argument, NULL, 'M' },
+		{ "diff", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -184,8 +203,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 				o->table = DT_TABLE_TYPES;
 			} else if (!strcmp(optarg, "annotate")) {
 				o->table = DT_TABLE_ANNOTATE;
+			} else if (!strcmp(optarg, "sharing")) {
+				o->table = DT_TABLE_SHARING;
 			} else {
-				msg("unknown table '%s' (report, annotate)", optarg);
+				msg("unknown table '%s' (report, annotate, sharing)", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -194,6 +215,20 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'E':
 			o->event = optarg;
+			break;
+		case 'S':
+			fmt = dt_sort_from_str(optarg);
+			if (fmt < 0) {
+				msg("unknown sort key '%s' (samples, period, weight)", optarg);
+				return EXIT_USAGE;
+			}
+			o->sort = (enum dt_sort)fmt;
+			break;
+		case 'M':
+			o->merge = o->aggregate = true;
+			break;
+		case 'F':
+			o->diff = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -205,6 +240,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 			fprintf(stderr, "Try '" PROG " --help'.\n");
 			return EXIT_USAGE;
 		}
+	}
+	if (o->merge && o->diff) {
+		msg("--merge and --diff: one at a time");
+		return EXIT_USAGE;
 	}
 	return 0;
 }
@@ -265,7 +304,7 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 	if (r->report && res.sample) {
 		int ev = dt_report_event(r->report, res.event[0] ? res.event :
 					 r->opt.event ? r->opt.event : "lines");
-		dt_report_add(r->report, ev, res.session, &res.ans, res.period);
+		dt_report_add_sample(r->report, ev, res.session, &res.ans, &res.smp);
 	}
 	if (!r->opt.aggregate) {
 		struct dt_print_ctx pc = r->opt.print;
@@ -316,6 +355,149 @@ static int start(struct run *r)
 	return 0;
 }
 
+/* ---- --merge and --diff: tables in ---- */
+
+/* The dtplugin.so that reads perf.data files: DTPROF_PLUGIN, the one
+ * beside this program (a build tree), or perf's own search. */
+static const char *plugin_path(char *buf, size_t len)
+{
+	const char *env = getenv("DTPROF_PLUGIN");
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", buf, len - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		char *slash = strrchr(buf, '/');
+		if (slash && (size_t)(slash - buf) + sizeof("/dtplugin.so") <= len) {
+			strcpy(slash, "/dtplugin.so");
+			if (access(buf, R_OK) == 0)
+				return buf;
+		}
+	}
+	return "dtplugin.so";
+}
+
+/* perf script through the plugin's tsv report, as a stream. */
+static FILE *perf_data_table(const char *path, pid_t *child)
+{
+	char plugin[PATH_MAX];
+	const char *perf = getenv("PERF") && *getenv("PERF") ? getenv("PERF") : "perf";
+	const char *argv[] = { perf, "script", "-i", path, "--dlfilter",
+			       plugin_path(plugin, sizeof(plugin)), "--dlarg",
+			       "format=tsv", NULL };
+	int fd[2];
+
+	if (pipe(fd))
+		return NULL;
+	fflush(stdout);
+	*child = fork();
+	if (*child < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return NULL;
+	}
+	if (*child == 0) {
+		dup2(fd[1], STDOUT_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		execvp(perf, (char *const *)argv);
+		fprintf(stderr, PROG ": cannot run '%s': %s\n", perf, strerror(errno));
+		_exit(127);
+	}
+	close(fd[1]);
+	return fdopen(fd[0], "r");
+}
+
+/* Add one table (tsv, or a perf.data read through the plugin) to rep. */
+static int load_table(struct run *r, struct dt_report *rep, const char *path)
+{
+	char magic[8] = { 0 };
+	pid_t child = -1;
+	unsigned long bad;
+	FILE *in = fopen(path, "r");
+
+	if (!in) {
+		msg("cannot open '%s': %s", path, strerror(errno));
+		return EXIT_INPUT;
+	}
+	if (fread(magic, 1, sizeof(magic), in) == sizeof(magic) &&
+	    !memcmp(magic, "PERFILE2", 8)) {
+		fclose(in);
+		in = perf_data_table(path, &child);
+		if (!in) {
+			msg("cannot run perf for '%s': %s", path, strerror(errno));
+			return EXIT_INPUT;
+		}
+	} else {
+		rewind(in);
+	}
+	int err = dt_report_read_tsv(rep, in, r->dsos, &bad);
+	fclose(in);
+	int status = 0;
+	if (child > 0 && (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) ||
+			  WEXITSTATUS(status))) {
+		msg("'%s': perf script with dtplugin.so failed (set PERF, DTPROF_PLUGIN)", path);
+		return EXIT_INPUT;
+	}
+	if (err == -EINVAL) {
+		msg("%s:%lu: not a dtprof types table in tsv (format=tsv)", path, bad);
+		return EXIT_INPUT;
+	}
+	if (err) {
+		msg("cannot read '%s': %s", path, strerror(-err));
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+static int run_tables(struct run *r, int argc, char **argv)
+{
+	struct dt_dsos_opts o = { .sz = sizeof(o), .log = log_cb };
+	struct dt_table_opts to = {
+		.format = r->opt.format_given ? r->opt.print.format : DT_FORMAT_PERF,
+		.type = r->opt.type, .sort = r->opt.sort,
+	};
+	struct dt_report *after = NULL;
+	int status = 0;
+
+	if (r->opt.diff && argc - optind != 2) {
+		msg("--diff takes two tables, BEFORE and AFTER");
+		return EXIT_USAGE;
+	}
+	if (r->opt.merge && argc == optind) {
+		msg("--merge takes one table or more");
+		return EXIT_USAGE;
+	}
+	if (r->opt.diff && to.format == DT_FORMAT_JSON) {
+		msg("--diff prints perf or tsv");
+		return EXIT_USAGE;
+	}
+	if (dt_dsos_new(&o, &r->dsos) || (!r->report && dt_report_new(&r->report)) ||
+	    (r->opt.diff && dt_report_new(&after))) {
+		msg("out of memory");
+		return EXIT_INPUT;
+	}
+	if (r->opt.diff) {
+		status |= load_table(r, r->report, argv[optind]);
+		status |= load_table(r, after, argv[optind + 1]);
+		if (!status && dt_report_print_diff(stdout, r->report, after,
+						    argv[optind], argv[optind + 1], &to)) {
+			msg("'%s' and '%s' have no event in common", argv[optind],
+			    argv[optind + 1]);
+			status = EXIT_INPUT;
+		}
+	} else {
+		for (int i = optind; i < argc; i++)
+			status |= load_table(r, r->report, argv[i]);
+		if (dt_report_print(stdout, r->report, r->opt.table, &to))
+			status = EXIT_INPUT;
+	}
+	dt_report_free(after);
+	return status ? EXIT_INPUT : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct run r = { .status = 0 };
@@ -330,6 +512,10 @@ int main(int argc, char **argv)
 	 * block (lineread.c): an interactive pipe still sees each answer
 	 * before dtresolve waits for the next request. */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	if (r.opt.merge || r.opt.diff) {
+		r.status = run_tables(&r, argc, argv);
+		goto out;
+	}
 
 	if (optind == argc)
 		run_stream(&r, STDIN_FILENO, "<stdin>");
@@ -348,14 +534,16 @@ int main(int argc, char **argv)
 	if (r.opt.aggregate) {
 		struct dt_table_opts to = {
 			.format = r.opt.format_given ? r.opt.print.format : DT_FORMAT_PERF,
-			.type = r.opt.type,
+			.type = r.opt.type, .sort = r.opt.sort,
 		};
 		if (dt_report_print(stdout, r.report, r.opt.table, &to))
 			r.status = EXIT_INPUT;
 	}
 	if (r.opt.stat)
 		dt_report_print(stderr, r.report, DT_TABLE_STAT, NULL);
+out:
 	dt_report_free(r.report);
+	dt_dsos_free(r.dsos);
 	stream_free(r.stream);
 	free(r.opt.debug_dirs);
 	if (fflush(stdout) || ferror(stdout)) {

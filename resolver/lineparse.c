@@ -99,7 +99,7 @@ void line_parse(const char *line, size_t len, struct line_req *req)
 
 	memset(req, 0, sizeof(*req));
 	req->kind = LINE_BAD;
-	req->pid = req->parent_pid = -1;
+	req->pid = req->parent_pid = req->tid = req->cpu = -1;
 	req->period = 1;
 	if (n == 0) {
 		req->error = "empty line";
@@ -397,13 +397,15 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 			for (i = 0; i < w.len && is_hex_digit(w.p[i]); i++)
 				;
 			if (w.len && i == w.len && is_address_at(line, w.p, w.len)) {
+				const char *a = w.p;
+				number_at(&a, w.p + w.len, 16, &req->data_addr);
 				hdr_end = w.p;
 				break;
 			}
 		}
 	}
 	bool seen_colon = false, after_time = false;
-	int last_int = -1;
+	int last_int = -1, last_tid = -1;
 	uint64_t pending_int = 0;
 	bool have_pending = false;
 	for (const char *p = line; p < hdr_end;) {
@@ -412,6 +414,13 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 		size_t n = w.len;
 		if (!n)
 			break;
+		if (n > 2 && t[0] == '[' && t[n - 1] == ']' && !seen_colon) {
+			const char *q = t + 1;
+			uint64_t v;
+			if (number_at(&q, t + n - 1, 10, &v) && q == t + n - 1 && v < 0x7fffffff)
+				req->cpu = (int)v;	/* "[001]" */
+			continue;
+		}
 		bool digits = true, slash = false, dot = false;
 		for (size_t i = 0; i < n; i++) {
 			if (t[i] == '/' && i)
@@ -429,23 +438,34 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 				if (after_time && have_pending)
 					req->period = pending_int;
 			}
-			if (!seen_colon && last_int >= 0)
+			if (!seen_colon && last_int >= 0) {
 				req->pid = last_int;
+				req->tid = last_tid;
+			}
 			seen_colon = true;
 			have_pending = false;
 		} else if (digits && !dot) {
 			const char *q = t;
 			uint64_t v;
 			if (number_at(&q, t + n, 10, &v)) {
-				if (!seen_colon && v <= 0x7fffffff)
+				if (!seen_colon && v <= 0x7fffffff) {
 					last_int = (int)v;	/* pid, or pid/tid */
+					last_tid = (int)v;
+					const char *sl = memchr(t, '/', n);
+					uint64_t tid;
+					if (sl && (q = sl + 1, number_at(&q, t + n, 10, &tid)) &&
+					    tid <= 0x7fffffff)
+						last_tid = (int)tid;
+				}
 				pending_int = v;
 				have_pending = !slash;
 			}
 		}
 	}
-	if (!seen_colon && last_int >= 0)
+	if (!seen_colon && last_int >= 0) {
 		req->pid = last_int;
+		req->tid = last_tid;
+	}
 	req->kind = LINE_SAMPLE;
 }
 

@@ -47,6 +47,9 @@ struct line_req {
 	uint64_t dsoff;
 	uint64_t period;	/* 1 when absent */
 	bool has_data_addr;	/* a memory event printed addr before ip */
+	uint64_t data_addr;	/* that addr */
+	int tid;		/* "pid/tid", or the lone integer; -1 */
+	int cpu;		/* "[001]"; -1 when absent */
 
 	/* MMAP */
 	uint64_t map_start, map_len, map_pgoff;

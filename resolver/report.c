@@ -12,6 +12,7 @@
 
 #include "dtprof.h"
 #include "arrays.h"
+#include "report.h"
 
 int dt_format_from_str(const char *s)
 {
@@ -24,7 +25,7 @@ int dt_format_from_str(const char *s)
 	return -1;
 }
 
-static void json_string(FILE *f, const char *s)
+void report_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
@@ -54,22 +55,35 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 		       const struct dt_answer *a)
 {
 	fprintf(f, "{\"addr\":\"%#" PRIx64 "\",\"type\":", a->pc);
-	json_string(f, a->type);
+	report_json_string(f, a->type);
 	fprintf(f, ",\"offset\":%" PRId64 ",\"field\":", a->offset);
-	json_string(f, a->field);
+	report_json_string(f, a->field);
 	fputs(",\"var\":", f);
-	json_string(f, a->var);
+	report_json_string(f, a->var);
 	fputs(",\"reason\":", f);
-	json_string(f, dt_reason_str(a->reason));
+	report_json_string(f, dt_reason_str(a->reason));
+	if (a->access)
+		fprintf(f, ",\"access\":\"%s\"", dt_access_str(a->access));
 	if (a->note && *a->note) {
 		fputs(",\"note\":", f);
-		json_string(f, a->note);
+		report_json_string(f, a->note);
 	}
 	if (ctx->dso) {
 		fputs(",\"dso\":", f);
-		json_string(f, ctx->dso);
+		report_json_string(f, ctx->dso);
 	}
 	fputs("}\n", f);
+}
+
+int dt_sort_from_str(const char *s)
+{
+	if (!strcmp(s, "samples"))
+		return DT_SORT_SAMPLES;
+	if (!strcmp(s, "period"))
+		return DT_SORT_PERIOD;
+	if (!strcmp(s, "weight"))
+		return DT_SORT_WEIGHT;
+	return -1;
 }
 
 /* Append helpers for the tsv line: printf costs more than the lookup on
@@ -172,51 +186,29 @@ void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 
 /* ---- aggregation ---- */
 
-#define NEV DT_REPORT_MAX_EVENTS
-
-struct counts {
-	uint64_t samples[NEV];
-	uint64_t period[NEV];
-};
-
-struct offset_row {
-	int64_t offset;
-	char *field;
-	struct counts c;
-};
-
-struct type_row {
-	char *name;
-	struct counts c;
-	struct dt_session *session;	/* where its layout comes from */
-	uint64_t type_id;
-	struct offset_row *offs;
-	size_t noffs, cap;
-};
-
-/* Fast path: the same interned (type, field, offset) answers recur. */
+/* Fast path: the same interned (session, type, field, offset) answers
+ * recur. */
 struct hot_key {
+	const struct dt_session *session;
 	const char *type, *field;
 	int64_t offset;
 	size_t type_idx, off_idx;
 };
 #define HOT_SLOTS 4096
 
-struct dt_report {
-	char *events[NEV];
-	int nev;
-	struct counts total;
-	struct counts by_reason[DT_REASON_COUNT];
-	struct type_row *types;
-	size_t ntypes, cap;
-	struct hot_key hot[HOT_SLOTS];
-	uint64_t lost[NEV];		/* samples we failed to store */
-};
-
 int dt_report_new(struct dt_report **out)
 {
-	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : -ENOMEM;
+	struct dt_report *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->hot = calloc(HOT_SLOTS, sizeof(*r->hot));
+	if (!r || !r->hot) {
+		free(r);
+		*out = NULL;
+		return -ENOMEM;
+	}
+	*out = r;
+	return 0;
 }
 
 void dt_report_free(struct dt_report *r)
@@ -232,13 +224,15 @@ void dt_report_free(struct dt_report *r)
 	free(r->types);
 	for (int e = 0; e < r->nev; e++)
 		free(r->events[e]);
+	sharing_free(r->sharing);
+	free(r->hot);
 	free(r);
 }
 
 int dt_report_event(struct dt_report *r, const char *name)
 {
 	for (int e = 0; e < r->nev; e++)
-		if (!strcmp(r->events[e], name))
+		if (r->events[e] && !strcmp(r->events[e], name))
 			return e;
 	if (r->nev == NEV)
 		return NEV - 1;
@@ -249,17 +243,33 @@ int dt_report_event(struct dt_report *r, const char *name)
 	return r->nev++;
 }
 
-static void count(struct counts *c, int ev, uint64_t period)
+static void count(struct counts *c, int ev, enum dt_access access,
+		  const struct dt_sample *smp, int level)
 {
 	c->samples[ev]++;
-	c->period[ev] += period;
+	c->period[ev] += smp->period;
+	if (access & DT_ACCESS_LOAD)
+		c->loads[ev]++;
+	if (access & DT_ACCESS_STORE)
+		c->stores[ev]++;
+	if (access == DT_ACCESS_RMW)
+		c->rmw[ev]++;
+	if (smp->has & DT_SAMPLE_WEIGHT) {
+		c->weight[ev] += smp->weight;
+		c->weighed[ev]++;
+	}
+	if (level >= 0)
+		c->level[ev][level]++;
 }
 
+/* Rows are per (type name, binary): the same name in two binaries may be
+ * two layouts, and tables keyed by build-id merge only like with like.
+ * Pseudo types and types without DWARF are one row whatever the binary. */
 static struct type_row *type_row_get(struct dt_report *r, const char *name,
-				     size_t *idx)
+				     struct dt_session *s, size_t *idx)
 {
 	for (size_t i = 0; i < r->ntypes; i++)
-		if (!strcmp(r->types[i].name, name)) {
+		if (r->types[i].session == s && !strcmp(r->types[i].name, name)) {
 			*idx = i;
 			return &r->types[i];
 		}
@@ -270,6 +280,7 @@ static struct type_row *type_row_get(struct dt_report *r, const char *name,
 	t->name = strdup(name);
 	if (!t->name)
 		return NULL;
+	t->session = s;
 	*idx = r->ntypes++;
 	return t;
 }
@@ -294,43 +305,67 @@ static struct offset_row *offset_row_get(struct type_row *t, int64_t off,
 	return o;
 }
 
-int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
-		  const struct dt_answer *ans, uint64_t period)
+int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
+			 const struct dt_answer *ans, const struct dt_sample *smp)
 {
+	int level = smp->has & DT_SAMPLE_DATA_SRC ?
+		    (int)dt_data_src_level(smp->data_src) : -1;
+
 	if (ev < 0 || ev >= NEV)
 		ev = 0;
 	if (r->nev <= ev)
 		r->nev = ev + 1;	/* an unnamed event: named at print */
-	count(&r->total, ev, period);
+	r->any_weight |= (smp->has & DT_SAMPLE_WEIGHT) != 0;
+	r->any_level |= level >= 0;
+	count(&r->total, ev, ans->access, smp, level);
 	if (ans->reason != DT_OK) {
 		count(&r->by_reason[ans->reason < DT_REASON_COUNT ?
-				    ans->reason : DT_BAD_LINE], ev, period);
+				    ans->reason : DT_BAD_LINE], ev, ans->access,
+		      smp, level);
 		return 0;
 	}
 
+	struct dt_session *key = ans->type_id ? s : NULL;
 	size_t h = ((uintptr_t)ans->type * 31 + (uintptr_t)ans->field * 7 +
-		    (uint64_t)ans->offset) % HOT_SLOTS;
+		    (uintptr_t)key * 13 + (uint64_t)ans->offset) % HOT_SLOTS;
 	struct hot_key *k = &r->hot[h];
 	if (!(k->type == ans->type && k->field == ans->field &&
-	      k->offset == ans->offset)) {
+	      k->offset == ans->offset && k->session == key)) {
 		size_t ti, oi;
-		struct type_row *t = type_row_get(r, ans->type, &ti);
+		struct type_row *t = type_row_get(r, ans->type, key, &ti);
 		struct offset_row *o = t ? offset_row_get(t, ans->offset,
 							  ans->field, &oi) : NULL;
 		if (!o) {
 			r->lost[ev]++;
 			return -ENOMEM;
 		}
-		if (!t->session && s && ans->type_id) {
-			t->session = s;
+		if (key && !t->type_id)
 			t->type_id = ans->type_id;
-		}
-		*k = (struct hot_key){ ans->type, ans->field, ans->offset, ti, oi };
+		if (!o->size)
+			o->size = ans->size;
+		*k = (struct hot_key){ key, ans->type, ans->field, ans->offset, ti, oi };
 	}
 	struct type_row *t = &r->types[k->type_idx];
-	count(&t->c, ev, period);
-	count(&t->offs[k->off_idx].c, ev, period);
+	count(&t->c, ev, ans->access, smp, level);
+	count(&t->offs[k->off_idx].c, ev, ans->access, smp, level);
+	if ((smp->has & DT_SAMPLE_ADDR) && smp->addr) {
+		t->phase[(smp->addr - (uint64_t)ans->offset) % CACHE_LINE]++;
+		t->addressed++;
+		r->any_addr = true;
+	}
+	if (smp->has & DT_SAMPLE_TID) {
+		r->any_tid = true;
+		sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp);
+	}
 	return 0;
+}
+
+int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
+		  const struct dt_answer *ans, uint64_t period)
+{
+	struct dt_sample smp = { .period = period, .tid = -1, .cpu = -1 };
+
+	return dt_report_add_sample(r, ev, s, ans, &smp);
 }
 
 uint64_t dt_report_samples(const struct dt_report *r, int ev)
@@ -341,6 +376,28 @@ uint64_t dt_report_samples(const struct dt_report *r, int ev)
 		if (ev < 0 || ev == e)
 			n += r->total.samples[e];
 	return n;
+}
+
+/* Objects whose data addresses put them at one alignment in nine of ten
+ * samples have their cache lines start there; otherwise (no addresses,
+ * objects at many alignments) lines are counted from the type's start. */
+unsigned type_line_phase(const struct type_row *t)
+{
+	unsigned best = 0;
+
+	if (!t->addressed)
+		return 0;
+	for (unsigned p = 1; p < CACHE_LINE; p++)
+		if (t->phase[p] > t->phase[best])
+			best = p;
+	return t->phase[best] * 10 >= t->addressed * 9 ? best : 0;
+}
+
+int64_t type_line_of(const struct type_row *t, int64_t off)
+{
+	int64_t at = off + (int64_t)type_line_phase(t);
+
+	return at >= 0 ? at / CACHE_LINE : (at - CACHE_LINE + 1) / CACHE_LINE;
 }
 
 /* ---- table printing ---- */
@@ -355,26 +412,90 @@ static int nevents(const struct dt_report *r)
 	return r->nev ? r->nev : 1;
 }
 
-/* rows + reasons == samples, per event; else say so loudly. */
+static void add_counts(struct counts *to, const struct counts *c)
+{
+	for (int e = 0; e < NEV; e++) {
+		to->samples[e] += c->samples[e];
+		to->period[e] += c->period[e];
+		to->loads[e] += c->loads[e];
+		to->stores[e] += c->stores[e];
+		to->rmw[e] += c->rmw[e];
+		to->weight[e] += c->weight[e];
+		to->weighed[e] += c->weighed[e];
+		for (int l = 0; l < DT_LVL_COUNT; l++)
+			to->level[e][l] += c->level[e][l];
+	}
+}
+
+static void sub_counts(struct counts *to, const struct counts *c)
+{
+	for (int e = 0; e < NEV; e++) {
+		to->samples[e] -= c->samples[e];
+		to->period[e] -= c->period[e];
+		to->loads[e] -= c->loads[e];
+		to->stores[e] -= c->stores[e];
+		to->rmw[e] -= c->rmw[e];
+		to->weight[e] -= c->weight[e];
+		to->weighed[e] -= c->weighed[e];
+		for (int l = 0; l < DT_LVL_COUNT; l++)
+			to->level[e][l] -= c->level[e][l];
+	}
+}
+
+/* The first column of a that differs from b's, as a name, or NULL. */
+static const char *counts_differ(const struct counts *a, const struct counts *b,
+				 int e)
+{
+	if (a->samples[e] != b->samples[e])
+		return "samples";
+	if (a->loads[e] != b->loads[e] || a->stores[e] != b->stores[e] ||
+	    a->rmw[e] != b->rmw[e])
+		return "loads/stores";
+	if (a->weighed[e] != b->weighed[e] || a->weight[e] != b->weight[e])
+		return "weights";
+	for (int l = 0; l < DT_LVL_COUNT; l++)
+		if (a->level[e][l] != b->level[e][l])
+			return "data sources";
+	return NULL;
+}
+
+/* rows + reasons == samples, per event and per column, and a type's
+ * offsets == the type; else say so loudly. */
 static int check_totals(FILE *f, const struct dt_report *r)
 {
+	static struct counts sum, type_sum;	/* 2 KB each: not on the stack */
 	int bad = 0;
 
+	memset(&sum, 0, sizeof(sum));
+	for (size_t i = 0; i < r->ntypes; i++) {
+		add_counts(&sum, &r->types[i].c);
+		memset(&type_sum, 0, sizeof(type_sum));
+		for (size_t j = 0; j < r->types[i].noffs; j++)
+			add_counts(&type_sum, &r->types[i].offs[j].c);
+		for (int e = 0; e < nevents(r); e++) {
+			const char *what = counts_differ(&type_sum, &r->types[i].c, e);
+			if (what) {
+				fprintf(f, "# ERROR: %s: the %s of %s's offsets do not add up\n",
+					event_name(r, e), what, r->types[i].name);
+				bad = -EPROTO;
+			}
+		}
+	}
+	for (int k = 0; k < DT_REASON_COUNT; k++)
+		add_counts(&sum, &r->by_reason[k]);
 	for (int e = 0; e < nevents(r); e++) {
-		uint64_t sum = r->lost[e];
-		for (size_t i = 0; i < r->ntypes; i++)
-			sum += r->types[i].c.samples[e];
-		for (int k = 0; k < DT_REASON_COUNT; k++)
-			sum += r->by_reason[k].samples[e];
-		if (sum != r->total.samples[e] || r->lost[e]) {
+		const char *what = counts_differ(&sum, &r->total, e);
+		sum.samples[e] += r->lost[e];
+		if (what || r->lost[e]) {
 			fprintf(f, "# ERROR: %s: rows add up to %" PRIu64
-				" samples of %" PRIu64 " (%" PRIu64 " lost)\n",
-				event_name(r, e), sum, r->total.samples[e], r->lost[e]);
-			fprintf(stderr, "dtprof: internal error: totals of %s do not add up\n",
-				event_name(r, e));
+				" samples of %" PRIu64 " (%" PRIu64 " lost; %s)\n",
+				event_name(r, e), sum.samples[e], r->total.samples[e],
+				r->lost[e], what ? what : "samples");
 			bad = -EPROTO;
 		}
 	}
+	if (bad)
+		fprintf(stderr, "dtprof: internal error: totals do not add up\n");
 	return bad;
 }
 
@@ -383,13 +504,33 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* Sort helpers: by samples of the first event, then the others. */
+/* Sort order of every table: by the chosen column of the first event,
+ * then the others. */
+static enum dt_sort sort_key;
+
+static uint64_t sort_value(const struct counts *c, int e)
+{
+	switch (sort_key) {
+	case DT_SORT_PERIOD:
+		return c->period[e];
+	case DT_SORT_WEIGHT:
+		return c->weight[e];
+	case DT_SORT_SAMPLES:
+		break;
+	}
+	return c->samples[e];
+}
+
 static int cmp_counts(const struct counts *a, const struct counts *b)
 {
 	for (int e = 0; e < NEV; e++) {
+		uint64_t x = sort_value(a, e), y = sort_value(b, e);
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	for (int e = 0; e < NEV; e++)
 		if (a->samples[e] != b->samples[e])
 			return a->samples[e] > b->samples[e] ? -1 : 1;
-	}
 	return 0;
 }
 
@@ -412,12 +553,16 @@ static int cmp_off(const void *x, const void *y)
 	return a->offset < b->offset ? -1 : a->offset > b->offset;
 }
 
-static struct type_row **sorted_types(const struct dt_report *r)
+static struct type_row **sorted_types(const struct dt_report *r,
+				      enum dt_sort sort)
 {
 	struct type_row **v = calloc(r->ntypes + 1, sizeof(*v));
 
 	if (!v)
 		return NULL;
+	sort_key = sort;
+	/* offsets are sorted in place: the fast path's indexes go stale */
+	memset(r->hot, 0, HOT_SLOTS * sizeof(*r->hot));
 	for (size_t i = 0; i < r->ntypes; i++) {
 		v[i] = &r->types[i];
 		if (v[i]->noffs)
@@ -436,124 +581,271 @@ static uint64_t unresolved(const struct dt_report *r, int e)
 	return n;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* A type's name for people: with its binary when another binary has a
+ * type of the same name ("struct node [libfoo.so]"). */
+const char *report_type_label(const struct dt_report *r,
+			      const struct type_row *t, char *buf, size_t len)
+{
+	if (!t->session)
+		return t->name;
+	for (size_t i = 0; i < r->ntypes; i++) {
+		const struct type_row *o = &r->types[i];
+		if (o != t && o->session != t->session && !strcmp(o->name, t->name)) {
+			snprintf(buf, len, "%s [%s]", t->name,
+				 base_name(dt_session_path(t->session)));
+			return buf;
+		}
+	}
+	return t->name;
+}
+
 static void print_header(FILE *f, const struct dt_report *r)
 {
 	fprintf(f, "# dtprof: data-type profile\n#\n");
 	for (int e = 0; e < nevents(r); e++) {
 		uint64_t n = r->total.samples[e];
 		fprintf(f, "# event '%s': %" PRIu64 " samples, period %" PRIu64
-			", %.1f%% resolved to a type\n", event_name(r, e), n,
-			r->total.period[e], pct(n - unresolved(r, e), n));
+			", %.1f%% resolved to a type, %" PRIu64 " loads, %" PRIu64
+			" stores (%" PRIu64 " both)\n", event_name(r, e), n,
+			r->total.period[e], pct(n - unresolved(r, e), n),
+			r->total.loads[e], r->total.stores[e], r->total.rmw[e]);
+		if (r->total.weighed[e])
+			fprintf(f, "# event '%s': %" PRIu64 " samples with a weight,"
+				" mean %.1f\n", event_name(r, e), r->total.weighed[e],
+				(double)r->total.weight[e] / (double)r->total.weighed[e]);
 	}
 	fprintf(f, "#\n");
+}
+
+static double mean_weight(const struct counts *c, int e)
+{
+	return c->weighed[e] ? (double)c->weight[e] / (double)c->weighed[e] : 0.0;
 }
 
 static void print_counts_human(FILE *f, const struct dt_report *r,
 			       const struct counts *c)
 {
-	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, " %7.2f%% %7.2f%% %9" PRIu64, pct(c->samples[e],
-			r->total.samples[e]), pct(c->period[e], r->total.period[e]),
-			c->samples[e]);
-}
-
-static void print_counts_tsv(FILE *f, const struct dt_report *r,
-			     const struct counts *c)
-{
-	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, "\t%" PRIu64 "\t%" PRIu64, c->samples[e], c->period[e]);
+	for (int e = 0; e < nevents(r); e++) {
+		fprintf(f, " %7.2f%% %7.2f%% %9" PRIu64 " %8" PRIu64 " %8" PRIu64,
+			pct(c->samples[e], r->total.samples[e]),
+			pct(c->period[e], r->total.period[e]), c->samples[e],
+			c->loads[e], c->stores[e]);
+		if (r->any_weight)
+			fprintf(f, " %8.1f", mean_weight(c, e));
+	}
 }
 
 static void print_counts_json(FILE *f, const struct dt_report *r,
 			      const struct counts *c)
 {
-	fputs(",\"samples\":[", f);
-	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, "%s%" PRIu64, e ? "," : "", c->samples[e]);
-	fputs("],\"period\":[", f);
-	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, "%s%" PRIu64, e ? "," : "", c->period[e]);
-	fputc(']', f);
+	static const char *const names[] = {
+		"samples", "period", "loads", "stores", "rmw", "weight",
+		"weight_samples",
+	};
+	const uint64_t *cols[] = { c->samples, c->period, c->loads, c->stores,
+				   c->rmw, c->weight, c->weighed };
+
+	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		fprintf(f, ",\"%s\":[", names[k]);
+		for (int e = 0; e < nevents(r); e++)
+			fprintf(f, "%s%" PRIu64, e ? "," : "", cols[k][e]);
+		fputc(']', f);
+	}
+	if (!r->any_level)
+		return;
+	fputs(",\"sources\":{", f);
+	for (int l = 0; l < DT_LVL_COUNT; l++) {
+		fprintf(f, "%s\"%s\":[", l ? "," : "", dt_mem_level_str((enum dt_mem_level)l));
+		for (int e = 0; e < nevents(r); e++)
+			fprintf(f, "%s%" PRIu64, e ? "," : "", c->level[e][l]);
+		fputc(']', f);
+	}
+	fputc('}', f);
+}
+
+static void unknown_counts(const struct dt_report *r, struct counts *unk)
+{
+	memset(unk, 0, sizeof(*unk));
+	for (int k = 1; k < DT_REASON_COUNT; k++)
+		add_counts(unk, &r->by_reason[k]);
+}
+
+/* Per type and field, where the loads were served from (perf mem's
+ * data sources), in percent of the row's samples that had one. */
+static void sources_human(FILE *f, const struct dt_report *r,
+			  struct type_row **v)
+{
+	char label[512];
+
+	fprintf(f, "\n# data sources (samples with one; %% of the row)\n#");
+	fputs(" event                  Samples  MeanWt", f);
+	for (int l = 0; l < DT_LVL_COUNT; l++)
+		fprintf(f, " %7.7s", dt_mem_level_str((enum dt_mem_level)l));
+	fputs("  Data Type / offset (field)\n", f);
+	for (size_t i = 0; i < r->ntypes; i++) {
+		const struct type_row *t = v[i];
+		for (size_t j = 0; j <= t->noffs; j++) {
+			const struct counts *c = j ? &t->offs[j - 1].c : &t->c;
+			for (int e = 0; e < nevents(r); e++) {
+				uint64_t n = 0;
+				for (int l = 0; l < DT_LVL_COUNT; l++)
+					n += c->level[e][l];
+				if (!n)
+					continue;
+				fprintf(f, "  %-20.20s %9" PRIu64 " %7.1f", event_name(r, e),
+					n, mean_weight(c, e));
+				for (int l = 0; l < DT_LVL_COUNT; l++)
+					fprintf(f, " %6.1f%%", pct(c->level[e][l], n));
+				const char *name = report_type_label(r, t, label, sizeof(label));
+				if (j)
+					fprintf(f, "      %s +%" PRId64 " (%s)\n", name,
+						t->offs[j - 1].offset, t->offs[j - 1].field[0] ?
+						t->offs[j - 1].field : "no field");
+				else
+					fprintf(f, "  %s\n", name);
+			}
+		}
+	}
 }
 
 static void types_human(FILE *f, const struct dt_report *r,
 			struct type_row **v)
 {
+	const char *wt = r->any_weight ? "   MeanWt" : "";
+	char label[512];
+
 	print_header(f, r);
 	fputs("#", f);
 	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, " %-26s", event_name(r, e));
+		fprintf(f, " %-*s", r->any_weight ? 53 : 44, event_name(r, e));
 	fputs("\n#", f);
 	for (int e = 0; e < nevents(r); e++)
-		fputs(" Samples%  Period%   Samples", f);
+		fprintf(f, " Samples%%  Period%%   Samples    Loads   Stores%s", wt);
 	fputs("  Data Type / offset (field)\n", f);
 	for (size_t i = 0; i < r->ntypes; i++) {
 		struct type_row *t = v[i];
+		const char *name = report_type_label(r, t, label, sizeof(label));
 		fputc(' ', f);
 		print_counts_human(f, r, &t->c);
-		fprintf(f, "  %s\n", t->name);
+		fprintf(f, "  %s\n", name);
 		if (t->name[0] == '(')
 			continue;	/* pseudo types have no offsets */
 		for (size_t j = 0; j < t->noffs; j++) {
 			struct offset_row *o = &t->offs[j];
 			fputc(' ', f);
 			print_counts_human(f, r, &o->c);
-			fprintf(f, "      %s +%" PRId64 " (%s)\n", t->name, o->offset,
+			fprintf(f, "      %s +%" PRId64 " (%s)\n", name, o->offset,
 				o->field[0] ? o->field : "no field");
 		}
 	}
-	struct counts unk = { { 0 }, { 0 } };
-	for (int e = 0; e < nevents(r); e++)
-		for (int k = 1; k < DT_REASON_COUNT; k++) {
-			unk.samples[e] += r->by_reason[k].samples[e];
-			unk.period[e] += r->by_reason[k].period[e];
-		}
+	static struct counts unk;
+	unknown_counts(r, &unk);
 	bool any_unknown = false;
 	for (int e = 0; e < nevents(r); e++)
 		any_unknown |= unk.samples[e] != 0;
-	if (!any_unknown)
-		return;
-	fputc(' ', f);
-	print_counts_human(f, r, &unk);
-	fprintf(f, "  %s\n", DT_TYPE_UNKNOWN);
-	for (int k = 1; k < DT_REASON_COUNT; k++) {
-		bool any = false;
-		for (int e = 0; e < nevents(r); e++)
-			any |= r->by_reason[k].samples[e] != 0;
-		if (!any)
-			continue;
+	if (any_unknown) {
 		fputc(' ', f);
-		print_counts_human(f, r, &r->by_reason[k]);
-		fprintf(f, "      %s %s\n", DT_TYPE_UNKNOWN,
-			dt_reason_str((enum dt_reason)k));
+		print_counts_human(f, r, &unk);
+		fprintf(f, "  %s\n", DT_TYPE_UNKNOWN);
+		for (int k = 1; k < DT_REASON_COUNT; k++) {
+			bool any = false;
+			for (int e = 0; e < nevents(r); e++)
+				any |= r->by_reason[k].samples[e] != 0;
+			if (!any)
+				continue;
+			fputc(' ', f);
+			print_counts_human(f, r, &r->by_reason[k]);
+			fprintf(f, "      %s %s\n", DT_TYPE_UNKNOWN,
+				dt_reason_str((enum dt_reason)k));
+		}
 	}
+	if (r->any_level)
+		sources_human(f, r, v);
 }
 
-static void tsv_event_header(FILE *f, const struct dt_report *r)
+/* The columns every tsv table shares after its own, in this order (the
+ * stable schema of dtplugin(1)). */
+static void tsv_counts_header(FILE *f)
 {
-	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, "\tsamples:%s\tperiod:%s", event_name(r, e),
-			event_name(r, e));
-	fputc('\n', f);
+	fputs("\tsamples\tperiod\tloads\tstores\trmw\tweight\tweight_samples", f);
+	for (int l = 0; l < DT_LVL_COUNT; l++)
+		fprintf(f, "\tsrc_%s", dt_mem_level_str((enum dt_mem_level)l));
+}
+
+static void tsv_counts(FILE *f, const struct counts *c, int e)
+{
+	fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
+		"\t%" PRIu64 "\t%" PRIu64, c->samples[e], c->period[e], c->loads[e],
+		c->stores[e], c->rmw[e], c->weight[e], c->weighed[e]);
+	for (int l = 0; l < DT_LVL_COUNT; l++)
+		fprintf(f, "\t%" PRIu64, c->level[e][l]);
+}
+
+/* The binary of a row: build-id in hex ("" when none), path, and the
+ * type's DWARF offset there (a layout is found again by it). */
+static void tsv_binary(FILE *f, const struct type_row *t)
+{
+	const uint8_t *id;
+	size_t n = t && t->session ? dt_session_build_id(t->session, &id) : 0;
+
+	fputc('\t', f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", id[i]);
+	fprintf(f, "\t%s\t", t && t->session ? dt_session_path(t->session) : "");
+	if (t && t->session && t->type_id)
+		fprintf(f, "%" PRIu64, t->type_id);
 }
 
 static void types_tsv(FILE *f, const struct dt_report *r, struct type_row **v)
 {
-	fputs("type\toffset\tfield", f);
-	tsv_event_header(f, r);
+	fputs("event\ttype\toffset\tfield", f);
+	tsv_counts_header(f);
+	fputs("\tbuild_id\tdso\ttype_id\n", f);
 	for (size_t i = 0; i < r->ntypes; i++)
 		for (size_t j = 0; j < v[i]->noffs; j++) {
 			struct offset_row *o = &v[i]->offs[j];
-			fprintf(f, "%s\t%" PRId64 "\t%s", v[i]->name, o->offset,
-				o->field);
-			print_counts_tsv(f, r, &o->c);
+			for (int e = 0; e < nevents(r); e++) {
+				if (!o->c.samples[e])
+					continue;
+				fprintf(f, "%s\t%s\t%" PRId64 "\t%s", event_name(r, e),
+					v[i]->name, o->offset, o->field);
+				tsv_counts(f, &o->c, e);
+				tsv_binary(f, v[i]);
+				fputc('\n', f);
+			}
+		}
+	for (int k = 1; k < DT_REASON_COUNT; k++)
+		for (int e = 0; e < nevents(r); e++) {
+			if (!r->by_reason[k].samples[e])
+				continue;
+			fprintf(f, "%s\t%s\t\t%s", event_name(r, e), DT_TYPE_UNKNOWN,
+				dt_reason_str((enum dt_reason)k));
+			tsv_counts(f, &r->by_reason[k], e);
+			tsv_binary(f, NULL);
 			fputc('\n', f);
 		}
-	for (int k = 1; k < DT_REASON_COUNT; k++) {
-		fprintf(f, "%s\t\t%s", DT_TYPE_UNKNOWN, dt_reason_str((enum dt_reason)k));
-		print_counts_tsv(f, r, &r->by_reason[k]);
-		fputc('\n', f);
-	}
+}
+
+static void json_binary(FILE *f, const struct type_row *t)
+{
+	const uint8_t *id;
+	size_t n;
+
+	if (!t->session)
+		return;
+	n = dt_session_build_id(t->session, &id);
+	fputs(",\"build_id\":\"", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", id[i]);
+	fputs("\",\"dso\":", f);
+	report_json_string(f, dt_session_path(t->session));
 }
 
 static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
@@ -561,21 +853,24 @@ static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
 	fputs("{\"events\":[", f);
 	for (int e = 0; e < nevents(r); e++) {
 		fprintf(f, "%s{\"name\":", e ? "," : "");
-		json_string(f, event_name(r, e));
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 "}",
-			r->total.samples[e], r->total.period[e]);
+		report_json_string(f, event_name(r, e));
+		fprintf(f, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
+			",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"rmw\":%" PRIu64 "}",
+			r->total.samples[e], r->total.period[e], r->total.loads[e],
+			r->total.stores[e], r->total.rmw[e]);
 	}
 	fputs("],\"types\":[", f);
 	for (size_t i = 0; i < r->ntypes; i++) {
 		fprintf(f, "%s{\"type\":", i ? "," : "");
-		json_string(f, v[i]->name);
+		report_json_string(f, v[i]->name);
+		json_binary(f, v[i]);
 		print_counts_json(f, r, &v[i]->c);
 		fputs(",\"offsets\":[", f);
 		for (size_t j = 0; j < v[i]->noffs; j++) {
 			struct offset_row *o = &v[i]->offs[j];
 			fprintf(f, "%s{\"offset\":%" PRId64 ",\"field\":", j ? "," : "",
 				o->offset);
-			json_string(f, o->field);
+			report_json_string(f, o->field);
 			print_counts_json(f, r, &o->c);
 			fputc('}', f);
 		}
@@ -591,7 +886,6 @@ static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
 	}
 	fputs("]}\n", f);
 }
-
 static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 {
 	if (fmt == DT_FORMAT_JSON) {
@@ -638,9 +932,7 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 
 /* ---- annotated layouts ---- */
 
-#define CACHE_LINE 64
-
-/* Samples per event of offsets within [lo, hi) of type t. */
+/* Counts of offsets within [lo, hi) of type t. */
 static void sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 		      struct counts *c)
 {
@@ -650,10 +942,7 @@ static void sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 		if (o->offset < 0 || (uint64_t)o->offset < lo ||
 		    (uint64_t)o->offset >= hi)
 			continue;
-		for (int e = 0; e < NEV; e++) {
-			c->samples[e] += o->c.samples[e];
-			c->period[e] += o->c.period[e];
-		}
+		add_counts(c, &o->c);
 	}
 }
 
@@ -664,6 +953,7 @@ static void sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 static void row_counts(const struct type_row *t, const struct dt_layout *l,
 		       size_t i, struct counts *c)
 {
+	static struct counts gap;
 	const struct dt_layout_row *row = &l->rows[i];
 	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
 
@@ -672,59 +962,76 @@ static void row_counts(const struct type_row *t, const struct dt_layout *l,
 		return;
 	for (size_t j = 0; j < l->n; j++) {
 		const struct dt_layout_row *g = &l->rows[j];
-		struct counts gap;
 		if ((g->kind != DT_LAYOUT_HOLE && g->kind != DT_LAYOUT_PADDING) ||
 		    g->offset < lo || g->offset + g->size > hi)
 			continue;
 		sum_range(t, g->offset, g->offset + g->size, &gap);
-		for (int e = 0; e < NEV; e++) {
-			c->samples[e] -= gap.samples[e];
-			c->period[e] -= gap.period[e];
-		}
+		sub_counts(c, &gap);
 	}
+}
+
+/* The separator before cache line n of t, with the line's counts. */
+static void line_banner(FILE *f, const struct dt_report *r,
+			const struct type_row *t, int64_t n, unsigned phase)
+{
+	static struct counts c;
+	int64_t lo = n * CACHE_LINE - (int64_t)phase, hi = lo + CACHE_LINE;
+
+	sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)hi, &c);
+	fprintf(f, "# ---------- cache line %" PRId64 " (offset %" PRId64 "):", n,
+		lo < 0 ? 0 : lo);
+	for (int e = 0; e < nevents(r); e++)
+		fprintf(f, " %s%" PRIu64 " samples, %" PRIu64 " loads, %" PRIu64
+			" stores", e ? "; " : "", c.samples[e], c.loads[e], c.stores[e]);
+	fputs(" ----------\n", f);
 }
 
 static void annotate_one_human(FILE *f, const struct dt_report *r,
 			       const struct type_row *t,
 			       const struct dt_layout *l)
 {
-	uint64_t lines = (l->size + CACHE_LINE - 1) / CACHE_LINE;
+	unsigned phase = type_line_phase(t);
+	uint64_t lines = (l->size + phase + CACHE_LINE - 1) / CACHE_LINE;
+	static struct counts c;
+	char label[512];
 
 	fprintf(f, "\nAnnotate type: '%s' (%" PRIu64 " bytes, %" PRIu64
-		" cache line%s)\n", t->name, l->size, lines, lines == 1 ? "" : "s");
+		" cache line%s)\n", report_type_label(r, t, label, sizeof(label)),
+		l->size, lines, lines == 1 ? "" : "s");
 	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, "# %s: %" PRIu64 " samples, %.1f%% of all\n",
-			event_name(r, e), t->c.samples[e],
-			pct(t->c.samples[e], r->total.samples[e]));
+		fprintf(f, "# %s: %" PRIu64 " samples, %.1f%% of all, %" PRIu64
+			" loads, %" PRIu64 " stores\n", event_name(r, e),
+			t->c.samples[e], pct(t->c.samples[e], r->total.samples[e]),
+			t->c.loads[e], t->c.stores[e]);
+	if (phase)
+		fprintf(f, "# the objects start %u bytes into a cache line (data addresses)\n",
+			phase);
 	fputs("#", f);
 	for (int e = 0; e < nevents(r); e++)
-		fputs("  Samples   Share", f);
+		fputs("  Samples   Share    Loads   Stores", f);
 	fputs("  Offset   Size  Field\n", f);
 
-	uint64_t next_line = CACHE_LINE;
+	int64_t line = -1;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
-		while (row->offset >= next_line && i > 0) {
-			fprintf(f, "# %s cache line %" PRIu64 " (offset %" PRIu64 ") %s\n",
-				"----------", next_line / CACHE_LINE, next_line,
-				"----------");
-			next_line += CACHE_LINE;
-		}
-		struct counts c;
+		int64_t row_line = type_line_of(t, (int64_t)row->offset);
+		while (line < row_line)
+			line_banner(f, r, t, ++line, phase);
 		row_counts(t, l, i, &c);
 		fputc(' ', f);
 		for (int e = 0; e < nevents(r); e++) {
 			if ((row->kind == DT_LAYOUT_HOLE || row->kind == DT_LAYOUT_PADDING) &&
 			    !c.samples[e])
-				fprintf(f, " %8s %7s", "", "");
+				fprintf(f, " %8s %7s %8s %8s", "", "", "", "");
 			else
-				fprintf(f, " %8" PRIu64 " %6.1f%%", c.samples[e],
-					pct(c.samples[e], t->c.samples[e]));
+				fprintf(f, " %8" PRIu64 " %6.1f%% %8" PRIu64 " %8" PRIu64,
+					c.samples[e], pct(c.samples[e], t->c.samples[e]),
+					c.loads[e], c.stores[e]);
 		}
 		fprintf(f, " %7" PRIu64 " %6" PRIu64 "  %*s", row->offset, row->size,
 			(int)(row->depth * 4), "");
-		bool straddles = row->size && row->offset / CACHE_LINE !=
-				 (row->offset + row->size - 1) / CACHE_LINE;
+		bool straddles = row->size && type_line_of(t, (int64_t)row->offset) !=
+				 type_line_of(t, (int64_t)(row->offset + row->size - 1));
 		switch (row->kind) {
 		case DT_LAYOUT_TYPE:
 			fprintf(f, "%s", t->name);
@@ -749,43 +1056,49 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 	}
 }
 
+static const char *const layout_kinds[] = { "type", "member", "hole", "padding" };
+
 static void annotate_one_tsv(FILE *f, const struct dt_report *r,
 			     const struct type_row *t, const struct dt_layout *l)
 {
-	static const char *const kinds[] = { "type", "member", "hole", "padding" };
+	static struct counts c;
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
-		struct counts c;
 		row_counts(t, l, i, &c);
-		fprintf(f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s\t%s\t%s\t%" PRIu64,
-			t->name, row->offset, row->size, row->depth, kinds[row->kind],
-			row->kind == DT_LAYOUT_TYPE ? t->name : row->name, row->type,
-			row->offset / CACHE_LINE);
-		print_counts_tsv(f, r, &c);
-		fputc('\n', f);
+		for (int e = 0; e < nevents(r); e++) {
+			fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s\t%s\t%s\t%" PRId64,
+				event_name(r, e), t->name, row->offset, row->size,
+				row->depth, layout_kinds[row->kind],
+				row->kind == DT_LAYOUT_TYPE ? t->name : row->name,
+				row->type, type_line_of(t, (int64_t)row->offset));
+			tsv_counts(f, &c, e);
+			tsv_binary(f, t);
+			fputc('\n', f);
+		}
 	}
 }
 
 static void annotate_one_json(FILE *f, const struct dt_report *r,
 			      const struct type_row *t, const struct dt_layout *l)
 {
-	static const char *const kinds[] = { "type", "member", "hole", "padding" };
+	static struct counts c;
 
 	fputs("{\"type\":", f);
-	json_string(f, t->name);
-	fprintf(f, ",\"size\":%" PRIu64 ",\"rows\":[", l->size);
+	report_json_string(f, t->name);
+	json_binary(f, t);
+	fprintf(f, ",\"size\":%" PRIu64 ",\"line_phase\":%u,\"rows\":[", l->size,
+		type_line_phase(t));
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
-		struct counts c;
 		row_counts(t, l, i, &c);
 		fprintf(f, "%s{\"offset\":%" PRIu64 ",\"size\":%" PRIu64
 			",\"depth\":%u,\"kind\":\"%s\",\"name\":", i ? "," : "",
-			row->offset, row->size, row->depth, kinds[row->kind]);
-		json_string(f, row->kind == DT_LAYOUT_TYPE ? t->name : row->name);
+			row->offset, row->size, row->depth, layout_kinds[row->kind]);
+		report_json_string(f, row->kind == DT_LAYOUT_TYPE ? t->name : row->name);
 		fputs(",\"member_type\":", f);
-		json_string(f, row->type);
-		fprintf(f, ",\"cache_line\":%" PRIu64, row->offset / CACHE_LINE);
+		report_json_string(f, row->type);
+		fprintf(f, ",\"cache_line\":%" PRId64, type_line_of(t, (int64_t)row->offset));
 		print_counts_json(f, r, &c);
 		fputc('}', f);
 	}
@@ -800,8 +1113,9 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 	if (o->format == DT_FORMAT_PERF)
 		print_header(f, r);
 	if (o->format == DT_FORMAT_TSV) {
-		fputs("type\toffset\tsize\tdepth\tkind\tname\tmember_type\tcache_line", f);
-		tsv_event_header(f, r);
+		fputs("event\ttype\toffset\tsize\tdepth\tkind\tname\tmember_type\tcache_line", f);
+		tsv_counts_header(f);
+		fputs("\tbuild_id\tdso\ttype_id\n", f);
 	}
 	for (size_t i = 0; i < r->ntypes; i++) {
 		const struct type_row *t = v[i];
@@ -837,7 +1151,7 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 
 	if (opts)
 		o = *opts;
-	v = sorted_types(r);
+	v = sorted_types(r, o.sort);
 	if (!v)
 		return -ENOMEM;
 	err = check_totals(f, r);
@@ -855,6 +1169,9 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		break;
 	case DT_TABLE_STAT:
 		stat_table(f, r, o.format);
+		break;
+	case DT_TABLE_SHARING:
+		sharing_print(f, r, &o);
 		break;
 	}
 	free(v);

@@ -39,6 +39,16 @@ int dt_reason_from_str(const char *name)
 	return -1;
 }
 
+_Static_assert(DT_ACCESS_LOAD == DT_MEM_READ && DT_ACCESS_STORE == DT_MEM_WRITE,
+	       "dt_access is arch.h's access bits");
+
+const char *dt_access_str(enum dt_access a)
+{
+	static const char *const names[] = { "", "load", "store", "rmw" };
+
+	return (unsigned)a < 4 ? names[a] : "";
+}
+
 void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r)
 {
 	memset(ans, 0, sizeof(*ans));
@@ -343,6 +353,7 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		break;
 	}
 	ans->size = op.size;
+	ans->access = (enum dt_access)(op.access & (DT_MEM_READ | DT_MEM_WRITE));
 	struct access acc = { .size = op.size, .fp = op.fp, .bits = op.bits };
 	if (!acc.bits)
 		acc.bits = bits_tested_next(s, &insn, code, avail, op.size);

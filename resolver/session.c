@@ -519,3 +519,8 @@ int dt_session_symbol(struct dt_session *s, const char *name,
 	*size = p->names[lo].size;
 	return 0;
 }
+
+const char *dt_session_path(const struct dt_session *s)
+{
+	return s->path;
+}

@@ -232,7 +232,7 @@ void stream_answer(struct stream *st, const char *line, size_t len,
 
 	memset(res, 0, sizeof(*res));
 	res->sample = true;
-	res->period = 1;
+	res->smp = (struct dt_sample){ .period = 1, .tid = -1, .cpu = -1 };
 	line_parse(line, len, &req);
 	switch (req.kind) {
 	case LINE_BAD:
@@ -251,7 +251,13 @@ void stream_answer(struct stream *st, const char *line, size_t len,
 			   req.event.len : sizeof(res->event) - 1;
 		memcpy(res->event, req.event.p ? req.event.p : "", n);
 		res->event[n] = '\0';
-		res->period = req.period;
+		res->smp = (struct dt_sample){
+			.period = req.period, .addr = req.data_addr,
+			.tid = req.tid, .cpu = req.cpu,
+			.has = (req.tid >= 0 ? DT_SAMPLE_TID : 0) |
+			       (req.cpu >= 0 ? DT_SAMPLE_CPU : 0) |
+			       (req.has_data_addr ? DT_SAMPLE_ADDR : 0),
+		};
 		answer_sample(st, &req, res);
 		return;
 	}

@@ -29,7 +29,7 @@ struct stream_result {
 					 * dsoff, maps, sym, exe, record */
 	bool sample;			/* counts in tables (not a record) */
 	char event[128];		/* perf's event name, "" if none */
-	uint64_t period;
+	struct dt_sample smp;		/* period, tid, cpu, data address */
 	const char *error;		/* a message for this line, or NULL */
 	char error_arg[64];		/* what the message is about */
 };

@@ -180,7 +180,7 @@ dt_perf() {
 	_perf=$1
 	shift
 	if [ -n "$dt_san_preload" ]; then
-		LD_PRELOAD=$dt_san_preload ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" \
+		LD_PRELOAD=$dt_san_preload ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
 			"$_perf" "$@"
 	else
 		"$_perf" "$@"
@@ -198,5 +198,6 @@ dt_perf_script() {
 # "TYPE<TAB>OFFSET<TAB>FIELD" in FILE.
 dt_tsv_count() {
 	awk -F'\t' -v t="$1" -v o="$2" -v f="$3" -v c="$4" \
-		'$1 == t && $2 == o && $3 == f { print $c; found = 1 } END { if (!found) print 0 }' "$5"
+		'$2 == t && $3 == o && $4 == f { n += $(c + 1); found = 1 }
+		 END { print found ? n : 0 }' "$5"
 }

@@ -37,7 +37,7 @@ dt_test "annotate: a hit in a member's padding counts for the padding, not the m
 	pc=$("$DTINSNS" forms-pad tagged_b | head -n 1 | cut -f1) &&
 	printf "%s rdi 20\n%s rdi 16\n" $pc $pc |
 		"$DTRESOLVE" -e forms-pad --aggregate=annotate --format=tsv >ann &&
-	grep "^struct tagged	" ann | cut -f2,5,6,9 >got &&
+	grep "^lines	struct tagged	" ann | cut -f3,6,7,11 >got &&
 	printf "0\ttype\tstruct tagged\t2\n0\tmember\tkind\t0\n4\thole\t\t0\n8\tmember\tu\t1\n8\tmember\tbig\t1\n8\tmember\ta\t0\n16\tmember\tb\t1\n17\tpadding\t\t1\n8\tmember\tsmall\t0\n" >want &&
 	dt_cmp want got
 '

@@ -33,12 +33,32 @@ for perf in $(dt_perf_list); do
 		setarch -R $perf record -q -c 1 $bps -o bp-$v.data ./wl-pie count 1000 >/dev/null 2>rec.err
 	"
 	dt_perf_script $perf -i bp-$v.data --dlarg format=tsv >bp-$v.tsv 2>bp-$v.err
+	# samples, loads, stores, rmw of a row, summed over the events
+	row_counts() {
+		awk -F'\t' -v r="$1" 'index($0, "\t" r "\t") {
+			s += $5; l += $7; w += $8; m += $9 } END { print s + 0, l + 0, w + 0, m + 0 }' "$2"
+	}
 	for row in 'struct node	8	key' 'struct node	16	val' 'struct node	0	next' \
 		   'struct hotrec	56	cold'; do
-		set -- $row
-		n=$(awk -F'\t' -v r="$row" 'index($0, r "\t") == 1 {
-			for (i = 4; i <= NF; i += 2) s += $i; print s }' bp-$v.tsv)
-		dt_test "perf $v: breakpoint samples of '$row' are exactly 1000" "test '$n' = 1000 || dt_show bp-$v.tsv bp-$v.err"
+		n=$(row_counts "$row" bp-$v.tsv)
+		dt_test "perf $v: breakpoint samples of '$row' are exactly 1000 loads" \
+			"test '$n' = '1000 1000 0 0' || dt_show bp-$v.tsv bp-$v.err"
+	done
+	# a store, an add to memory, a lock add, a load: exact kinds
+	bps=
+	for f in node_set_next node_add_key node_atomic_val hot_cold; do
+		bps="$bps -e mem:$(runtime_addr wl-pie $f):x"
+	done
+	dt_test "perf $v: breakpoints on a store and read-modify-writes recorded" "
+		setarch -R $perf record -q -c 1 $bps -o rw-$v.data ./wl-pie count-rw 1000 >/dev/null 2>rec.err
+	"
+	dt_perf_script $perf -i rw-$v.data --dlarg format=tsv >rw-$v.tsv 2>rw-$v.err
+	for want in 'struct node	0	next:1000 0 1000 0' 'struct node	8	key:1000 1000 1000 1000' \
+		    'struct node	16	val:1000 1000 1000 1000' 'struct hotrec	56	cold:1000 1000 0 0'; do
+		row=${want%:*}
+		n=$(row_counts "$row" rw-$v.tsv)
+		dt_test "perf $v: '$row': samples, loads, stores, rmw are ${want#*:}" \
+			"test '$n' = '${want#*:}' || dt_show rw-$v.tsv rw-$v.err"
 	done
 	dt_test "perf $v: filter=TYPE keeps exactly that type's samples for perf's own fields" "
 		dt_perf_script $perf -i bp-$v.data --dlarg 'filter=struct node' -F ip,sym \
@@ -57,7 +77,7 @@ for perf in $(dt_perf_list); do
 	# perf exits with start()'s error (234); a signal would be stop()
 	# reading the NULL data of the failed start()
 	dt_test "perf $v: a typo in --dlarg is said, and perf is not killed by a signal" "
-		ASAN_OPTIONS=\"\$ASAN_OPTIONS:detect_leaks=0\" perl -e '
+		ASAN_OPTIONS=\"\${ASAN_OPTIONS:-}:detect_leaks=0\" perl -e '
 			my \$pre = shift; \$ENV{LD_PRELOAD} = \$pre if length \$pre;
 			system(@ARGV); exit(\$? & 127 ? 1 : 0)' \"\$dt_san_preload\" \\
 			$perf script -i bp-$v.data --dlfilter '$DT_PLUGIN' --dlarg bogus=1 \\
@@ -65,7 +85,7 @@ for perf in $(dt_perf_list); do
 		grep -q \"unknown --dlarg 'bogus=1'\" bogus.err || dt_show bogus.err
 	"
 	dt_test "perf $v: no breakpoint sample unresolved" "
-		! awk -F'\t' '\$1 == \"(unknown)\" { for (i = 4; i <= NF; i += 2) if (\$i) bad = 1 } END { exit !bad }' bp-$v.tsv
+		! grep -q '	(unknown)	' bp-$v.tsv rw-$v.tsv
 	"
 
 	# --- cpu-clock profiles: PIE, non-PIE, shared library, threads ---
@@ -98,7 +118,7 @@ if perf record -q -e cpu-clock -e syscalls:sys_enter_write -o tp.data \
 	dt_perf_script perf -i tp.data --dlarg stat --dlarg format=tsv >tp.tsv 2>/dev/null
 	tp_n=$(perf script -i tp.data -F event 2>/dev/null | grep -c sys_enter_write)
 	dt_test "a tracepoint's $tp_n samples form their own column, all counted" "
-		head -n 1 tp.tsv | grep -q 'samples:syscalls:sys_enter_write' &&
+		grep -q '^syscalls:sys_enter_write	' tp.tsv &&
 		awk -F'\t' '\$1 == \"total\" { print \$3 }' tp.tsv | grep -qx '$tp_n' &&
 		test $tp_n -ge 1
 	"

@@ -26,21 +26,21 @@ for perf in $(dt_perf_list); do
 	done
 	# dtresolve counts each line with period 1: compare the sample columns
 	dt_test "perf $v: tsv report tables are identical (samples)" '
-		cut -f1-4 plugin.tsv >a && cut -f1-4 dtresolve.tsv >b && dt_cmp a b &&
-		grep -q "^struct hotrec	16	hot	" a
+		cut -f1-5 plugin.tsv >a && cut -f1-5 dtresolve.tsv >b && dt_cmp a b &&
+		grep -q "^cpu-clock:u	struct hotrec	16	hot	" a
 	'
 	dt_test "perf $v: json reports list the same types in the same order" '
-		sed "s/\"period\":\[[0-9]*\]//g; s/\"period\":[0-9]*//g" plugin.json >a &&
-		sed "s/\"period\":\[[0-9]*\]//g; s/\"period\":[0-9]*//g" dtresolve.json >b &&
+		sed "s/\"period\":\[[0-9]*\]//g; s/\"period\":[0-9]*//g; s/\"dso\":\"[^\"]*\"//g" plugin.json >a &&
+		sed "s/\"period\":\[[0-9]*\]//g; s/\"period\":[0-9]*//g; s/\"dso\":\"[^\"]*\"//g" dtresolve.json >b &&
 		dt_cmp a b
 	'
 	dt_perf_script $perf -i s-$v.data --dlarg annotate --dlarg format=tsv >plugin.ann 2>/dev/null
 	ips | "$DTRESOLVE" --skid -e wls --aggregate=annotate --format=tsv \
 		--event cpu-clock:u >dtresolve.ann
 	dt_test "perf $v: annotated layouts are identical (samples)" '
-		awk -F"\t" -v OFS="\t" "{ NF = 9; print }" plugin.ann >a &&
-		awk -F"\t" -v OFS="\t" "{ NF = 9; print }" dtresolve.ann >b &&
-		dt_cmp a b && grep -q "^struct hotrec	16	8	1	member	hot	long int	0	[1-9]" a
+		awk -F"\t" -v OFS="\t" "{ NF = 10; print }" plugin.ann >a &&
+		awk -F"\t" -v OFS="\t" "{ NF = 10; print }" dtresolve.ann >b &&
+		dt_cmp a b && grep -q "^cpu-clock:u	struct hotrec	16	8	1	member	hot	long int	0	[1-9]" a
 	'
 done
 dt_done

@@ -14,7 +14,7 @@ gcc -O2 -g -pthread -o wl "$src/workload.c" -L. -lwalk -Wl,-rpath,"$PWD"
 
 # per-type sample totals of a report tsv: "type<TAB>samples", sorted
 type_totals() {
-	awk -F'\t' 'NR > 1 { n[$1 == "(unknown)" ? $1 " " $3 : $1] += $4 }
+	awk -F'\t' 'NR > 1 { n[$2 == "(unknown)" ? $2 " " $4 : $2] += $5 }
 		    END { for (t in n) if (n[t]) print t "\t" n[t] }' "$1" | sort
 }
 
@@ -67,7 +67,7 @@ for perf in $(dt_perf_list); do
 		done
 	done
 	dt_test "perf $v: the plugin's totals are perf's sample count" "
-		test \$(awk -F'\t' 'NR > 1 { n += \$4 } END { print n }' plugin.tsv) = \
+		test \$(awk -F'\t' 'NR > 1 { n += \$5 } END { print n }' plugin.tsv) = \
 		     \$($perf script -i f-$v.data -F ip 2>/dev/null | wc -l)
 	"
 done

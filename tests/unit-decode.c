@@ -183,6 +183,112 @@ static void check_a64(void)
 	decoder_free(d);
 }
 
+/* How each instruction uses its memory operand (load, store or both),
+ * on encodings assembled by GNU as. */
+#define RW (DT_MEM_READ | DT_MEM_WRITE)
+static const struct {
+	const char *what;
+	uint8_t bytes[16];
+	unsigned len;
+	unsigned access;
+} x86_access[] = {
+	{ "mov 0x10(%rdi),%rax", { 0x48, 0x8b, 0x47, 0x10 }, 4, DT_MEM_READ },
+	{ "mov %rax,0x10(%rdi)", { 0x48, 0x89, 0x47, 0x10 }, 4, DT_MEM_WRITE },
+	{ "movl $0x1,0x8(%rdi)", { 0xc7, 0x47, 0x08, 0x01, 0x00, 0x00, 0x00 }, 7, DT_MEM_WRITE },
+	{ "addl $0x1,(%rdi)", { 0x83, 0x07, 0x01 }, 3, RW },
+	{ "add %eax,(%rdi)", { 0x01, 0x07 }, 2, RW },
+	{ "add (%rdi),%eax", { 0x03, 0x07 }, 2, DT_MEM_READ },
+	{ "lock addq $0x1,(%rdi)", { 0xf0, 0x48, 0x83, 0x07, 0x01 }, 5, RW },
+	{ "lock cmpxchg %rcx,(%rdi)", { 0xf0, 0x48, 0x0f, 0xb1, 0x0f }, 5, RW },
+	{ "xchg %rax,(%rdi)", { 0x48, 0x87, 0x07 }, 3, RW },
+	{ "lock xadd %eax,(%rdi)", { 0xf0, 0x0f, 0xc1, 0x07 }, 4, RW },
+	{ "incl 0x4(%rdi)", { 0xff, 0x47, 0x04 }, 3, RW },
+	{ "negq (%rdi)", { 0x48, 0xf7, 0x1f }, 3, RW },
+	{ "shlq $0x2,(%rdi)", { 0x48, 0xc1, 0x27, 0x02 }, 4, RW },
+	{ "btsq $0x3,(%rdi)", { 0x48, 0x0f, 0xba, 0x2f, 0x03 }, 5, RW },
+	{ "cmp %eax,(%rdi)", { 0x39, 0x07 }, 2, DT_MEM_READ },
+	{ "cmpl $0x5,(%rdi)", { 0x83, 0x3f, 0x05 }, 3, DT_MEM_READ },
+	{ "testb $0x4,(%rdi)", { 0xf6, 0x07, 0x04 }, 3, DT_MEM_READ },
+	{ "btl $0x3,(%rdi)", { 0x0f, 0xba, 0x27, 0x03 }, 4, DT_MEM_READ },
+	{ "sete (%rdi)", { 0x0f, 0x94, 0x07 }, 3, DT_MEM_WRITE },
+	{ "movss %xmm0,(%rdi)", { 0xf3, 0x0f, 0x11, 0x07 }, 4, DT_MEM_WRITE },
+	{ "movss (%rdi),%xmm0", { 0xf3, 0x0f, 0x10, 0x07 }, 4, DT_MEM_READ },
+	{ "vaddps (%rdi),%ymm1,%ymm2", { 0xc5, 0xf4, 0x58, 0x17 }, 4, DT_MEM_READ },
+	{ "imul $0x3,(%rdi),%eax", { 0x6b, 0x07, 0x03 }, 3, DT_MEM_READ },
+	{ "flds (%rdi)", { 0xd9, 0x07 }, 2, DT_MEM_READ },
+	{ "fstps (%rdi)", { 0xd9, 0x1f }, 2, DT_MEM_WRITE },
+	{ "call *0x8(%rax)", { 0xff, 0x50, 0x08 }, 3, DT_MEM_READ },
+	{ "push (%rdi)", { 0xff, 0x37 }, 2, DT_MEM_READ },
+	{ "cmpxchg16b (%rdi)", { 0x48, 0x0f, 0xc7, 0x0f }, 4, RW },
+	{ "prefetcht0 (%rdi)", { 0x0f, 0x18, 0x0f }, 3, DT_MEM_READ },
+	{ "stos %rax,%es:(%rdi)", { 0x48, 0xab }, 2, DT_MEM_WRITE },
+	{ "movsq %ds:(%rsi),%es:(%rdi) (the source)", { 0x48, 0xa5 }, 2, DT_MEM_READ },
+	{ "cmovne (%rdi),%eax", { 0x0f, 0x45, 0x07 }, 3, DT_MEM_READ },
+	{ "pextrd $0x1,%xmm0,(%rdi)", { 0x66, 0x0f, 0x3a, 0x16, 0x07, 0x01 }, 6, DT_MEM_WRITE },
+};
+
+static const struct {
+	const char *what;
+	uint32_t word;
+	unsigned access;
+} a64_access[] = {
+	{ "ldr x0, [x1, #16]", 0xf9400820, DT_MEM_READ },
+	{ "str x0, [x1, #16]", 0xf9000820, DT_MEM_WRITE },
+	{ "stp x0, x2, [x1, #16]", 0xa9010820, DT_MEM_WRITE },
+	{ "ldp x0, x2, [x1, #16]", 0xa9410820, DT_MEM_READ },
+	{ "ldxr x0, [x1]", 0xc85f7c20, RW },
+	{ "stxr w3, x0, [x1]", 0xc8037c20, RW },
+	{ "ldaxr w0, [x1]", 0x885ffc20, RW },
+	{ "stlxr w3, w0, [x1]", 0x8803fc20, RW },
+	{ "ldar x0, [x1]", 0xc8dffc20, DT_MEM_READ },
+	{ "stlr x0, [x1]", 0xc89ffc20, DT_MEM_WRITE },
+	{ "ldadd x2, x0, [x1]", 0xf8220020, RW },
+	{ "ldaddal w2, w0, [x1]", 0xb8e20020, RW },
+	{ "stadd x2, [x1]", 0xf822003f, RW },
+	{ "swp x2, x0, [x1]", 0xf8228020, RW },
+	{ "cas x2, x0, [x1]", 0xc8a27c20, RW },
+	{ "casal w2, w0, [x1]", 0x88e2fc20, RW },
+	{ "ldset w2, w0, [x1]", 0xb8223020, RW },
+	{ "prfm pldl1keep, [x1, #8]", 0xf9800420, DT_MEM_READ },
+	{ "ldrb w0, [x1, #3]", 0x39400c20, DT_MEM_READ },
+	{ "strh w0, [x1, #2]", 0x79000420, DT_MEM_WRITE },
+	{ "str q0, [x1, #32]", 0x3d800820, DT_MEM_WRITE },
+	{ "ldr d0, [x1, #8]", 0xfd400420, DT_MEM_READ },
+	{ "ldrsw x0, [x1, #4]", 0xb9800420, DT_MEM_READ },
+};
+
+static void check_access(void)
+{
+	struct decoder *d = decoder_new(&dt_arch_x86_64);
+	struct decoded_insn insn;
+	struct dt_mem_op op;
+
+	for (size_t i = 0; d && i < sizeof(x86_access) / sizeof(x86_access[0]); i++) {
+		memset(&op, 0, sizeof(op));
+		is_int(decoder_run(d, 0x1000, x86_access[i].bytes,
+				   sizeof(x86_access[i].bytes), &insn),
+		       x86_access[i].len, "%s: length", x86_access[i].what);
+		enum dt_op_kind k = dt_arch_x86_64.classify(insn.toks, insn.ntoks, &op);
+		ok(k == DT_OP_MEMORY && op.access == x86_access[i].access,
+		   "%s: access %u (want %u)", x86_access[i].what, op.access,
+		   x86_access[i].access);
+	}
+	decoder_free(d);
+	d = decoder_new(&dt_arch_aarch64);
+	for (size_t i = 0; d && i < sizeof(a64_access) / sizeof(a64_access[0]); i++) {
+		uint32_t w = a64_access[i].word;
+		uint8_t b[4] = { w & 0xff, w >> 8 & 0xff, w >> 16 & 0xff, w >> 24 };
+		memset(&op, 0, sizeof(op));
+		is_int(decoder_run(d, 0x1000, b, 4, &insn), 4, "a64 %s: length",
+		       a64_access[i].what);
+		enum dt_op_kind k = dt_arch_aarch64.classify(insn.toks, insn.ntoks, &op);
+		ok(k == DT_OP_MEMORY && op.access == a64_access[i].access,
+		   "a64 %s: access %u (want %u)", a64_access[i].what, op.access,
+		   a64_access[i].access);
+	}
+	decoder_free(d);	/* without an AArch64 decoder check_a64() says why */
+}
+
 int main(void)
 {
 	struct decoder *d = decoder_new(&dt_arch_x86_64);
@@ -194,6 +300,7 @@ int main(void)
 		return done_testing();
 	for (size_t i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++)
 		check(d, &encodings[i]);
+	check_access();
 	is_int(decoder_run(d, 0x1000, bad, sizeof(bad), &insn), 0,
 	       "an invalid opcode decodes to nothing");
 	is_int(decoder_run(d, 0x1000, cut, sizeof(cut), &insn), 0,

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <inttypes.h>
+#include <linux/perf_event.h>
 #include <perf/perf_dlfilter.h>
 
 #include "../resolver/dtprof.h"
@@ -21,6 +23,11 @@ struct node { struct node *next; long key; long val; };
 __attribute__((noinline, used)) long probe_key(struct node *n)
 {
 	return n->key;
+}
+
+__attribute__((noinline, used)) void probe_store(struct node *n, long v)
+{
+	n->val = v;
 }
 
 /* The sample being fed, as the fake resolve_ip reports it. */
@@ -98,13 +105,19 @@ struct plugin {
 	struct perf_dlfilter_fns *fns;
 };
 
+/* What the next samples carry besides the instruction. */
+static struct { int tid, cpu; uint64_t addr, weight, data_src; } fake_sample = {
+	1, 0, 0x7ffd00001008, 120, 0x68100142,
+};
+
 static int feed(struct plugin *p, void *data, const char *event, const char *dso,
 		uint64_t addr)
 {
 	struct perf_dlfilter_sample s = {
-		.size = sizeof(s), .ip = 0x7f0000001000, .pid = 1, .tid = 1,
-		.addr = 0x7ffd00001008, .period = 1, .weight = 120,
-		.data_src = 0x68100142, .event = event,
+		.size = sizeof(s), .ip = 0x7f0000001000, .pid = 1,
+		.tid = fake_sample.tid, .cpu = fake_sample.cpu,
+		.addr = fake_sample.addr, .period = 1, .weight = fake_sample.weight,
+		.data_src = fake_sample.data_src, .event = event,
 	};
 
 	fake_al_null = dso == NULL;
@@ -213,15 +226,19 @@ int main(int argc, char **argv)
 	is_int(p.stop(data, NULL), 0, "stop prints the tables");
 
 	const char *t = slurp(out);
-	ok(strstr(t, "type\toffset\tfield\tsamples:mem-loads\tperiod:mem-loads\tsamples:mem-stores\tperiod:mem-stores\n") != NULL,
-	   "tsv header has one column pair per event");
-	ok(strstr(t, "struct node\t8\tkey\t5\t5\t3\t3\n") != NULL,
-	   "both events counted on struct node +8 (key)");
-	ok(strstr(t, "(unknown)\t\tno_debuginfo\t1\t1\t0\t0\n") != NULL,
+	ok(strstr(t, "event\ttype\toffset\tfield\tsamples\tperiod\tloads\tstores\trmw"
+		  "\tweight\tweight_samples\tsrc_L1\tsrc_LFB\tsrc_L2\tsrc_L3\tsrc_HITM"
+		  "\tsrc_RAM\tsrc_remote_RAM\tsrc_remote_cache\tsrc_uncached\tsrc_other"
+		  "\tbuild_id\tdso\ttype_id\n") != NULL,
+	   "tsv header: the fixed schema, one row per event");
+	ok(strstr(t, "mem-loads\tstruct node\t8\tkey\t5\t5\t5\t0\t0\t0\t0\t") != NULL &&
+	   strstr(t, "mem-stores\tstruct node\t8\tkey\t3\t3\t3\t0\t0\t0\t0\t") != NULL,
+	   "both events counted on struct node +8 (key), as loads");
+	ok(strstr(t, "mem-loads\t(unknown)\t\tno_debuginfo\t1\t1\t") != NULL,
 	   "a binary without DWARF: no_debuginfo");
-	ok(strstr(t, "(unknown)\t\tno_insn\t1\t1\t0\t0\n") != NULL,
+	ok(strstr(t, "mem-loads\t(unknown)\t\tno_insn\t1\t1\t") != NULL,
 	   "an offset outside the file's code: no_insn");
-	ok(strstr(t, "(unknown)\t\tno_dso\t4\t4\t0\t0\n") != NULL,
+	ok(strstr(t, "mem-loads\t(unknown)\t\tno_dso\t4\t4\t") != NULL,
 	   "missing file, a FIFO, [vdso], no dso at all: no_dso");
 	ok(strstr(t, "resolved\t5\t3\n") && strstr(t, "total\t11\t3\n"),
 	   "stat: resolved and totals per event");
@@ -241,7 +258,7 @@ int main(int argc, char **argv)
 	feed(&p, data, "mem-loads", self, off + 1);	/* a pc not cached yet */
 	is_int(p.stop(data, NULL), 0, "stop");
 	t = slurp(out);
-	ok(strstr(t, "(stack operation)\t0\t\t1\t1\n") != NULL,
+	ok(strstr(t, "mem-loads\t(stack operation)\t0\t\t1\t1\t") != NULL,
 	   "the bytes perf's object_code gave are the ones decoded");
 	fake_code = NULL;
 
@@ -261,6 +278,137 @@ int main(int argc, char **argv)
 	is_int(p.start(&data, NULL), 0, "start with output=/dev/full");
 	feed(&p, data, "mem-loads", self, off);
 	ok(p.stop(data, NULL) != 0, "stop fails when the report cannot be written");
+
+	/* ---- weights, data sources and sharing, on synthetic samples (no
+	 * PMU here: what real perf mem samples carry, field by field) ---- */
+	uint64_t st_start, st_size, store = 0, st_off;
+	dt_session_open(self, NULL, &s);
+	if (s && !dt_session_symbol(s, "probe_store", &st_start, &st_size))
+		for (uint64_t pc = st_start; pc < st_start + st_size && !store;) {
+			struct dt_answer a;
+			char txt[128];
+			int len = dt_session_disasm(s, pc, txt, sizeof(txt));
+			if (len <= 0)
+				break;
+			if (dt_resolve_pc(s, pc, &a) == DT_OK && a.access == DT_ACCESS_STORE)
+				store = pc;
+			pc += (uint64_t)len;
+		}
+	dt_session_close(s);
+	ok(store != 0, "found the store in probe_store");
+	st_off = file_offset(self, store);
+
+#define SRC(lvl) (PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, lvl))
+	static const struct {
+		uint64_t data_src;
+		const char *level;
+	} sources[] = {
+		{ SRC(L1), "L1" },
+		{ SRC(LFB), "LFB" },
+		{ SRC(L2), "L2" },
+		{ SRC(L3), "L3" },
+		{ SRC(L3) | PERF_MEM_S(SNOOP, HITM), "HITM" },
+		{ SRC(LOC_RAM), "RAM" },
+		{ SRC(REM_RAM1), "remote_RAM" },
+		{ SRC(REM_RAM2), "remote_RAM" },
+		{ SRC(REM_CCE1), "remote_cache" },
+		{ SRC(UNC), "uncached" },
+		{ PERF_MEM_S(LVL, NA), "other" },
+		{ PERF_MEM_S(LVL, MISS) | PERF_MEM_S(LVL, L1), "other" },	/* a miss */
+		/* the level-number encoding (Skylake and later, AMD, Arm SPE) */
+		{ PERF_MEM_S(LVLNUM, L2) | PERF_MEM_S(LVL, HIT), "L2" },
+		{ PERF_MEM_S(LVLNUM, RAM) | PERF_MEM_S(LVL, HIT), "RAM" },
+		{ PERF_MEM_S(LVLNUM, RAM) | PERF_MEM_S(REMOTE, REMOTE) |
+		  PERF_MEM_S(LVL, HIT), "remote_RAM" },
+		{ PERF_MEM_S(LVLNUM, ANY_CACHE) | PERF_MEM_S(REMOTE, REMOTE) |
+		  PERF_MEM_S(SNOOP, HITM) | PERF_MEM_S(LVL, HIT), "remote_cache" },
+		{ PERF_MEM_S(LVLNUM, LFB) | PERF_MEM_S(LVL, HIT), "LFB" },
+		{ PERF_MEM_S(LVLNUM, L3) | PERF_MEM_S(LVL, HIT), "L3" },
+	};
+	static const char *const levels[] = {
+		"L1", "LFB", "L2", "L3", "HITM", "RAM", "remote_RAM",
+		"remote_cache", "uncached", "other",
+	};
+	for (int layout = 0; layout < 2; layout++) {
+		/* PERF_SAMPLE_WEIGHT (a u64) or WEIGHT_STRUCT (perf hands the
+		 * filter its first 32 bits as weight, the rest as ins_lat) */
+		fake_attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_CPU |
+			(layout ? PERF_SAMPLE_WEIGHT_STRUCT : PERF_SAMPLE_WEIGHT);
+		fake_argv[0] = "format=tsv";
+		fake_argv[1] = outarg;
+		fake_argc = 2;
+		data = NULL;
+		is_int(p.start(&data, NULL), 0, "weights %s: start",
+		       layout ? "WEIGHT_STRUCT" : "WEIGHT");
+		uint64_t want_weight = 0;
+		for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+			fake_sample.data_src = sources[i].data_src;
+			fake_sample.weight = 10 * (i + 1);
+			want_weight += fake_sample.weight;
+			feed(&p, data, "mem-loads", self, off);
+		}
+		is_int(p.stop(data, NULL), 0, "stop");
+		t = slurp(out);
+		const char *row = strstr(t, "mem-loads\tstruct node\t8\tkey\t");
+		uint64_t col[32] = { 0 };
+		int ncol = 0;
+		for (const char *c = row; c && ncol < 32; ncol++) {
+			col[ncol] = strtoull(c, NULL, 10);
+			c = strchr(c, '\t');
+			c = c && c[1] != '\n' ? c + 1 : NULL;
+		}
+		/* columns: event type offset field samples period loads stores
+		 * rmw weight weight_samples src_* */
+		size_t nsrc = sizeof(sources) / sizeof(sources[0]);
+		ok(row && col[4] == nsrc && col[9] == want_weight && col[10] == nsrc,
+		   "weights %s: %zu samples weigh %" PRIu64 " in all",
+		   layout ? "WEIGHT_STRUCT" : "WEIGHT", nsrc, want_weight);
+		for (int l = 0; l < 10; l++) {
+			uint64_t want = 0;
+			for (size_t i = 0; i < nsrc; i++)
+				want += !strcmp(sources[i].level, levels[l]);
+			is_int(col[11 + l], want, "data source %s: %" PRIu64 " samples",
+			       levels[l], want);
+		}
+	}
+	if (tap_failed)
+		printf("# output:\n%s", t);
+
+	/* sharing, confirmed by data addresses: thread 2 stores val (+16)
+	 * while thread 1 loads key (+8) in the same cache line; then the
+	 * same two fields of objects a page apart: not confirmed */
+	for (int same_line = 1; same_line >= 0; same_line--) {
+		fake_argv[0] = "sharing";
+		fake_argv[1] = "format=tsv";
+		fake_argv[2] = outarg;
+		fake_argc = 3;
+		data = NULL;
+		is_int(p.start(&data, NULL), 0, "sharing: start");
+		for (int i = 0; i < 4; i++) {
+			fake_sample.tid = 1;
+			fake_sample.cpu = 0;
+			fake_sample.addr = 0x7ffd00001000 + 8;
+			feed(&p, data, "mem-loads", self, off);
+			fake_sample.tid = 2;
+			fake_sample.cpu = 1;
+			fake_sample.addr = (same_line ? 0x7ffd00001000 : 0x7ffd00002000) + 16;
+			feed(&p, data, "mem-loads", self, st_off);
+		}
+		is_int(p.stop(data, NULL), 0, "stop");
+		t = slurp(out);
+		const char *want = same_line ? "false_sharing\tconfirmed" :
+				   "false_sharing\tunconfirmed";
+		ok(strstr(t, "struct node\t0\t8\tkey\t1\t0\t4\t4\t0\t0\t") &&
+		   strstr(t, "struct node\t0\t16\tval\t2\t1\t4\t0\t4\t0\t") &&
+		   strstr(t, want), "sharing: thread 2 writes val, thread 1 reads key: %s", want);
+		if (tap_failed)
+			printf("# output:\n%s", t);
+	}
+	fake_sample.tid = 1;
+	fake_sample.cpu = 0;
+	fake_attr.sample_type = 0;
+
 
 	fake_argv[0] = "bogus=1";
 	fake_argc = 1;

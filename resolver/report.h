@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The aggregation's tables, shared by report.c (counting, types, layouts,
+ * reasons) and sharing.c (threads per cache line).  Front ends see only
+ * dtprof.h's struct dt_report.
+ */
+#ifndef DTPROF_REPORT_H
+#define DTPROF_REPORT_H
+
+#include "dtprof.h"
+
+#define NEV DT_REPORT_MAX_EVENTS
+#define CACHE_LINE 64
+
+/* What a row counts, per event.  A read-modify-write counts in loads,
+ * in stores and in rmw; an access of unknown kind in none of them. */
+struct counts {
+	uint64_t samples[NEV], period[NEV];
+	uint64_t loads[NEV], stores[NEV], rmw[NEV];
+	uint64_t weight[NEV];		/* sum of the samples' weights */
+	uint64_t weighed[NEV];		/* samples that carried a weight */
+	uint64_t level[NEV][DT_LVL_COUNT];	/* by data source */
+};
+
+struct offset_row {
+	int64_t offset;
+	char *field;
+	unsigned size;			/* access size first seen, 0 */
+	struct counts c;
+};
+
+struct type_row {
+	char *name;
+	struct counts c;
+	struct dt_session *session;	/* whose type it is, NULL for
+					 * pseudo types (one row for all) */
+	uint64_t type_id;
+	struct offset_row *offs;
+	size_t noffs, cap;
+	uint64_t phase[CACHE_LINE];	/* samples with a data address by
+					 * the object's start modulo 64 */
+	uint64_t addressed;		/* their sum */
+};
+
+struct sharing;
+
+struct dt_report {
+	char *events[NEV];
+	int nev;
+	struct counts total;
+	struct counts by_reason[DT_REASON_COUNT];
+	struct type_row *types;
+	size_t ntypes, cap;
+	struct hot_key *hot;		/* HOT_SLOTS, the fast path */
+	uint64_t lost[NEV];		/* samples we failed to store */
+	bool any_weight, any_level, any_addr, any_tid;
+	struct sharing *sharing;	/* sharing.c, NULL until a tid */
+};
+
+/* The offset where type t's cache lines start: objects seen at one
+ * alignment (data addresses) start their lines there; else 0. */
+unsigned type_line_phase(const struct type_row *t);
+/* The cache line of offset off in type t. */
+int64_t type_line_of(const struct type_row *t, int64_t off);
+
+/* ---- sharing.c ---- */
+/* Remember which thread touched offset row oi of type ti, how, and
+ * where.  0 or -ENOMEM (the sample is then left out of this table only). */
+int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
+		const struct dt_answer *ans, const struct dt_sample *smp);
+void sharing_free(struct sharing *sh);
+void sharing_print(FILE *f, const struct dt_report *r,
+		   const struct dt_table_opts *o);
+/* Shared printing helpers of report.c. */
+void report_json_string(FILE *f, const char *s);
+const char *report_type_label(const struct dt_report *r,
+			      const struct type_row *t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,553 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Which threads touch which fields of a cache line, and the two patterns
+ * worth a layout change: false sharing (a thread writes field A while
+ * another reads or writes field B of the same line) and true sharing
+ * (several threads write the same field).
+ *
+ * Without data addresses the lines are the type's (offset / 64): two
+ * threads may have touched two different objects, so a flag is only
+ * suspected.  With data addresses (perf mem, PERF_SAMPLE_ADDR) the real
+ * lines are kept too, and a flag is confirmed when the threads were seen
+ * in one real line; lines then follow the objects' real alignment.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrays.h"
+#include "report.h"
+
+/* One thread's accesses to one offset row: the type's index, the row's
+ * offset and field (its string, stable while the report lives: rows are
+ * sorted in place when printed, so their indexes are not). */
+struct touch {
+	uint32_t ti;
+	int32_t tid;
+	int64_t offset;
+	const char *field;
+	unsigned size;
+	uint64_t samples, loads, stores, rmw;
+	uint64_t cpus;			/* bit n: cpu n */
+	bool more_cpus;			/* a cpu past 63 */
+};
+
+/* The accesses seen in one real cache line (data addresses). */
+struct line_touch {
+	int32_t tid;
+	uint32_t ti;
+	int64_t offset;			/* in the type */
+	uint8_t byte, size;		/* where in the line */
+	uint32_t samples, writes;
+};
+#define LINE_TOUCHES 4
+struct real_line {
+	uint64_t key;			/* address / 64 + 1; 0: empty slot */
+	uint8_t n;
+	struct line_touch t[LINE_TOUCHES];
+};
+#define MAX_REAL_LINES (1u << 18)
+
+struct sharing {
+	struct touch *touch;
+	size_t ntouch, cap;
+	uint32_t *index;		/* open addressing: touch index + 1 */
+	size_t index_size;
+	struct real_line *lines;
+	size_t nlines, lines_size;
+	uint64_t untracked;		/* addressed samples past the table */
+};
+
+static size_t touch_hash(uint32_t ti, const char *field, int64_t off, int32_t tid)
+{
+	uint64_t h = ((uint64_t)ti * 0x9e3779b97f4a7c15ull) ^
+		     ((uint64_t)(uintptr_t)field * 0xc2b2ae3d27d4eb4full) ^
+		     ((uint64_t)off * 0x165667b19e3779f9ull) ^ (uint32_t)tid;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int index_grow(struct sharing *sh)
+{
+	size_t n = sh->index_size ? sh->index_size * 2 : 1024;
+	uint32_t *ix = calloc(n, sizeof(*ix));
+
+	if (!ix)
+		return -ENOMEM;
+	for (size_t i = 0; i < sh->ntouch; i++) {
+		const struct touch *t = &sh->touch[i];
+		size_t h = touch_hash(t->ti, t->field, t->offset, t->tid) & (n - 1);
+		while (ix[h])
+			h = (h + 1) & (n - 1);
+		ix[h] = (uint32_t)i + 1;
+	}
+	free(sh->index);
+	sh->index = ix;
+	sh->index_size = n;
+	return 0;
+}
+
+static struct touch *touch_get(struct sharing *sh, uint32_t ti,
+			       const struct offset_row *o, int32_t tid)
+{
+	if ((sh->ntouch + 1) * 2 > sh->index_size && index_grow(sh))
+		return NULL;
+	size_t h = touch_hash(ti, o->field, o->offset, tid) & (sh->index_size - 1);
+	for (; sh->index[h]; h = (h + 1) & (sh->index_size - 1)) {
+		struct touch *t = &sh->touch[sh->index[h] - 1];
+		if (t->ti == ti && t->field == o->field && t->offset == o->offset &&
+		    t->tid == tid)
+			return t;
+	}
+	if (GROW(sh->touch, sh->cap, sh->ntouch, 64))
+		return NULL;
+	struct touch *t = &sh->touch[sh->ntouch];
+	memset(t, 0, sizeof(*t));
+	t->ti = ti;
+	t->offset = o->offset;
+	t->field = o->field;
+	t->size = o->size;
+	t->tid = tid;
+	sh->index[h] = (uint32_t)++sh->ntouch;
+	return t;
+}
+
+static int lines_grow(struct sharing *sh)
+{
+	size_t n = sh->lines_size ? sh->lines_size * 2 : 4096;
+	struct real_line *nl;
+
+	if (n > MAX_REAL_LINES)
+		return -ENOSPC;
+	nl = calloc(n, sizeof(*nl));
+	if (!nl)
+		return -ENOMEM;
+	for (size_t i = 0; i < sh->lines_size; i++) {
+		if (!sh->lines[i].key)
+			continue;
+		size_t h = (size_t)(sh->lines[i].key * 0x9e3779b97f4a7c15ull >> 20) & (n - 1);
+		while (nl[h].key)
+			h = (h + 1) & (n - 1);
+		nl[h] = sh->lines[i];
+	}
+	free(sh->lines);
+	sh->lines = nl;
+	sh->lines_size = n;
+	return 0;
+}
+
+static void real_line_add(struct sharing *sh, const struct dt_answer *ans,
+			  const struct dt_sample *smp, uint32_t ti, int64_t off)
+{
+	uint64_t key = smp->addr / CACHE_LINE + 1;
+
+	if ((sh->nlines + 1) * 4 > sh->lines_size * 3 && lines_grow(sh)) {
+		sh->untracked++;
+		return;
+	}
+	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (sh->lines_size - 1);
+	while (sh->lines[h].key && sh->lines[h].key != key)
+		h = (h + 1) & (sh->lines_size - 1);
+	struct real_line *l = &sh->lines[h];
+	if (!l->key) {
+		l->key = key;
+		sh->nlines++;
+	}
+	uint8_t byte = (uint8_t)(smp->addr % CACHE_LINE);
+	for (unsigned i = 0; i < l->n; i++) {
+		struct line_touch *t = &l->t[i];
+		if (t->tid == smp->tid && t->ti == ti && t->offset == off && t->byte == byte) {
+			t->samples++;
+			t->writes += (ans->access & DT_ACCESS_STORE) != 0;
+			return;
+		}
+	}
+	if (l->n == LINE_TOUCHES) {
+		sh->untracked++;
+		return;
+	}
+	l->t[l->n++] = (struct line_touch){
+		smp->tid, ti, off, byte,
+		(uint8_t)(ans->size && ans->size < 64 ? ans->size : 1), 1,
+		(ans->access & DT_ACCESS_STORE) != 0,
+	};
+}
+
+int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
+		const struct dt_answer *ans, const struct dt_sample *smp)
+{
+	struct sharing *sh = r->sharing;
+
+	if (!sh) {
+		sh = r->sharing = calloc(1, sizeof(*sh));
+		if (!sh)
+			return -ENOMEM;
+	}
+	struct touch *t = touch_get(sh, ti, &r->types[ti].offs[oi], smp->tid);
+	if (!t)
+		return -ENOMEM;
+	t->samples++;
+	t->loads += (ans->access & DT_ACCESS_LOAD) != 0;
+	t->stores += (ans->access & DT_ACCESS_STORE) != 0;
+	t->rmw += ans->access == DT_ACCESS_RMW;
+	if ((smp->has & DT_SAMPLE_CPU) && smp->cpu >= 0) {
+		if (smp->cpu < 64)
+			t->cpus |= 1ull << smp->cpu;
+		else
+			t->more_cpus = true;
+	}
+	if ((smp->has & DT_SAMPLE_ADDR) && smp->addr)
+		real_line_add(sh, ans, smp, ti, r->types[ti].offs[oi].offset);
+	return 0;
+}
+
+void sharing_free(struct sharing *sh)
+{
+	if (!sh)
+		return;
+	free(sh->touch);
+	free(sh->index);
+	free(sh->lines);
+	free(sh);
+}
+
+/* ---- flags ---- */
+
+enum { FLAG_FALSE = 1, FLAG_TRUE = 2 };
+
+/* One type's cache line as the table prints it. */
+struct group {
+	uint32_t ti;
+	int64_t line;
+	size_t first, n;		/* touches, in the sorted array */
+	uint64_t samples;
+	unsigned tids;			/* distinct threads */
+	unsigned flags;			/* from the fields and threads */
+	unsigned confirmed;		/* flags seen in one real line */
+	uint64_t confirmed_lines;
+};
+
+static const struct dt_report *cur;	/* for the sort callbacks */
+
+static int64_t line_of(const struct dt_report *r, uint32_t ti, int64_t off)
+{
+	return type_line_of(&r->types[ti], off);
+}
+
+static int cmp_touch(const void *x, const void *y)
+{
+	const struct touch *a = x, *b = y;
+	int64_t la = line_of(cur, a->ti, a->offset), lb = line_of(cur, b->ti, b->offset);
+	int64_t oa = a->offset, ob = b->offset;
+	int fc = strcmp(a->field, b->field);
+
+	if (a->ti != b->ti)
+		return a->ti < b->ti ? -1 : 1;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	if (oa != ob)
+		return oa < ob ? -1 : 1;
+	if (fc)
+		return fc;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct group *a = x, *b = y;
+	bool fa = a->flags || a->confirmed, fb = b->flags || b->confirmed;
+
+	if (fa != fb)
+		return fa ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	if (a->ti != b->ti)
+		return a->ti < b->ti ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Whether two touches of one type are of different fields: their bytes
+ * do not overlap (an access of unknown size is taken as one byte). */
+static bool distinct_fields(const struct touch *x, const struct touch *y)
+{
+	int64_t xe = x->offset + (x->size ? x->size : 1);
+	int64_t ye = y->offset + (y->size ? y->size : 1);
+
+	return xe <= y->offset || ye <= x->offset;
+}
+
+static void group_flags(const struct dt_report *r, const struct touch *v,
+			struct group *g)
+{
+	(void)r;
+	for (size_t i = 0; i < g->n; i++) {
+		const struct touch *w = &v[g->first + i];
+		bool seen = false;
+		for (size_t j = 0; j < i; j++)
+			seen |= v[g->first + j].tid == w->tid;
+		g->tids += !seen;
+		g->samples += w->samples;
+		if (!w->stores)
+			continue;
+		for (size_t j = 0; j < g->n; j++) {
+			const struct touch *o = &v[g->first + j];
+			if (o->tid == w->tid)
+				continue;
+			if (distinct_fields(w, o))
+				g->flags |= FLAG_FALSE;
+			else if (o->stores)
+				g->flags |= FLAG_TRUE;
+		}
+	}
+}
+
+static struct group *group_find(struct group *g, size_t n, uint32_t ti,
+				int64_t line)
+{
+	for (size_t i = 0; i < n; i++)
+		if (g[i].ti == ti && g[i].line == line)
+			return &g[i];
+	return NULL;
+}
+
+/* Flags the real lines prove: a writer and another thread in one line,
+ * at other bytes (false sharing) or the same bytes (true sharing). */
+static void confirm(const struct dt_report *r, struct group *g, size_t ng)
+{
+	const struct sharing *sh = r->sharing;
+
+	for (size_t i = 0; i < sh->lines_size; i++) {
+		const struct real_line *l = &sh->lines[i];
+		for (unsigned a = 0; l->key && a < l->n; a++) {
+			const struct line_touch *w = &l->t[a];
+			unsigned found = 0;
+			if (!w->writes)
+				continue;
+			for (unsigned b = 0; b < l->n; b++) {
+				const struct line_touch *o = &l->t[b];
+				if (o->tid == w->tid)
+					continue;
+				bool overlap = w->byte < o->byte + o->size &&
+					       o->byte < w->byte + w->size;
+				if (!overlap)
+					found |= FLAG_FALSE;
+				else if (o->writes)
+					found |= FLAG_TRUE;
+			}
+			struct group *gw = found ?
+				group_find(g, ng, w->ti, line_of(r, w->ti, w->offset)) : NULL;
+			if (gw) {
+				gw->confirmed |= found;
+				gw->confirmed_lines++;
+			}
+		}
+	}
+}
+
+static const char *flag_text(unsigned f)
+{
+	switch (f) {
+	case FLAG_FALSE:
+		return "false sharing";
+	case FLAG_TRUE:
+		return "true sharing";
+	case FLAG_FALSE | FLAG_TRUE:
+		return "false+true sharing";
+	default:
+		return "";
+	}
+}
+
+static const char *flag_key(unsigned f)
+{
+	switch (f) {
+	case FLAG_FALSE:
+		return "false_sharing";
+	case FLAG_TRUE:
+		return "true_sharing";
+	case FLAG_FALSE | FLAG_TRUE:
+		return "false_sharing,true_sharing";
+	default:
+		return "";
+	}
+}
+
+/* The flags a group shows and how sure they are. */
+static unsigned shown_flags(const struct dt_report *r, const struct group *g,
+			    const char **evidence)
+{
+	if (g->confirmed) {
+		*evidence = "confirmed";
+		return g->confirmed;
+	}
+	if (!g->flags) {
+		*evidence = "";
+		return 0;
+	}
+	*evidence = r->types[g->ti].addressed ? "unconfirmed" : "suspected";
+	return g->flags;
+}
+
+static void cpus_text(const struct touch *t, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < 64 && n + 8 < len; c++)
+		if (t->cpus >> c & 1)
+			n += (size_t)snprintf(buf + n, len - n, "%s%d", n ? "," : "", c);
+	if (t->more_cpus && n + 2 < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s+", n ? "," : "");
+	if (!n)
+		snprintf(buf, len, "-");
+}
+
+static void print_human(FILE *f, const struct dt_report *r,
+			const struct touch *v, const struct group *g, size_t ng)
+{
+	size_t shared = 0, flagged = 0;
+	char label[512], cpus[256];
+
+	for (size_t i = 0; i < ng; i++) {
+		const char *ev;
+		shared += g[i].tids > 1;
+		flagged += shown_flags(r, &g[i], &ev) != 0;
+	}
+	fprintf(f, "# dtprof: cache lines and the threads that touch them\n#\n"
+		"# %zu type cache lines touched, %zu by more than one thread, %zu flagged\n",
+		ng, shared, flagged);
+	if (r->any_addr)
+		fputs("# data addresses: a flag is confirmed when the threads were seen in one real line\n", f);
+	else
+		fputs("# no data addresses: a flag is suspected (the threads may have touched\n"
+		      "# different objects); record with data addresses (perf mem, -d) to confirm\n", f);
+	if (r->sharing && r->sharing->untracked)
+		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table: not confirmed\n",
+			r->sharing->untracked);
+	for (size_t i = 0; i < ng; i++) {
+		const struct group *gr = &g[i];
+		const struct type_row *t = &r->types[gr->ti];
+		const char *ev;
+		unsigned fl = shown_flags(r, gr, &ev);
+		if (gr->tids < 2)
+			continue;
+		int64_t lo = gr->line * CACHE_LINE - (int64_t)type_line_phase(t);
+		fprintf(f, "\n%s, cache line %" PRId64 " (offsets %" PRId64 "..%" PRId64 "): %"
+			PRIu64 " samples, %u threads", report_type_label(r, t, label, sizeof(label)),
+			gr->line, lo < 0 ? 0 : lo, lo + CACHE_LINE - 1, gr->samples, gr->tids);
+		if (fl)
+			fprintf(f, ": %s, %s", flag_text(fl), ev);
+		if (gr->confirmed_lines)
+			fprintf(f, " (%" PRIu64 " real lines)", gr->confirmed_lines);
+		fputs("\n#      tid  cpus             Samples    Loads   Stores   Offset  Field\n", f);
+		for (size_t j = 0; j < gr->n; j++) {
+			const struct touch *w = &v[gr->first + j];
+			cpus_text(w, cpus, sizeof(cpus));
+			fprintf(f, "  %8d  %-14s %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8"
+				PRId64 "  %s\n", w->tid, cpus, w->samples, w->loads,
+				w->stores, w->offset, w->field[0] ? w->field : "(no field)");
+		}
+	}
+}
+
+static void print_tsv(FILE *f, const struct dt_report *r,
+		      const struct touch *v, const struct group *g, size_t ng)
+{
+	char cpus[256];
+
+	fputs("type\tline\toffset\tfield\ttid\tcpus\tsamples\tloads\tstores\trmw"
+	      "\tflags\tevidence\n", f);
+	for (size_t i = 0; i < ng; i++) {
+		const struct type_row *t = &r->types[g[i].ti];
+		const char *ev;
+		unsigned fl = shown_flags(r, &g[i], &ev);
+		for (size_t j = 0; j < g[i].n; j++) {
+			const struct touch *w = &v[g[i].first + j];
+			cpus_text(w, cpus, sizeof(cpus));
+			fprintf(f, "%s\t%" PRId64 "\t%" PRId64 "\t%s\t%d\t%s\t%" PRIu64 "\t%"
+				PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n", t->name,
+				g[i].line, w->offset, w->field,
+				w->tid, cpus, w->samples, w->loads, w->stores, w->rmw,
+				flag_key(fl), ev);
+		}
+	}
+}
+
+static void print_json(FILE *f, const struct dt_report *r,
+		       const struct touch *v, const struct group *g, size_t ng)
+{
+	fputs("{\"sharing\":[", f);
+	for (size_t i = 0; i < ng; i++) {
+		const struct type_row *t = &r->types[g[i].ti];
+		const char *ev;
+		unsigned fl = shown_flags(r, &g[i], &ev);
+		fprintf(f, "%s{\"type\":", i ? "," : "");
+		report_json_string(f, t->name);
+		fprintf(f, ",\"line\":%" PRId64 ",\"samples\":%" PRIu64 ",\"threads\":%u,"
+			"\"flags\":\"%s\",\"evidence\":\"%s\",\"touches\":[", g[i].line,
+			g[i].samples, g[i].tids, flag_key(fl), ev);
+		for (size_t j = 0; j < g[i].n; j++) {
+			const struct touch *w = &v[g[i].first + j];
+			fprintf(f, "%s{\"tid\":%d,\"offset\":%" PRId64 ",\"field\":", j ? "," : "",
+				w->tid, w->offset);
+			report_json_string(f, w->field);
+			fprintf(f, ",\"samples\":%" PRIu64 ",\"loads\":%" PRIu64 ",\"stores\":%"
+				PRIu64 ",\"rmw\":%" PRIu64 ",\"cpus\":[", w->samples, w->loads,
+				w->stores, w->rmw);
+			for (int c = 0, n = 0; c < 64; c++)
+				if (w->cpus >> c & 1)
+					fprintf(f, "%s%d", n++ ? "," : "", c);
+			fputs("]}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+}
+
+void sharing_print(FILE *f, const struct dt_report *r,
+		   const struct dt_table_opts *o)
+{
+	const struct sharing *sh = r->sharing;
+	size_t n = sh ? sh->ntouch : 0, ng = 0;
+	struct touch *v = n ? malloc(n * sizeof(*v)) : NULL;
+	struct group *g = n ? calloc(n, sizeof(*g)) : NULL;
+
+	if (n && (!v || !g)) {
+		fprintf(f, "# ERROR: out of memory for the sharing table\n");
+		free(v);
+		free(g);
+		return;
+	}
+	if (n)
+		memcpy(v, sh->touch, n * sizeof(*v));
+	cur = r;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_touch);
+	for (size_t i = 0; i < n; i++) {
+		int64_t line = line_of(r, v[i].ti, v[i].offset);
+		if (!ng || g[ng - 1].ti != v[i].ti || g[ng - 1].line != line)
+			g[ng++] = (struct group){ .ti = v[i].ti, .line = line, .first = i };
+		g[ng - 1].n++;
+	}
+	for (size_t i = 0; i < ng; i++)
+		group_flags(r, v, &g[i]);
+	if (sh && sh->lines)
+		confirm(r, g, ng);
+	if (ng)
+		qsort(g, ng, sizeof(*g), cmp_group);
+	if (o->type) {	/* one type only: keep its lines */
+		size_t kept = 0;
+		for (size_t i = 0; i < ng; i++)
+			if (!strcmp(r->types[g[i].ti].name, o->type))
+				g[kept++] = g[i];
+		ng = kept;
+	}
+	if (o->format == DT_FORMAT_TSV)
+		print_tsv(f, r, v, g, ng);
+	else if (o->format == DT_FORMAT_JSON)
+		print_json(f, r, v, g, ng);
+	else
+		print_human(f, r, v, g, ng);
+	free(v);
+	free(g);
+}
