@@ -415,7 +415,7 @@ static int load_table(struct run *r, struct dt_report *rep, const char *path)
 {
 	char magic[8] = { 0 };
 	pid_t child = -1;
-	unsigned long bad;
+	unsigned long bad, nbad;
 	FILE *in = fopen(path, "r");
 
 	if (!in) {
@@ -433,7 +433,7 @@ static int load_table(struct run *r, struct dt_report *rep, const char *path)
 	} else {
 		rewind(in);
 	}
-	int err = dt_report_read_tsv(rep, in, r->dsos, &bad);
+	int err = dt_report_read_tsv(rep, in, r->dsos, &bad, &nbad);
 	fclose(in);
 	int status = 0;
 	if (child > 0 && (waitpid(child, &status, 0) < 0 || !WIFEXITED(status) ||
@@ -442,7 +442,8 @@ static int load_table(struct run *r, struct dt_report *rep, const char *path)
 		return EXIT_INPUT;
 	}
 	if (err == -EINVAL) {
-		msg("%s:%lu: not a dtprof types table in tsv (format=tsv)", path, bad);
+		msg("%s:%lu: not a dtprof types table in tsv (format=tsv); %lu line%s"
+		    " not read", path, bad, nbad, nbad == 1 ? "" : "s");
 		return EXIT_INPUT;
 	}
 	if (err) {

@@ -5,6 +5,7 @@
  * offsets, annotated layouts, reasons) with their tsv and json forms.
  * Front ends never format an answer or a table themselves.
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -265,8 +266,8 @@ static void count(struct counts *c, int ev, enum dt_access access,
 /* Rows are per (type name, binary): the same name in two binaries may be
  * two layouts, and tables keyed by build-id merge only like with like.
  * Pseudo types and types without DWARF are one row whatever the binary. */
-static struct type_row *type_row_get(struct dt_report *r, const char *name,
-				     struct dt_session *s, size_t *idx)
+struct type_row *report_type_row(struct dt_report *r, const char *name,
+				 struct dt_session *s, size_t *idx)
 {
 	for (size_t i = 0; i < r->ntypes; i++)
 		if (r->types[i].session == s && !strcmp(r->types[i].name, name)) {
@@ -285,8 +286,8 @@ static struct type_row *type_row_get(struct dt_report *r, const char *name,
 	return t;
 }
 
-static struct offset_row *offset_row_get(struct type_row *t, int64_t off,
-					 const char *field, size_t *idx)
+struct offset_row *report_offset_row(struct type_row *t, int64_t off,
+				     const char *field, size_t *idx)
 {
 	for (size_t i = 0; i < t->noffs; i++)
 		if (t->offs[i].offset == off && !strcmp(t->offs[i].field, field)) {
@@ -332,8 +333,8 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 	if (!(k->type == ans->type && k->field == ans->field &&
 	      k->offset == ans->offset && k->session == key)) {
 		size_t ti, oi;
-		struct type_row *t = type_row_get(r, ans->type, key, &ti);
-		struct offset_row *o = t ? offset_row_get(t, ans->offset,
+		struct type_row *t = report_type_row(r, ans->type, key, &ti);
+		struct offset_row *o = t ? report_offset_row(t, ans->offset,
 							  ans->field, &oi) : NULL;
 		if (!o) {
 			r->lost[ev]++;
@@ -355,7 +356,8 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 	}
 	if (smp->has & DT_SAMPLE_TID) {
 		r->any_tid = true;
-		sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp);
+		if (sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp))
+			r->sharing_lost++;
 	}
 	return 0;
 }
@@ -463,10 +465,9 @@ static const char *counts_differ(const struct counts *a, const struct counts *b,
  * offsets == the type; else say so loudly. */
 static int check_totals(FILE *f, const struct dt_report *r)
 {
-	static struct counts sum, type_sum;	/* 2 KB each: not on the stack */
+	struct counts sum = { 0 }, type_sum;
 	int bad = 0;
 
-	memset(&sum, 0, sizeof(sum));
 	for (size_t i = 0; i < r->ntypes; i++) {
 		add_counts(&sum, &r->types[i].c);
 		memset(&type_sum, 0, sizeof(type_sum));
@@ -505,12 +506,10 @@ static double pct(uint64_t part, uint64_t whole)
 }
 
 /* Sort order of every table: by the chosen column of the first event,
- * then the others. */
-static enum dt_sort sort_key;
-
-static uint64_t sort_value(const struct counts *c, int e)
+ * then the others (qsort_r's argument: the enum dt_sort). */
+static uint64_t sort_value(const struct counts *c, int e, enum dt_sort key)
 {
-	switch (sort_key) {
+	switch (key) {
 	case DT_SORT_PERIOD:
 		return c->period[e];
 	case DT_SORT_WEIGHT:
@@ -521,10 +520,11 @@ static uint64_t sort_value(const struct counts *c, int e)
 	return c->samples[e];
 }
 
-static int cmp_counts(const struct counts *a, const struct counts *b)
+static int cmp_counts(const struct counts *a, const struct counts *b,
+		      enum dt_sort key)
 {
 	for (int e = 0; e < NEV; e++) {
-		uint64_t x = sort_value(a, e), y = sort_value(b, e);
+		uint64_t x = sort_value(a, e, key), y = sort_value(b, e, key);
 		if (x != y)
 			return x > y ? -1 : 1;
 	}
@@ -534,23 +534,44 @@ static int cmp_counts(const struct counts *a, const struct counts *b)
 	return 0;
 }
 
-static int cmp_type_ptr(const void *x, const void *y)
+static int cmp_type_ptr(const void *x, const void *y, void *key)
 {
 	const struct type_row *a = *(struct type_row *const *)x;
 	const struct type_row *b = *(struct type_row *const *)y;
-	int c = cmp_counts(&a->c, &b->c);
+	int c = cmp_counts(&a->c, &b->c, *(enum dt_sort *)key);
 
 	return c ? c : strcmp(a->name, b->name);
 }
 
-static int cmp_off(const void *x, const void *y)
+static int cmp_off(const void *x, const void *y, void *key)
 {
 	const struct offset_row *a = x, *b = y;
-	int c = cmp_counts(&a->c, &b->c);
+	int c = cmp_counts(&a->c, &b->c, *(enum dt_sort *)key);
 
 	if (c)
 		return c;
 	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+static int cmp_name_ptr(const void *x, const void *y)
+{
+	const struct type_row *a = *(struct type_row *const *)x;
+	const struct type_row *b = *(struct type_row *const *)y;
+
+	return strcmp(a->name, b->name);
+}
+
+/* Which rows share their name with a row of another binary: those are
+ * labelled with their binary (report_type_label). */
+static void mark_shared_names(struct type_row **v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_name_ptr);
+	for (size_t i = 0; i < n; i++)
+		v[i]->shared_name = false;
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(v[i]->name, v[i - 1]->name) && v[i]->session &&
+		    v[i - 1]->session && v[i]->session != v[i - 1]->session)
+			v[i]->shared_name = v[i - 1]->shared_name = true;
 }
 
 static struct type_row **sorted_types(const struct dt_report *r,
@@ -560,15 +581,15 @@ static struct type_row **sorted_types(const struct dt_report *r,
 
 	if (!v)
 		return NULL;
-	sort_key = sort;
 	/* offsets are sorted in place: the fast path's indexes go stale */
 	memset(r->hot, 0, HOT_SLOTS * sizeof(*r->hot));
 	for (size_t i = 0; i < r->ntypes; i++) {
 		v[i] = &r->types[i];
 		if (v[i]->noffs)
-			qsort(v[i]->offs, v[i]->noffs, sizeof(*v[i]->offs), cmp_off);
+			qsort_r(v[i]->offs, v[i]->noffs, sizeof(*v[i]->offs), cmp_off, &sort);
 	}
-	qsort(v, r->ntypes, sizeof(*v), cmp_type_ptr);
+	mark_shared_names(v, r->ntypes);
+	qsort_r(v, r->ntypes, sizeof(*v), cmp_type_ptr, &sort);
 	return v;
 }
 
@@ -590,20 +611,12 @@ static const char *base_name(const char *path)
 
 /* A type's name for people: with its binary when another binary has a
  * type of the same name ("struct node [libfoo.so]"). */
-const char *report_type_label(const struct dt_report *r,
-			      const struct type_row *t, char *buf, size_t len)
+const char *report_type_label(const struct type_row *t, char *buf, size_t len)
 {
-	if (!t->session)
+	if (!t->shared_name)
 		return t->name;
-	for (size_t i = 0; i < r->ntypes; i++) {
-		const struct type_row *o = &r->types[i];
-		if (o != t && o->session != t->session && !strcmp(o->name, t->name)) {
-			snprintf(buf, len, "%s [%s]", t->name,
-				 base_name(dt_session_path(t->session)));
-			return buf;
-		}
-	}
-	return t->name;
+	snprintf(buf, len, "%s [%s]", t->name, base_name(dt_session_path(t->session)));
+	return buf;
 }
 
 static void print_header(FILE *f, const struct dt_report *r)
@@ -703,7 +716,7 @@ static void sources_human(FILE *f, const struct dt_report *r,
 					n, mean_weight(c, e));
 				for (int l = 0; l < DT_LVL_COUNT; l++)
 					fprintf(f, " %6.1f%%", pct(c->level[e][l], n));
-				const char *name = report_type_label(r, t, label, sizeof(label));
+				const char *name = report_type_label(t, label, sizeof(label));
 				if (j)
 					fprintf(f, "      %s +%" PRId64 " (%s)\n", name,
 						t->offs[j - 1].offset, t->offs[j - 1].field[0] ?
@@ -731,7 +744,7 @@ static void types_human(FILE *f, const struct dt_report *r,
 	fputs("  Data Type / offset (field)\n", f);
 	for (size_t i = 0; i < r->ntypes; i++) {
 		struct type_row *t = v[i];
-		const char *name = report_type_label(r, t, label, sizeof(label));
+		const char *name = report_type_label(t, label, sizeof(label));
 		fputc(' ', f);
 		print_counts_human(f, r, &t->c);
 		fprintf(f, "  %s\n", name);
@@ -745,7 +758,7 @@ static void types_human(FILE *f, const struct dt_report *r,
 				o->field[0] ? o->field : "no field");
 		}
 	}
-	static struct counts unk;
+	struct counts unk;
 	unknown_counts(r, &unk);
 	bool any_unknown = false;
 	for (int e = 0; e < nevents(r); e++)
@@ -953,7 +966,7 @@ static void sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 static void row_counts(const struct type_row *t, const struct dt_layout *l,
 		       size_t i, struct counts *c)
 {
-	static struct counts gap;
+	struct counts gap;
 	const struct dt_layout_row *row = &l->rows[i];
 	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
 
@@ -974,7 +987,7 @@ static void row_counts(const struct type_row *t, const struct dt_layout *l,
 static void line_banner(FILE *f, const struct dt_report *r,
 			const struct type_row *t, int64_t n, unsigned phase)
 {
-	static struct counts c;
+	struct counts c;
 	int64_t lo = n * CACHE_LINE - (int64_t)phase, hi = lo + CACHE_LINE;
 
 	sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)hi, &c);
@@ -992,11 +1005,11 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 {
 	unsigned phase = type_line_phase(t);
 	uint64_t lines = (l->size + phase + CACHE_LINE - 1) / CACHE_LINE;
-	static struct counts c;
+	struct counts c;
 	char label[512];
 
 	fprintf(f, "\nAnnotate type: '%s' (%" PRIu64 " bytes, %" PRIu64
-		" cache line%s)\n", report_type_label(r, t, label, sizeof(label)),
+		" cache line%s)\n", report_type_label(t, label, sizeof(label)),
 		l->size, lines, lines == 1 ? "" : "s");
 	for (int e = 0; e < nevents(r); e++)
 		fprintf(f, "# %s: %" PRIu64 " samples, %.1f%% of all, %" PRIu64
@@ -1061,7 +1074,7 @@ static const char *const layout_kinds[] = { "type", "member", "hole", "padding" 
 static void annotate_one_tsv(FILE *f, const struct dt_report *r,
 			     const struct type_row *t, const struct dt_layout *l)
 {
-	static struct counts c;
+	struct counts c;
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
@@ -1082,7 +1095,7 @@ static void annotate_one_tsv(FILE *f, const struct dt_report *r,
 static void annotate_one_json(FILE *f, const struct dt_report *r,
 			      const struct type_row *t, const struct dt_layout *l)
 {
-	static struct counts c;
+	struct counts c;
 
 	fputs("{\"type\":", f);
 	report_json_string(f, t->name);

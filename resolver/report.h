@@ -40,6 +40,8 @@ struct type_row {
 	uint64_t phase[CACHE_LINE];	/* samples with a data address by
 					 * the object's start modulo 64 */
 	uint64_t addressed;		/* their sum */
+	bool shared_name;		/* another binary has a type of this
+					 * name (set when printing) */
 };
 
 struct sharing;
@@ -55,6 +57,7 @@ struct dt_report {
 	uint64_t lost[NEV];		/* samples we failed to store */
 	bool any_weight, any_level, any_addr, any_tid;
 	struct sharing *sharing;	/* sharing.c, NULL until a tid */
+	uint64_t sharing_lost;		/* samples it had no memory for */
 };
 
 /* The offset where type t's cache lines start: objects seen at one
@@ -73,7 +76,13 @@ void sharing_print(FILE *f, const struct dt_report *r,
 		   const struct dt_table_opts *o);
 /* Shared printing helpers of report.c. */
 void report_json_string(FILE *f, const char *s);
-const char *report_type_label(const struct dt_report *r,
-			      const struct type_row *t, char *buf, size_t len);
+const char *report_type_label(const struct type_row *t, char *buf, size_t len);
+/* The row of type name in binary s (NULL: pseudo types and types without
+ * DWARF), or of offset off and field in t, added when new; NULL when out
+ * of memory.  *idx: its index. */
+struct type_row *report_type_row(struct dt_report *r, const char *name,
+				 struct dt_session *s, size_t *idx);
+struct offset_row *report_offset_row(struct type_row *t, int64_t off,
+				     const char *field, size_t *idx);
 
 #endif

@@ -11,6 +11,7 @@
  * lines are kept too, and a flag is confirmed when the threads were seen
  * in one real line; lines then follow the objects' real alignment.
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -168,7 +169,7 @@ static void real_line_add(struct sharing *sh, const struct dt_answer *ans,
 	}
 	l->t[l->n++] = (struct line_touch){
 		smp->tid, ti, off, byte,
-		(uint8_t)(ans->size && ans->size < 64 ? ans->size : 1), 1,
+		(uint8_t)(!ans->size ? 1 : ans->size < CACHE_LINE ? ans->size : CACHE_LINE), 1,
 		(ans->access & DT_ACCESS_STORE) != 0,
 	};
 }
@@ -227,15 +228,15 @@ struct group {
 	uint64_t confirmed_lines;
 };
 
-static const struct dt_report *cur;	/* for the sort callbacks */
 
 static int64_t line_of(const struct dt_report *r, uint32_t ti, int64_t off)
 {
 	return type_line_of(&r->types[ti], off);
 }
 
-static int cmp_touch(const void *x, const void *y)
+static int cmp_touch(const void *x, const void *y, void *report)
 {
+	const struct dt_report *cur = report;
 	const struct touch *a = x, *b = y;
 	int64_t la = line_of(cur, a->ti, a->offset), lb = line_of(cur, b->ti, b->offset);
 	int64_t oa = a->offset, ob = b->offset;
@@ -276,10 +277,8 @@ static bool distinct_fields(const struct touch *x, const struct touch *y)
 	return xe <= y->offset || ye <= x->offset;
 }
 
-static void group_flags(const struct dt_report *r, const struct touch *v,
-			struct group *g)
+static void group_flags(const struct touch *v, struct group *g)
 {
-	(void)r;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct touch *w = &v[g->first + i];
 		bool seen = false;
@@ -344,33 +343,13 @@ static void confirm(const struct dt_report *r, struct group *g, size_t ng)
 	}
 }
 
-static const char *flag_text(unsigned f)
-{
-	switch (f) {
-	case FLAG_FALSE:
-		return "false sharing";
-	case FLAG_TRUE:
-		return "true sharing";
-	case FLAG_FALSE | FLAG_TRUE:
-		return "false+true sharing";
-	default:
-		return "";
-	}
-}
-
-static const char *flag_key(unsigned f)
-{
-	switch (f) {
-	case FLAG_FALSE:
-		return "false_sharing";
-	case FLAG_TRUE:
-		return "true_sharing";
-	case FLAG_FALSE | FLAG_TRUE:
-		return "false_sharing,true_sharing";
-	default:
-		return "";
-	}
-}
+/* Names of the flags (FLAG_FALSE | FLAG_TRUE): for people, in tables. */
+static const char *const flag_text[] = {
+	"", "false sharing", "true sharing", "false+true sharing",
+};
+static const char *const flag_key[] = {
+	"", "false_sharing", "true_sharing", "false_sharing,true_sharing",
+};
 
 /* The flags a group shows and how sure they are. */
 static unsigned shown_flags(const struct dt_report *r, const struct group *g,
@@ -421,6 +400,9 @@ static void print_human(FILE *f, const struct dt_report *r,
 	else
 		fputs("# no data addresses: a flag is suspected (the threads may have touched\n"
 		      "# different objects); record with data addresses (perf mem, -d) to confirm\n", f);
+	if (r->sharing_lost)
+		fprintf(f, "# %" PRIu64 " samples left out of this table: out of memory\n",
+			r->sharing_lost);
 	if (r->sharing && r->sharing->untracked)
 		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table: not confirmed\n",
 			r->sharing->untracked);
@@ -433,10 +415,10 @@ static void print_human(FILE *f, const struct dt_report *r,
 			continue;
 		int64_t lo = gr->line * CACHE_LINE - (int64_t)type_line_phase(t);
 		fprintf(f, "\n%s, cache line %" PRId64 " (offsets %" PRId64 "..%" PRId64 "): %"
-			PRIu64 " samples, %u threads", report_type_label(r, t, label, sizeof(label)),
+			PRIu64 " samples, %u threads", report_type_label(t, label, sizeof(label)),
 			gr->line, lo < 0 ? 0 : lo, lo + CACHE_LINE - 1, gr->samples, gr->tids);
 		if (fl)
-			fprintf(f, ": %s, %s", flag_text(fl), ev);
+			fprintf(f, ": %s, %s", flag_text[fl], ev);
 		if (gr->confirmed_lines)
 			fprintf(f, " (%" PRIu64 " real lines)", gr->confirmed_lines);
 		fputs("\n#      tid  cpus             Samples    Loads   Stores   Offset  Field\n", f);
@@ -468,7 +450,7 @@ static void print_tsv(FILE *f, const struct dt_report *r,
 				PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n", t->name,
 				g[i].line, w->offset, w->field,
 				w->tid, cpus, w->samples, w->loads, w->stores, w->rmw,
-				flag_key(fl), ev);
+				flag_key[fl], ev);
 		}
 	}
 }
@@ -485,7 +467,7 @@ static void print_json(FILE *f, const struct dt_report *r,
 		report_json_string(f, t->name);
 		fprintf(f, ",\"line\":%" PRId64 ",\"samples\":%" PRIu64 ",\"threads\":%u,"
 			"\"flags\":\"%s\",\"evidence\":\"%s\",\"touches\":[", g[i].line,
-			g[i].samples, g[i].tids, flag_key(fl), ev);
+			g[i].samples, g[i].tids, flag_key[fl], ev);
 		for (size_t j = 0; j < g[i].n; j++) {
 			const struct touch *w = &v[g[i].first + j];
 			fprintf(f, "%s{\"tid\":%d,\"offset\":%" PRId64 ",\"field\":", j ? "," : "",
@@ -520,9 +502,8 @@ void sharing_print(FILE *f, const struct dt_report *r,
 	}
 	if (n)
 		memcpy(v, sh->touch, n * sizeof(*v));
-	cur = r;
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_touch);
+		qsort_r(v, n, sizeof(*v), cmp_touch, (void *)r);
 	for (size_t i = 0; i < n; i++) {
 		int64_t line = line_of(r, v[i].ti, v[i].offset);
 		if (!ng || g[ng - 1].ti != v[i].ti || g[ng - 1].line != line)
@@ -530,7 +511,7 @@ void sharing_print(FILE *f, const struct dt_report *r,
 		g[ng - 1].n++;
 	}
 	for (size_t i = 0; i < ng; i++)
-		group_flags(r, v, &g[i]);
+		group_flags(v, &g[i]);
 	if (sh && sh->lines)
 		confirm(r, g, ng);
 	if (ng)

@@ -5,6 +5,7 @@
  * report (merging runs and machines), and two reports compared field by
  * field (perf diff's idea, for data types).
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -113,40 +114,13 @@ static int add_row(struct dt_report *r, char **col, struct dt_dsos *dsos)
 		enum dt_reason why;
 		s = dt_dsos_get(dsos, col[C_DSO], id_len ? id : NULL, id_len, &why);
 	}
-	size_t ti;
-	struct type_row *t = NULL;
-	for (ti = 0; ti < r->ntypes; ti++)
-		if (!strcmp(r->types[ti].name, col[C_TYPE]) && r->types[ti].session == s) {
-			t = &r->types[ti];
-			break;
-		}
-	if (!t) {
-		if (GROW(r->types, r->cap, r->ntypes, 32))
-			return -ENOMEM;
-		t = &r->types[r->ntypes];
-		memset(t, 0, sizeof(*t));
-		t->name = strdup(col[C_TYPE]);
-		if (!t->name)
-			return -ENOMEM;
-		t->session = s;
-		t->type_id = s ? type_id : 0;
-		r->ntypes++;
-	}
-	struct offset_row *o = NULL;
-	for (size_t j = 0; j < t->noffs; j++)
-		if (t->offs[j].offset == offset && !strcmp(t->offs[j].field, col[C_FIELD]))
-			o = &t->offs[j];
-	if (!o) {
-		if (GROW(t->offs, t->cap, t->noffs, 8))
-			return -ENOMEM;
-		o = &t->offs[t->noffs];
-		memset(o, 0, sizeof(*o));
-		o->offset = offset;
-		o->field = strdup(col[C_FIELD]);
-		if (!o->field)
-			return -ENOMEM;
-		t->noffs++;
-	}
+	size_t ti, oi;
+	struct type_row *t = report_type_row(r, col[C_TYPE], s, &ti);
+	struct offset_row *o = t ? report_offset_row(t, offset, col[C_FIELD], &oi) : NULL;
+	if (!o)
+		return -ENOMEM;
+	if (s && !t->type_id)
+		t->type_id = type_id;
 	add_row_counts(&o->c, ev, v);
 	add_row_counts(&t->c, ev, v);
 	add_row_counts(&r->total, ev, v);
@@ -154,7 +128,7 @@ static int add_row(struct dt_report *r, char **col, struct dt_dsos *dsos)
 }
 
 int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
-		       unsigned long *bad_line)
+		       unsigned long *bad_line, unsigned long *nbad)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -163,7 +137,7 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 	int err = 0;
 	bool header = false;
 
-	*bad_line = 0;
+	*bad_line = *nbad = 0;
 	while ((len = getline(&line, &cap, in)) > 0) {
 		char *col[C_COUNT + 1];
 		no++;
@@ -178,6 +152,7 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 			    strcmp(col[C_TYPE], "type") || strcmp(col[C_FIELD], "field") ||
 			    strcmp(col[C_SAMPLES], "samples")) {
 				*bad_line = no;
+				*nbad = 1;
 				err = -EINVAL;
 				break;
 			}
@@ -191,8 +166,10 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 			err = e;
 			break;
 		}
-		if (e && !*bad_line) {
-			*bad_line = no;
+		if (e) {
+			if (!*bad_line)
+				*bad_line = no;
+			++*nbad;
 			err = -EINVAL;
 		}
 	}
@@ -200,6 +177,7 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 		err = -EIO;
 	else if (!err && !header) {
 		*bad_line = no ? no : 1;
+		*nbad = 1;
 		err = -EINVAL;		/* empty: not a table */
 	}
 	free(line);
@@ -213,7 +191,8 @@ struct diff_row {
 	const char *type;
 	char key[256];			/* field, or "+OFFSET" without one;
 					 * "" for the type's own row */
-	const char *field;
+	size_t type_row;		/* index of the type's own row */
+	double weight;			/* the larger of the two shares */
 	uint64_t n[2];			/* samples before, after */
 	int64_t offset[2], line[2];	/* of the first row seen */
 	bool seen[2];
@@ -246,6 +225,8 @@ static int diff_side(struct diff *d, const struct dt_report *r, int ev, int side
 		struct diff_row *tr = diff_row_get(d, t->name, "");
 		if (!tr)
 			return -ENOMEM;
+		size_t type_row = (size_t)(tr - d->rows);
+		tr->type_row = type_row;
 		tr->n[side] += t->c.samples[ev];
 		tr->seen[side] = true;
 		for (size_t j = 0; j < t->noffs; j++) {
@@ -258,7 +239,7 @@ static int diff_side(struct diff *d, const struct dt_report *r, int ev, int side
 			struct diff_row *fr = diff_row_get(d, t->name, o->field[0] ? o->field : key);
 			if (!fr)
 				return -ENOMEM;
-			fr->field = o->field;
+			fr->type_row = type_row;
 			if (!fr->seen[side]) {
 				fr->offset[side] = o->offset;
 				fr->line[side] = type_line_of(t, o->offset);
@@ -275,45 +256,24 @@ static double share(uint64_t n, uint64_t total)
 	return total ? 100.0 * (double)n / (double)total : 0.0;
 }
 
-static uint64_t diff_total[2];
-
-static double row_weight(const struct diff_row *r)
-{
-	double a = share(r->n[0], diff_total[0]), b = share(r->n[1], diff_total[1]);
-
-	return a > b ? a : b;
-}
-
-/* Types by their larger share; a type's fields after it, the same way. */
-static const struct diff_row *diff_rows_base;
-static int cmp_diff(const void *x, const void *y)
+/* Types by their larger share, each followed by its fields, the same
+ * way (qsort_r's argument: the rows). */
+static int cmp_diff(const void *x, const void *y, void *rows)
 {
 	const struct diff_row *a = *(const struct diff_row *const *)x;
 	const struct diff_row *b = *(const struct diff_row *const *)y;
-	const struct diff_row *ta = a, *tb = b;
+	const struct diff_row *ta = (struct diff_row *)rows + a->type_row;
+	const struct diff_row *tb = (struct diff_row *)rows + b->type_row;
 
-	for (size_t i = 0; a->key[0] && diff_rows_base[i].type; i++)
-		if (!diff_rows_base[i].key[0] && !strcmp(diff_rows_base[i].type, a->type)) {
-			ta = &diff_rows_base[i];
-			break;
-		}
-	for (size_t i = 0; b->key[0] && diff_rows_base[i].type; i++)
-		if (!diff_rows_base[i].key[0] && !strcmp(diff_rows_base[i].type, b->type)) {
-			tb = &diff_rows_base[i];
-			break;
-		}
 	if (ta != tb) {
-		double wa = row_weight(ta), wb = row_weight(tb);
-		if (wa != wb)
-			return wa > wb ? -1 : 1;
-		return strcmp(ta->type, tb->type) ? strcmp(ta->type, tb->type) :
-		       (ta < tb ? -1 : 1);
+		if (ta->weight != tb->weight)
+			return ta->weight > tb->weight ? -1 : 1;
+		return ta < tb ? -1 : 1;
 	}
 	if (!a->key[0] != !b->key[0])
 		return a->key[0] ? 1 : -1;	/* the type's row first */
-	double wa = row_weight(a), wb = row_weight(b);
-	if (wa != wb)
-		return wa > wb ? -1 : 1;
+	if (a->weight != b->weight)
+		return a->weight > b->weight ? -1 : 1;
 	return strcmp(a->key, b->key);
 }
 
@@ -322,33 +282,31 @@ static void print_diff_event(FILE *f, const struct dt_report *a,
 			     const char *name_a, const char *name_b,
 			     const struct dt_table_opts *o, struct diff *d)
 {
-	diff_total[0] = a->total.samples[ea];
-	diff_total[1] = b->total.samples[eb];
+	uint64_t total[2] = { a->total.samples[ea], b->total.samples[eb] };
 	const char *evname = b->events[eb] ? b->events[eb] : "samples";
 	const struct diff_row **v = calloc(d->n + 1, sizeof(*v));
-	struct diff_row *base = calloc(d->n + 1, sizeof(*base));
 
-	if (!v || !base) {
-		free(v);
-		free(base);
+	if (!v) {
 		fprintf(f, "# ERROR: out of memory for the diff\n");
 		return;
 	}
-	memcpy(base, d->rows, d->n * sizeof(*base));
-	diff_rows_base = base;
-	for (size_t i = 0; i < d->n; i++)
-		v[i] = &base[i];
-	qsort(v, d->n, sizeof(*v), cmp_diff);
+	for (size_t i = 0; i < d->n; i++) {
+		struct diff_row *r = &d->rows[i];
+		double sa = share(r->n[0], total[0]), sb = share(r->n[1], total[1]);
+		r->weight = sa > sb ? sa : sb;
+		v[i] = r;
+	}
+	qsort_r(v, d->n, sizeof(*v), cmp_diff, d->rows);
 
 	if (o->format == DT_FORMAT_PERF) {
 		fprintf(f, "# dtprof diff, event '%s': before '%s' %" PRIu64
 			" samples, after '%s' %" PRIu64 " samples\n#\n", evname,
-			name_a, diff_total[0], name_b, diff_total[1]);
+			name_a, total[0], name_b, total[1]);
 		fputs("#  Before    After     Delta   Offset  (before -> after)   Line  Data Type (field)\n", f);
 	}
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diff_row *r = v[i];
-		double sa = share(r->n[0], diff_total[0]), sb = share(r->n[1], diff_total[1]);
+		double sa = share(r->n[0], total[0]), sb = share(r->n[1], total[1]);
 		if (o->format == DT_FORMAT_TSV) {
 			fprintf(f, "%s\t%s\t%s", evname, r->type, r->key[0] ? r->key : "");
 			for (int s = 0; s < 2; s++) {
@@ -383,7 +341,6 @@ static void print_diff_event(FILE *f, const struct dt_report *a,
 			fprintf(f, "    %s (%s)\n", r->type, r->key);
 	}
 	free(v);
-	free(base);
 }
 
 int dt_report_print_diff(FILE *f, const struct dt_report *a,

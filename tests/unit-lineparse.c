@@ -50,5 +50,14 @@ int main(void)
 	/* embedded NUL: the length decides, not the terminator */
 	line_parse("0x10\0garbage", 12, &r);
 	ok(r.kind == LINE_BAD, "a NUL inside the line is not its end");
+	/* what the sharing table needs: threads, CPUs, data addresses */
+	r = parse("          fq  5172/5174 [001] 100.5: 250000 cpu-clock:      55555555527d fq_enqueue+0xd (/tmp/fq)");
+	ok(r.kind == LINE_SAMPLE && r.pid == 5172 && r.tid == 5174 && r.cpu == 1 &&
+	   r.addr == 0x55555555527d && !r.has_data_addr,
+	   "comm pid/tid [cpu]: pid %d tid %d cpu %d", r.pid, r.tid, r.cpu);
+	r = parse("   5174     7ffd00001010     55555555527d fq_enqueue+0xd (/tmp/fq)");
+	ok(r.kind == LINE_SAMPLE && r.tid == 5174 && r.cpu == -1 && r.has_data_addr &&
+	   r.data_addr == 0x7ffd00001010 && r.addr == 0x55555555527d,
+	   "-F tid,addr,ip: the lone integer is the tid, addr the data address");
 	return done_testing();
 }

@@ -138,13 +138,38 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The first access of kind in function sym of the ELF at path that the
+ * library names a type for (found with the library itself), or 0. */
+static uint64_t find_access(const char *path, const char *sym,
+			    enum dt_access kind)
+{
+	struct dt_session *s;
+	uint64_t start, size, found = 0;
+
+	if (dt_session_open(path, NULL, &s))
+		return 0;
+	if (!dt_session_symbol(s, sym, &start, &size))
+		for (uint64_t pc = start; pc < start + size && !found;) {
+			struct dt_answer a;
+			char t[128];
+			int len = dt_session_disasm(s, pc, t, sizeof(t));
+			if (len <= 0)
+				break;
+			if (dt_resolve_pc(s, pc, &a) == DT_OK && a.type[0] != '(' &&
+			    a.access == kind)
+				found = pc;
+			pc += (uint64_t)len;
+		}
+	dt_session_close(s);
+	return found;
+}
+
 int main(int argc, char **argv)
 {
 	const char *so = argc > 1 ? argv[1] : getenv("DT_PLUGIN");
 	char self[4096], out[] = "/tmp/dtprof-unit-plugin.XXXXXX";
 	struct plugin p;
-	struct dt_session *s;
-	uint64_t start, size, load = 0;
+	uint64_t load = 0;
 	void *h, *data = NULL;
 
 	if (!so)
@@ -168,19 +193,7 @@ int main(int argc, char **argv)
 	   strstr(long_desc, "annotate"), "filter_description describes it");
 
 	/* the load in probe_key, found with the library itself */
-	dt_session_open(self, NULL, &s);
-	if (s && !dt_session_symbol(s, "probe_key", &start, &size))
-		for (uint64_t pc = start; pc < start + size && !load;) {
-			struct dt_answer a;
-			char t[128];
-			int len = dt_session_disasm(s, pc, t, sizeof(t));
-			if (len <= 0)
-				break;
-			if (dt_resolve_pc(s, pc, &a) == DT_OK && a.type[0] != '(')
-				load = pc;
-			pc += (uint64_t)len;
-		}
-	dt_session_close(s);
+	load = find_access(self, "probe_key", DT_ACCESS_LOAD);
 	if (!ok(load != 0, "found the load in probe_key"))
 		return done_testing();
 
@@ -281,20 +294,7 @@ int main(int argc, char **argv)
 
 	/* ---- weights, data sources and sharing, on synthetic samples (no
 	 * PMU here: what real perf mem samples carry, field by field) ---- */
-	uint64_t st_start, st_size, store = 0, st_off;
-	dt_session_open(self, NULL, &s);
-	if (s && !dt_session_symbol(s, "probe_store", &st_start, &st_size))
-		for (uint64_t pc = st_start; pc < st_start + st_size && !store;) {
-			struct dt_answer a;
-			char txt[128];
-			int len = dt_session_disasm(s, pc, txt, sizeof(txt));
-			if (len <= 0)
-				break;
-			if (dt_resolve_pc(s, pc, &a) == DT_OK && a.access == DT_ACCESS_STORE)
-				store = pc;
-			pc += (uint64_t)len;
-		}
-	dt_session_close(s);
+	uint64_t store = find_access(self, "probe_store", DT_ACCESS_STORE), st_off;
 	ok(store != 0, "found the store in probe_store");
 	st_off = file_offset(self, store);
 
@@ -402,6 +402,40 @@ int main(int argc, char **argv)
 		ok(strstr(t, "struct node\t0\t8\tkey\t1\t0\t4\t4\t0\t0\t") &&
 		   strstr(t, "struct node\t0\t16\tval\t2\t1\t4\t0\t4\t0\t") &&
 		   strstr(t, want), "sharing: thread 2 writes val, thread 1 reads key: %s", want);
+		if (tap_failed)
+			printf("# output:\n%s", t);
+	}
+	/* data addresses put the objects 48 bytes into a cache line: the
+	 * lines follow them (val, at +16, starts line 1); sort=weight puts one
+	 * heavy sample of val before four light ones of key */
+	fake_attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR |
+				PERF_SAMPLE_WEIGHT;
+	fake_sample.tid = 1;
+	for (int by_weight = 0; by_weight < 2; by_weight++) {
+		fake_argv[0] = "report";
+		fake_argv[1] = "annotate";
+		fake_argv[2] = by_weight ? "sort=weight" : "sort=samples";
+		fake_argv[3] = "format=tsv";
+		fake_argv[4] = outarg;
+		fake_argc = 5;
+		data = NULL;
+		is_int(p.start(&data, NULL), 0, "%s: start", fake_argv[2]);
+		fake_sample.weight = 1;
+		fake_sample.addr = 0x7ffd00001030 + 8;
+		for (int i = 0; i < 4; i++)
+			feed(&p, data, "mem-loads", self, off);
+		fake_sample.weight = 100;
+		fake_sample.addr = 0x7ffd00001030 + 16;
+		feed(&p, data, "mem-loads", self, st_off);
+		is_int(p.stop(data, NULL), 0, "stop");
+		t = slurp(out);
+		const char *k = strstr(t, "mem-loads\tstruct node\t8\tkey\t");
+		const char *v = strstr(t, "mem-loads\tstruct node\t16\tval\t");
+		ok(k && v && (by_weight ? v < k : k < v), "%s: %s first", fake_argv[2],
+		   by_weight ? "val (weight 100)" : "key (4 samples)");
+		ok(strstr(t, "mem-loads\tstruct node\t16\t8\t1\tmember\tval\tlong int\t1\t") &&
+		   strstr(t, "mem-loads\tstruct node\t8\t8\t1\tmember\tkey\tlong int\t0\t"),
+		   "%s: lines follow the objects' alignment (val starts line 1)", fake_argv[2]);
 		if (tap_failed)
 			printf("# output:\n%s", t);
 	}
