@@ -187,6 +187,19 @@ dt_perf() {
 	fi
 }
 
+# A perf command that loads the plugin under test, for programs that run
+# perf themselves (dtresolve --merge and --diff read PERF): prints its path.
+dt_perf_command() {
+	cat >"$dt_trash/.perf-for-plugin" <<-EOF
+	#!/bin/sh
+	[ -n "$dt_san_preload" ] && export LD_PRELOAD=$dt_san_preload \\
+		ASAN_OPTIONS="\${ASAN_OPTIONS:-}:detect_leaks=0"
+	exec $1 "\$@"
+	EOF
+	chmod +x "$dt_trash/.perf-for-plugin"
+	echo "$dt_trash/.perf-for-plugin"
+}
+
 # perf script with the plugin: dt_perf_script PERF ARGS...
 dt_perf_script() {
 	_p=$1

@@ -65,7 +65,10 @@ dt_test 'fq: the human sharing table names the line and both threads' '
 	dt_show share.txt
 '
 
-# --- compared and merged ---
+# --- compared and merged (dtresolve runs perf for perf.data files) ---
+PERF=$(dt_perf_command perf)
+DTPROF_PLUGIN=$DT_PLUGIN
+export PERF DTPROF_PLUGIN
 for v in lw lw-reordered; do
 	perf record -q -e cpu-clock -o $v.data ./$v 100000 40 >/dev/null 2>&1
 done
