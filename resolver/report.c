@@ -699,8 +699,12 @@ static void sources_human(FILE *f, const struct dt_report *r,
 
 	fprintf(f, "\n# data sources (samples with one; %% of the row)\n#");
 	fputs(" event                  Samples  MeanWt", f);
-	for (int l = 0; l < DT_LVL_COUNT; l++)
-		fprintf(f, " %7.7s", dt_mem_level_str((enum dt_mem_level)l));
+	int width[DT_LVL_COUNT];	/* a column as wide as its level's name */
+	for (int l = 0; l < DT_LVL_COUNT; l++) {
+		const char *name = dt_mem_level_str((enum dt_mem_level)l);
+		width[l] = strlen(name) > 7 ? (int)strlen(name) : 7;
+		fprintf(f, " %*s", width[l], name);
+	}
 	fputs("  Data Type / offset (field)\n", f);
 	for (size_t i = 0; i < r->ntypes; i++) {
 		const struct type_row *t = v[i];
@@ -715,7 +719,7 @@ static void sources_human(FILE *f, const struct dt_report *r,
 				fprintf(f, "  %-20.20s %9" PRIu64 " %7.1f", event_name(r, e),
 					n, mean_weight(c, e));
 				for (int l = 0; l < DT_LVL_COUNT; l++)
-					fprintf(f, " %6.1f%%", pct(c->level[e][l], n));
+					fprintf(f, " %*.1f%%", width[l] - 1, pct(c->level[e][l], n));
 				const char *name = report_type_label(t, label, sizeof(label));
 				if (j)
 					fprintf(f, "      %s +%" PRId64 " (%s)\n", name,
@@ -983,12 +987,17 @@ static void row_counts(const struct type_row *t, const struct dt_layout *l,
 	}
 }
 
-/* The separator before cache line n of t, with the line's counts. */
+/* The separator before cache line n of t, with the line's counts and,
+ * when threads are known, how many touched it and its sharing flag. */
 static void line_banner(FILE *f, const struct dt_report *r,
-			const struct type_row *t, int64_t n, unsigned phase)
+			const struct sharing_view *sv, const struct type_row *t,
+			int64_t n, unsigned phase)
 {
 	struct counts c;
 	int64_t lo = n * CACHE_LINE - (int64_t)phase, hi = lo + CACHE_LINE;
+	const char *flag, *evidence;
+	unsigned tids = sharing_view_line(r, sv, (uint32_t)(t - r->types), n,
+					  &flag, &evidence);
 
 	sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)hi, &c);
 	fprintf(f, "# ---------- cache line %" PRId64 " (offset %" PRId64 "):", n,
@@ -996,10 +1005,15 @@ static void line_banner(FILE *f, const struct dt_report *r,
 	for (int e = 0; e < nevents(r); e++)
 		fprintf(f, " %s%" PRIu64 " samples, %" PRIu64 " loads, %" PRIu64
 			" stores", e ? "; " : "", c.samples[e], c.loads[e], c.stores[e]);
+	if (tids)
+		fprintf(f, "; %u thread%s", tids, tids == 1 ? "" : "s");
+	if (*flag)
+		fprintf(f, ": %s, %s", flag, evidence);
 	fputs(" ----------\n", f);
 }
 
 static void annotate_one_human(FILE *f, const struct dt_report *r,
+			       const struct sharing_view *sv,
 			       const struct type_row *t,
 			       const struct dt_layout *l)
 {
@@ -1029,7 +1043,7 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 		const struct dt_layout_row *row = &l->rows[i];
 		int64_t row_line = type_line_of(t, (int64_t)row->offset);
 		while (line < row_line)
-			line_banner(f, r, t, ++line, phase);
+			line_banner(f, r, sv, t, ++line, phase);
 		row_counts(t, l, i, &c);
 		fputc(' ', f);
 		for (int e = 0; e < nevents(r); e++) {
@@ -1122,9 +1136,14 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 		    const struct dt_table_opts *o)
 {
 	bool found = false;
+	struct sharing_view *sv = NULL;
 
-	if (o->format == DT_FORMAT_PERF)
+	if (o->format == DT_FORMAT_PERF) {
 		print_header(f, r);
+		sv = r->sharing ? sharing_view_new(r) : NULL;
+		if (r->sharing && !sv)
+			fputs("# out of memory: cache lines printed without their threads\n", f);
+	}
 	if (o->format == DT_FORMAT_TSV) {
 		fputs("event\ttype\toffset\tsize\tdepth\tkind\tname\tmember_type\tcache_line", f);
 		tsv_counts_header(f);
@@ -1146,12 +1165,13 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 			annotate_one_json(f, r, t, l);
 			break;
 		case DT_FORMAT_PERF:
-			annotate_one_human(f, r, t, l);
+			annotate_one_human(f, r, sv, t, l);
 			break;
 		}
 	}
 	if (!found && o->type && o->format == DT_FORMAT_PERF)
 		fprintf(f, "\nNo samples of type '%s'.\n", o->type);
+	sharing_view_free(sv);
 	return 0;
 }
 

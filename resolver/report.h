@@ -45,6 +45,7 @@ struct type_row {
 };
 
 struct sharing;
+struct sharing_view;
 
 struct dt_report {
 	char *events[NEV];
@@ -74,6 +75,14 @@ int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 void sharing_free(struct sharing *sh);
 void sharing_print(FILE *f, const struct dt_report *r,
 		   const struct dt_table_opts *o);
+/* The flagged lines of r, for annotate's banners: NULL when out of memory. */
+struct sharing_view *sharing_view_new(const struct dt_report *r);
+void sharing_view_free(struct sharing_view *sv);
+/* How many threads touched cache line `line` of type ti (0: none seen or
+ * no view), the flag's text ("" when none) and its evidence. */
+unsigned sharing_view_line(const struct dt_report *r,
+			   const struct sharing_view *sv, uint32_t ti,
+			   int64_t line, const char **flags, const char **evidence);
 /* Shared printing helpers of report.c. */
 void report_json_string(FILE *f, const char *s);
 const char *report_type_label(const struct type_row *t, char *buf, size_t len);

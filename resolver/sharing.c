@@ -300,13 +300,15 @@ static void group_flags(const struct touch *v, struct group *g)
 	}
 }
 
-static struct group *group_find(struct group *g, size_t n, uint32_t ti,
-				int64_t line)
+/* The index of type ti's line in g[0..n), or n. */
+static size_t group_find(const struct group *g, size_t n, uint32_t ti,
+			 int64_t line)
 {
-	for (size_t i = 0; i < n; i++)
-		if (g[i].ti == ti && g[i].line == line)
-			return &g[i];
-	return NULL;
+	size_t i = 0;
+
+	while (i < n && (g[i].ti != ti || g[i].line != line))
+		i++;
+	return i;
 }
 
 /* Flags the real lines prove: a writer and another thread in one line,
@@ -333,11 +335,11 @@ static void confirm(const struct dt_report *r, struct group *g, size_t ng)
 				else if (o->writes)
 					found |= FLAG_TRUE;
 			}
-			struct group *gw = found ?
-				group_find(g, ng, w->ti, line_of(r, w->ti, w->offset)) : NULL;
-			if (gw) {
-				gw->confirmed |= found;
-				gw->confirmed_lines++;
+			size_t gi = found ?
+				group_find(g, ng, w->ti, line_of(r, w->ti, w->offset)) : ng;
+			if (gi < ng) {
+				g[gi].confirmed |= found;
+				g[gi].confirmed_lines++;
 			}
 		}
 	}
@@ -486,49 +488,93 @@ static void print_json(FILE *f, const struct dt_report *r,
 	fputs("]}\n", f);
 }
 
+/* The touches sorted by type and line, grouped into lines, flagged and
+ * ranked: what every view of sharing prints from. */
+struct sharing_view {
+	struct touch *v;
+	struct group *g;
+	size_t ng;
+};
+
+void sharing_view_free(struct sharing_view *sv)
+{
+	if (!sv)
+		return;
+	free(sv->v);
+	free(sv->g);
+	free(sv);
+}
+
+struct sharing_view *sharing_view_new(const struct dt_report *r)
+{
+	const struct sharing *sh = r->sharing;
+	size_t n = sh ? sh->ntouch : 0;
+	struct sharing_view *sv = calloc(1, sizeof(*sv));
+
+	if (!sv)
+		return NULL;
+	if (!n)
+		return sv;
+	sv->v = malloc(n * sizeof(*sv->v));
+	sv->g = calloc(n, sizeof(*sv->g));
+	if (!sv->v || !sv->g) {
+		sharing_view_free(sv);
+		return NULL;
+	}
+	memcpy(sv->v, sh->touch, n * sizeof(*sv->v));
+	qsort_r(sv->v, n, sizeof(*sv->v), cmp_touch, (void *)r);
+	for (size_t i = 0; i < n; i++) {
+		int64_t line = line_of(r, sv->v[i].ti, sv->v[i].offset);
+		struct group *last = sv->ng ? &sv->g[sv->ng - 1] : NULL;
+		if (!last || last->ti != sv->v[i].ti || last->line != line)
+			sv->g[sv->ng++] = (struct group){ .ti = sv->v[i].ti, .line = line,
+							  .first = i };
+		sv->g[sv->ng - 1].n++;
+	}
+	for (size_t i = 0; i < sv->ng; i++)
+		group_flags(sv->v, &sv->g[i]);
+	if (sh->lines)
+		confirm(r, sv->g, sv->ng);
+	qsort(sv->g, sv->ng, sizeof(*sv->g), cmp_group);
+	return sv;
+}
+
+unsigned sharing_view_line(const struct dt_report *r,
+			   const struct sharing_view *sv, uint32_t ti,
+			   int64_t line, const char **flags, const char **evidence)
+{
+	size_t i = sv ? group_find(sv->g, sv->ng, ti, line) : 0;
+
+	*flags = *evidence = "";
+	if (!sv || i == sv->ng)
+		return 0;
+	*flags = flag_text[shown_flags(r, &sv->g[i], evidence)];
+	return sv->g[i].tids;
+}
+
 void sharing_print(FILE *f, const struct dt_report *r,
 		   const struct dt_table_opts *o)
 {
-	const struct sharing *sh = r->sharing;
-	size_t n = sh ? sh->ntouch : 0, ng = 0;
-	struct touch *v = n ? malloc(n * sizeof(*v)) : NULL;
-	struct group *g = n ? calloc(n, sizeof(*g)) : NULL;
+	struct sharing_view *sv = sharing_view_new(r);
+	size_t ng;
 
-	if (n && (!v || !g)) {
+	if (!sv) {
 		fprintf(f, "# ERROR: out of memory for the sharing table\n");
-		free(v);
-		free(g);
 		return;
 	}
-	if (n)
-		memcpy(v, sh->touch, n * sizeof(*v));
-	if (n)
-		qsort_r(v, n, sizeof(*v), cmp_touch, (void *)r);
-	for (size_t i = 0; i < n; i++) {
-		int64_t line = line_of(r, v[i].ti, v[i].offset);
-		if (!ng || g[ng - 1].ti != v[i].ti || g[ng - 1].line != line)
-			g[ng++] = (struct group){ .ti = v[i].ti, .line = line, .first = i };
-		g[ng - 1].n++;
-	}
-	for (size_t i = 0; i < ng; i++)
-		group_flags(v, &g[i]);
-	if (sh && sh->lines)
-		confirm(r, g, ng);
-	if (ng)
-		qsort(g, ng, sizeof(*g), cmp_group);
+	ng = sv->ng;
 	if (o->type) {	/* one type only: keep its lines */
 		size_t kept = 0;
 		for (size_t i = 0; i < ng; i++)
-			if (!strcmp(r->types[g[i].ti].name, o->type))
-				g[kept++] = g[i];
+			if (!strcmp(r->types[sv->g[i].ti].name, o->type))
+				sv->g[kept++] = sv->g[i];
 		ng = kept;
 	}
 	if (o->format == DT_FORMAT_TSV)
-		print_tsv(f, r, v, g, ng);
+		print_tsv(f, r, sv->v, sv->g, ng);
 	else if (o->format == DT_FORMAT_JSON)
-		print_json(f, r, v, g, ng);
+		print_json(f, r, sv->v, sv->g, ng);
 	else
-		print_human(f, r, v, g, ng);
-	free(v);
-	free(g);
+		print_human(f, r, sv->v, sv->g, ng);
+	sharing_view_free(sv);
 }

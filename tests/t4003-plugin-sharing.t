@@ -28,6 +28,7 @@ for v in fq fq-fixed; do
 	dt_perf_script perf -i $v.data --dlarg 'annotate=struct fq_sched_data' \
 		--dlarg format=tsv >$v.ann 2>/dev/null
 	dt_perf_script perf -i $v.data --dlarg sharing --dlarg format=tsv >$v.share 2>/dev/null
+	dt_perf_script perf -i $v.data --dlarg 'annotate=struct fq_sched_data' >$v.ann.txt 2>/dev/null
 done
 
 dt_test 'fq: the counters are written, the parameters only read' '
@@ -63,6 +64,11 @@ dt_test 'fq: the human sharing table names the line and both threads' '
 	dt_perf_script perf -i fq.data --dlarg sharing >share.txt 2>/dev/null &&
 	grep -q "^struct fq_sched_data, cache line 0 (offsets 0..63): .* 2 threads: false sharing, suspected" share.txt ||
 	dt_show share.txt
+'
+dt_test 'fq: annotate flags line 0 on its banner, and no line of the fixed layout' '
+	grep -q "^# ---------- cache line 0 (offset 0): .*; 2 threads: false sharing, suspected -" fq.ann.txt &&
+	grep -q "^# ---------- cache line 0 (offset 0): .*threads* -" fq-fixed.ann.txt &&
+	! grep -q "sharing, suspected" fq-fixed.ann.txt || dt_show fq.ann.txt fq-fixed.ann.txt
 '
 
 # --- compared and merged (dtresolve runs perf for perf.data files) ---

@@ -375,6 +375,25 @@ int main(int argc, char **argv)
 	if (tap_failed)
 		printf("# output:\n%s", t);
 
+	/* the same samples in the human report: a mean-weight column and the
+	 * data-source table, shown as TAP comments (the README quotes them:
+	 * `build/tests/unit-plugin | sed -n 's/^# synthetic: //p'`) */
+	fake_argv[0] = outarg;
+	fake_argc = 1;
+	data = NULL;
+	is_int(p.start(&data, NULL), 0, "data sources, human report: start");
+	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		fake_sample.data_src = sources[i].data_src;
+		fake_sample.weight = 10 * (i + 1);
+		feed(&p, data, "mem-loads", self, off);
+	}
+	is_int(p.stop(data, NULL), 0, "stop");
+	t = slurp(out);
+	ok(strstr(t, "MeanWt") && strstr(t, "# data sources"),
+	   "human report: a mean-weight column and a data-source table");
+	for (const char *l = t; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		printf("# synthetic: %.*s\n", (int)strcspn(l, "\n"), l);
+
 	/* sharing, confirmed by data addresses: thread 2 stores val (+16)
 	 * while thread 1 loads key (+8) in the same cache line; then the
 	 * same two fields of objects a page apart: not confirmed */
