@@ -46,9 +46,9 @@ struct state {
 	unsigned ev_has[DT_REPORT_MAX_EVENTS];	/* DT_SAMPLE_* it carries */
 	bool ev_seen[DT_REPORT_MAX_EVENTS];
 	/* dlargs */
-	bool want_report, want_annotate, want_stat, want_sharing;
+	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
 	enum dt_sort sort;
-	const char *annotate_type, *filter_type, *output, *vmlinux;
+	const char *annotate_type, *advise_type, *filter_type, *output, *vmlinux;
 	enum dt_format format;
 	enum skid_mode skid;
 };
@@ -73,6 +73,9 @@ static int parse_arg(struct state *st, const char *arg)
 	} else if (KEY("annotate")) {
 		st->want_annotate = true;
 		st->annotate_type = val && *val ? val : NULL;
+	} else if (KEY("advise")) {
+		st->want_advise = true;
+		st->advise_type = val && *val ? val : NULL;
 	} else if (KEY("stat") && !val) {
 		st->want_stat = true;
 	} else if (KEY("sharing") && !val) {
@@ -143,10 +146,11 @@ EXPORT int start(void **data, void *ctx)
 		free(st);
 		return -ENOMEM;
 	}
-	/* The report is the default; annotate and sharing replace it (ask for
-	 * both with report); stat adds to it.  With filter=TYPE perf prints
-	 * the kept samples, and tables only when asked for. */
-	if (!st->want_annotate && !st->want_sharing && !st->filter_type)
+	/* The report is the default; every other table replaces it (ask for
+	 * both with report).  With filter=TYPE perf prints the kept samples,
+	 * and tables only when asked for. */
+	if (!st->want_annotate && !st->want_sharing && !st->want_stat &&
+	    !st->want_advise && !st->filter_type)
 		st->want_report = true;
 	*data = st;
 	return 0;
@@ -287,7 +291,8 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 
 	dt_report_add_sample(st->report, ev, s, &ans, &smp);
 	if (st->filter_type)
-		return ans.reason == DT_OK && !strcmp(ans.type, st->filter_type) ? 0 : 1;
+		return ans.reason == DT_OK &&
+		       dt_type_name_matches(s, ans.type, st->filter_type) ? 0 : 1;
 	return 1;
 }
 
@@ -299,7 +304,7 @@ static int print_tables(struct state *st)
 	int err = 0;
 
 	if (!st->want_report && !st->want_annotate && !st->want_stat &&
-	    !st->want_sharing)
+	    !st->want_sharing && !st->want_advise)
 		return 0;
 	if (st->output) {
 		f = fopen(st->output, "w");
@@ -314,6 +319,11 @@ static int print_tables(struct state *st)
 		err |= dt_report_print(f, st->report, DT_TABLE_ANNOTATE, &o);
 	if (st->want_sharing)
 		err |= dt_report_print(f, st->report, DT_TABLE_SHARING, &o);
+	if (st->want_advise) {
+		struct dt_table_opts a = o;
+		a.type = st->advise_type;
+		err |= dt_report_print(f, st->report, DT_TABLE_ADVISE, &a);
+	}
 	if (st->want_stat)
 		err |= dt_report_print(f, st->report, DT_TABLE_STAT, &o);
 	/* a full disk must not lose the report in silence */
@@ -349,7 +359,8 @@ EXPORT const char *filter_description(const char **long_description)
 		"dtprof " DTPROF_VERSION ": name the C type and field each sample's memory access touches.\n"
 		"  --dlarg report          types and offsets (the default)\n"
 		"  --dlarg annotate[=TYPE] annotated layouts: samples per field, holes, cache lines\n"
-		"  --dlarg stat            samples per unresolved reason\n"
+		"  --dlarg advise[=TYPE]   a proposed member order of the hot structs, as C\n"
+		"  --dlarg stat            samples per unresolved reason (only)\n"
 		"  --dlarg sharing         threads per cache line: false and true sharing\n"
 		"  --dlarg sort=samples|period|weight  order of the rows\n"
 		"  --dlarg format=tsv|json machine-readable tables\n"

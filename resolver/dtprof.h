@@ -185,6 +185,16 @@ size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
 int dt_session_symbol(struct dt_session *s, const char *name,
 		      uint64_t *start, uint64_t *size);
 
+/* Whether the type spelled `type` (a report row's name, from session s) is
+ * the one a user named `query`: its full name ("struct callchain_list"),
+ * bare tag ("callchain_list") or a typedef name of it in s's DWARF ("cJSON";
+ * looked up once per name, s may be NULL for no typedef lookup). */
+bool dt_type_name_matches(struct dt_session *s, const char *type,
+			  const char *query);
+/* Whether type's name is close to query (a likely typo or part of it):
+ * for "did you mean" lists. */
+bool dt_type_name_close(const char *type, const char *query);
+
 /* The layout of a type as pahole shows it: every member with offset and
  * size, nested structs and unions expanded one level deeper each, holes
  * and tail padding as rows of their own. */
@@ -209,6 +219,36 @@ struct dt_layout {
  * kept until dt_session_close().  0 or -errno (-ENOENT: no such type). */
 int dt_layout_get(struct dt_session *s, uint64_t type_id,
 		  const struct dt_layout **out);
+
+/* A struct as C declares it, for proposing a new member order: its
+ * members (top level, in declaration order) with the text that declares
+ * them ("struct list_head link", "unsigned int f : 3", an anonymous
+ * union's whole body), where they are and how they must be aligned. */
+struct dt_cmember {
+	const char *name;	/* "" for an anonymous struct or union */
+	const char *decl;	/* without the ';'; bodies one tab deeper */
+	uint64_t offset;	/* bytes (a bitfield: of its first bit) */
+	uint64_t size;		/* bytes; 0 for bitfields and a flexible array */
+	uint64_t align;		/* bytes: DW_AT_alignment, else natural */
+	uint64_t bit_offset;	/* bitfields: first bit, from the struct */
+	unsigned bit_size;	/* 0: not a bitfield */
+	uint64_t unit_size;	/* bitfields: bytes of the declared type */
+	bool flexible;		/* a flexible array member */
+};
+struct dt_cstruct {
+	const char *name;	/* "struct record" */
+	const char *decl_file;	/* where the DWARF says it is defined, or "" */
+	uint64_t size, align;
+	uint64_t explicit_align;/* __attribute__((aligned)) of the struct, or 0 */
+	const char *why_not;	/* set: it cannot be reordered, and why */
+	size_t n;
+	const struct dt_cmember *m;
+};
+/* The struct of type_id; strings live until dt_session_close(), the
+ * object until dt_cstruct_free() (NULL ok).  0, -ENOENT or -ENOMEM. */
+int dt_cstruct_new(struct dt_session *s, uint64_t type_id,
+		   struct dt_cstruct **out);
+void dt_cstruct_free(struct dt_cstruct *cs);
 
 /* Output of one answer, shared by every front end. */
 enum dt_format { DT_FORMAT_TSV, DT_FORMAT_PERF, DT_FORMAT_JSON };
@@ -324,13 +364,15 @@ enum dt_table {
 	DT_TABLE_ANNOTATE,	/* perf annotate --data-type, plus layout */
 	DT_TABLE_STAT,		/* samples per reason */
 	DT_TABLE_SHARING,	/* threads per cache line, sharing flags */
+	DT_TABLE_ADVISE,	/* a proposed member order, as C */
 };
 enum dt_sort { DT_SORT_SAMPLES, DT_SORT_PERIOD, DT_SORT_WEIGHT };
 /* Parse "samples", "period" or "weight"; -1 when none. */
 int dt_sort_from_str(const char *s);
 struct dt_table_opts {
 	enum dt_format format;	/* DT_FORMAT_PERF: for people; tsv; json */
-	const char *type;	/* annotate only this type, NULL: all */
+	const char *type;	/* annotate, advise, sharing: only the type
+				 * of this name (full, bare tag, typedef) */
 	enum dt_sort sort;	/* order of types and offsets */
 };
 /* Print a table.  0, or -EPROTO when the totals do not add up (said on

@@ -80,8 +80,10 @@ static void usage(FILE *f)
 "                          say (the containers that fit a bad_offset)\n"
 "      --aggregate[=TABLE] instead of a line per request, print a table at\n"
 "                          the end: report (types and offsets, default),\n"
-"                          annotate (per-type layouts) or sharing (threads\n"
-"                          per cache line); --format=tsv|json for machines\n"
+"                          annotate[=TYPE] (per-type layouts), sharing\n"
+"                          (threads per cache line) or advise[=TYPE] (a\n"
+"                          proposed member order, as C); --format=tsv|json\n"
+"                          for machines\n"
 "      --sort=KEY          order rows by samples (default), period or weight\n"
 "      --merge             the FILEs are tables (--format=tsv reports of\n"
 "                          dtresolve or dtplugin.so, or perf.data files,\n"
@@ -89,7 +91,8 @@ static void usage(FILE *f)
 "      --diff              compare two such tables: share of each type and\n"
 "                          field before and after, with their offsets and\n"
 "                          cache lines\n"
-"      --type=NAME         annotate only this type (\"struct page\")\n"
+"      --type=NAME         annotate, advise or share only this type: its\n"
+"                          name, bare tag or typedef (\"page\", \"cJSON\")\n"
 "      --event=NAME        table column of lines without an event (lines)\n"
 "      --skid[=RULE]       attribute a sample to the nearest memory access\n"
 "                          before it in its basic block: on (--skid), off,\n"
@@ -109,6 +112,34 @@ static void usage(FILE *f)
 "names registers only through variables (no instruction tracking);\n"
 "PERF and DTPROF_PLUGIN name the perf and dtplugin.so that read perf.data\n"
 "files for --merge and --diff.\n");
+}
+
+/* --aggregate=VIEW[=TYPE]: the table, and the type it is about. */
+static int parse_table(struct options *o, const char *arg)
+{
+	static const struct { const char *name; enum dt_table table; bool typed; } views[] = {
+		{ "report", DT_TABLE_TYPES, false },
+		{ "annotate", DT_TABLE_ANNOTATE, true },
+		{ "sharing", DT_TABLE_SHARING, true },
+		{ "advise", DT_TABLE_ADVISE, true },
+	};
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
+		if (strlen(views[i].name) != len || strncmp(arg, views[i].name, len))
+			continue;
+		if (eq && !views[i].typed) {
+			msg("--aggregate=%s takes no type", views[i].name);
+			return -1;
+		}
+		o->table = views[i].table;
+		if (eq && eq[1])
+			o->type = eq + 1;
+		return 0;
+	}
+	msg("unknown table '%s' (report, annotate[=TYPE], sharing[=TYPE], advise[=TYPE])", arg);
+	return -1;
 }
 
 static void log_cb(void *arg, const char *line)
@@ -199,16 +230,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'a':
 			o->aggregate = true;
-			if (!optarg || !strcmp(optarg, "report")) {
-				o->table = DT_TABLE_TYPES;
-			} else if (!strcmp(optarg, "annotate")) {
-				o->table = DT_TABLE_ANNOTATE;
-			} else if (!strcmp(optarg, "sharing")) {
-				o->table = DT_TABLE_SHARING;
-			} else {
-				msg("unknown table '%s' (report, annotate, sharing)", optarg);
+			if (parse_table(o, optarg ? optarg : "report"))
 				return EXIT_USAGE;
-			}
 			break;
 		case 't':
 			o->type = optarg;

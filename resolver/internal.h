@@ -92,6 +92,7 @@ struct dt_session {
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct global_index *globals;		/* globals.c, built lazily */
 	struct container_index *containers;	/* containers.c, built lazily */
+	struct typedef_cache *typedefs;		/* typenames.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
@@ -149,6 +150,7 @@ void scope_index_free(struct scope_index *ix);
 struct cu_ranges;
 void cu_ranges_free(struct cu_ranges *cr);
 struct layout_cache;
+struct typedef_cache;
 void layout_cache_free(struct layout_cache *c);
 
 struct access;
@@ -346,8 +348,15 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out);
  * by it), NULL when none. */
 bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name);
 bool type_byte_size(Dwarf_Die *t, uint64_t *size);
+/* ---- typenames.c ---- */
+void typedef_cache_free(struct typedef_cache *c);
+
 /* perf's spelling of a type: "struct page", "char*", "int[4]". */
 void type_spell(Dwarf_Die *die, char *buf, size_t len);
+/* The bits [*first_bit, *first_bit + *nbits) bitfield m (of type mtype,
+ * peeled) occupies in its parent; false for other members. */
+bool type_bitfield_bits(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *first_bit,
+			uint64_t *nbits);
 /* The bytes [start, end) member m (of type mtype, peeled) occupies in its
  * parent; open_ended for a flexible array member. */
 bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,

@@ -404,7 +404,7 @@ int64_t type_line_of(const struct type_row *t, int64_t off)
 
 /* ---- table printing ---- */
 
-static const char *event_name(const struct dt_report *r, int e)
+const char *report_event_name(const struct dt_report *r, int e)
 {
 	return e < r->nev && r->events[e] ? r->events[e] : "samples";
 }
@@ -477,7 +477,7 @@ static int check_totals(FILE *f, const struct dt_report *r)
 			const char *what = counts_differ(&type_sum, &r->types[i].c, e);
 			if (what) {
 				fprintf(f, "# ERROR: %s: the %s of %s's offsets do not add up\n",
-					event_name(r, e), what, r->types[i].name);
+					report_event_name(r, e), what, r->types[i].name);
 				bad = -EPROTO;
 			}
 		}
@@ -490,7 +490,7 @@ static int check_totals(FILE *f, const struct dt_report *r)
 		if (what || r->lost[e]) {
 			fprintf(f, "# ERROR: %s: rows add up to %" PRIu64
 				" samples of %" PRIu64 " (%" PRIu64 " lost; %s)\n",
-				event_name(r, e), sum.samples[e], r->total.samples[e],
+				report_event_name(r, e), sum.samples[e], r->total.samples[e],
 				r->lost[e], what ? what : "samples");
 			bad = -EPROTO;
 		}
@@ -626,12 +626,12 @@ static void print_header(FILE *f, const struct dt_report *r)
 		uint64_t n = r->total.samples[e];
 		fprintf(f, "# event '%s': %" PRIu64 " samples, period %" PRIu64
 			", %.1f%% resolved to a type, %" PRIu64 " loads, %" PRIu64
-			" stores (%" PRIu64 " both)\n", event_name(r, e), n,
+			" stores (%" PRIu64 " both)\n", report_event_name(r, e), n,
 			r->total.period[e], pct(n - unresolved(r, e), n),
 			r->total.loads[e], r->total.stores[e], r->total.rmw[e]);
 		if (r->total.weighed[e])
 			fprintf(f, "# event '%s': %" PRIu64 " samples with a weight,"
-				" mean %.1f\n", event_name(r, e), r->total.weighed[e],
+				" mean %.1f\n", report_event_name(r, e), r->total.weighed[e],
 				(double)r->total.weight[e] / (double)r->total.weighed[e]);
 	}
 	fprintf(f, "#\n");
@@ -716,7 +716,7 @@ static void sources_human(FILE *f, const struct dt_report *r,
 					n += c->level[e][l];
 				if (!n)
 					continue;
-				fprintf(f, "  %-20.20s %9" PRIu64 " %7.1f", event_name(r, e),
+				fprintf(f, "  %-20.20s %9" PRIu64 " %7.1f", report_event_name(r, e),
 					n, mean_weight(c, e));
 				for (int l = 0; l < DT_LVL_COUNT; l++)
 					fprintf(f, " %*.1f%%", width[l] - 1, pct(c->level[e][l], n));
@@ -741,7 +741,7 @@ static void types_human(FILE *f, const struct dt_report *r,
 	print_header(f, r);
 	fputs("#", f);
 	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, " %-*s", r->any_weight ? 53 : 44, event_name(r, e));
+		fprintf(f, " %-*s", r->any_weight ? 53 : 44, report_event_name(r, e));
 	fputs("\n#", f);
 	for (int e = 0; e < nevents(r); e++)
 		fprintf(f, " Samples%%  Period%%   Samples    Loads   Stores%s", wt);
@@ -831,7 +831,7 @@ static void types_tsv(FILE *f, const struct dt_report *r, struct type_row **v)
 			for (int e = 0; e < nevents(r); e++) {
 				if (!o->c.samples[e])
 					continue;
-				fprintf(f, "%s\t%s\t%" PRId64 "\t%s", event_name(r, e),
+				fprintf(f, "%s\t%s\t%" PRId64 "\t%s", report_event_name(r, e),
 					v[i]->name, o->offset, o->field);
 				tsv_counts(f, &o->c, e);
 				tsv_binary(f, v[i]);
@@ -842,7 +842,7 @@ static void types_tsv(FILE *f, const struct dt_report *r, struct type_row **v)
 		for (int e = 0; e < nevents(r); e++) {
 			if (!r->by_reason[k].samples[e])
 				continue;
-			fprintf(f, "%s\t%s\t\t%s", event_name(r, e), DT_TYPE_UNKNOWN,
+			fprintf(f, "%s\t%s\t\t%s", report_event_name(r, e), DT_TYPE_UNKNOWN,
 				dt_reason_str((enum dt_reason)k));
 			tsv_counts(f, &r->by_reason[k], e);
 			tsv_binary(f, NULL);
@@ -870,7 +870,7 @@ static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
 	fputs("{\"events\":[", f);
 	for (int e = 0; e < nevents(r); e++) {
 		fprintf(f, "%s{\"name\":", e ? "," : "");
-		report_json_string(f, event_name(r, e));
+		report_json_string(f, report_event_name(r, e));
 		fprintf(f, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
 			",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"rmw\":%" PRIu64 "}",
 			r->total.samples[e], r->total.period[e], r->total.loads[e],
@@ -922,7 +922,7 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 	bool human = fmt != DT_FORMAT_TSV;
 	fputs(human ? "# reason" : "reason", f);
 	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, human ? "\t%s\tpercent" : "\t%s", event_name(r, e));
+		fprintf(f, human ? "\t%s\tpercent" : "\t%s", report_event_name(r, e));
 	fputc('\n', f);
 	for (int k = 0; k < DT_REASON_COUNT; k++) {
 		bool any = k == 0;
@@ -950,7 +950,7 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 /* ---- annotated layouts ---- */
 
 /* Counts of offsets within [lo, hi) of type t. */
-static void sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
+void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 		      struct counts *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -974,7 +974,7 @@ static void row_counts(const struct type_row *t, const struct dt_layout *l,
 	const struct dt_layout_row *row = &l->rows[i];
 	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
 
-	sum_range(t, lo, hi, c);
+	report_sum_range(t, lo, hi, c);
 	if (row->kind != DT_LAYOUT_MEMBER)
 		return;
 	for (size_t j = 0; j < l->n; j++) {
@@ -982,7 +982,7 @@ static void row_counts(const struct type_row *t, const struct dt_layout *l,
 		if ((g->kind != DT_LAYOUT_HOLE && g->kind != DT_LAYOUT_PADDING) ||
 		    g->offset < lo || g->offset + g->size > hi)
 			continue;
-		sum_range(t, g->offset, g->offset + g->size, &gap);
+		report_sum_range(t, g->offset, g->offset + g->size, &gap);
 		sub_counts(c, &gap);
 	}
 }
@@ -999,7 +999,7 @@ static void line_banner(FILE *f, const struct dt_report *r,
 	unsigned tids = sharing_view_line(r, sv, (uint32_t)(t - r->types), n,
 					  &flag, &evidence);
 
-	sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)hi, &c);
+	report_sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)hi, &c);
 	fprintf(f, "# ---------- cache line %" PRId64 " (offset %" PRId64 "):", n,
 		lo < 0 ? 0 : lo);
 	for (int e = 0; e < nevents(r); e++)
@@ -1027,7 +1027,7 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 		l->size, lines, lines == 1 ? "" : "s");
 	for (int e = 0; e < nevents(r); e++)
 		fprintf(f, "# %s: %" PRIu64 " samples, %.1f%% of all, %" PRIu64
-			" loads, %" PRIu64 " stores\n", event_name(r, e),
+			" loads, %" PRIu64 " stores\n", report_event_name(r, e),
 			t->c.samples[e], pct(t->c.samples[e], r->total.samples[e]),
 			t->c.loads[e], t->c.stores[e]);
 	if (phase)
@@ -1095,7 +1095,7 @@ static void annotate_one_tsv(FILE *f, const struct dt_report *r,
 		row_counts(t, l, i, &c);
 		for (int e = 0; e < nevents(r); e++) {
 			fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s\t%s\t%s\t%" PRId64,
-				event_name(r, e), t->name, row->offset, row->size,
+				report_event_name(r, e), t->name, row->offset, row->size,
 				row->depth, layout_kinds[row->kind],
 				row->kind == DT_LAYOUT_TYPE ? t->name : row->name,
 				row->type, type_line_of(t, (int64_t)row->offset));
@@ -1132,10 +1132,46 @@ static void annotate_one_json(FILE *f, const struct dt_report *r,
 	fputs("]}\n", f);
 }
 
+bool report_type_selected(const struct type_row *t, const char *query)
+{
+	return dt_type_name_matches(t->session, t->name, query);
+}
+
+void report_name_note(FILE *f, const struct dt_report *r, const char *query)
+{
+	size_t matched = 0, close = 0;
+	const char *first = NULL;
+
+	for (size_t i = 0; i < r->ntypes; i++) {
+		const struct type_row *t = &r->types[i];
+		if (!report_type_selected(t, query))
+			continue;
+		if (!first || strcmp(first, t->name)) {
+			if (first && !matched++)	/* the first name, once */
+				fprintf(f, "\n# '%s' matches more than one type: %s", query, first);
+			if (first)
+				fprintf(f, ", %s", t->name);
+		}
+		first = first ? first : t->name;
+	}
+	if (matched) {
+		fputs("\n", f);
+		return;
+	}
+	if (first)
+		return;
+	fprintf(f, "\nNo samples of type '%s'.", query);
+	for (size_t i = 0; i < r->ntypes && close < 5; i++)
+		if (r->types[i].name[0] != '(' &&
+		    dt_type_name_close(r->types[i].name, query))
+			fprintf(f, "%s%s", close++ ? ", " : " Close names: ",
+				r->types[i].name);
+	fputs("\n", f);
+}
+
 static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 		    const struct dt_table_opts *o)
 {
-	bool found = false;
 	struct sharing_view *sv = NULL;
 
 	if (o->format == DT_FORMAT_PERF) {
@@ -1143,6 +1179,8 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 		sv = r->sharing ? sharing_view_new(r) : NULL;
 		if (r->sharing && !sv)
 			fputs("# out of memory: cache lines printed without their threads\n", f);
+		if (o->type)
+			report_name_note(f, r, o->type);
 	}
 	if (o->format == DT_FORMAT_TSV) {
 		fputs("event\ttype\toffset\tsize\tdepth\tkind\tname\tmember_type\tcache_line", f);
@@ -1152,11 +1190,10 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 	for (size_t i = 0; i < r->ntypes; i++) {
 		const struct type_row *t = v[i];
 		const struct dt_layout *l;
-		if (o->type && strcmp(o->type, t->name))
+		if (o->type && !report_type_selected(t, o->type))
 			continue;
 		if (!t->session || dt_layout_get(t->session, t->type_id, &l))
 			continue;	/* pseudo types, base types without DWARF */
-		found = true;
 		switch (o->format) {
 		case DT_FORMAT_TSV:
 			annotate_one_tsv(f, r, t, l);
@@ -1169,8 +1206,7 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 			break;
 		}
 	}
-	if (!found && o->type && o->format == DT_FORMAT_PERF)
-		fprintf(f, "\nNo samples of type '%s'.\n", o->type);
+
 	sharing_view_free(sv);
 	return 0;
 }
@@ -1205,6 +1241,10 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		break;
 	case DT_TABLE_SHARING:
 		sharing_print(f, r, &o);
+		break;
+	case DT_TABLE_ADVISE:
+		if (advise_print(f, r, v, &o) == -ENOMEM && !err)
+			err = -ENOMEM;
 		break;
 	}
 	free(v);

@@ -83,6 +83,33 @@ void sharing_view_free(struct sharing_view *sv);
 unsigned sharing_view_line(const struct dt_report *r,
 			   const struct sharing_view *sv, uint32_t ti,
 			   int64_t line, const char **flags, const char **evidence);
+/* What threads did to bytes [lo, hi) of type ti, from the view's lines:
+ * a thread wrote them while another touched other bytes of the line
+ * (writes_beside), a thread touched them while another wrote other bytes
+ * of the line (touched_beside_writes), several threads wrote them. */
+struct range_sharing {
+	bool writes_beside, touched_beside_writes, written_by_threads;
+	int32_t writer;		/* the thread with the most stores there */
+};
+void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
+			int64_t lo, int64_t hi, struct range_sharing *out);
+/* ---- advise.c ---- */
+/* Proposed member orders of the hot structs (o->type: that one), as C
+ * (or tsv).  0 or -ENOMEM. */
+int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
+		 const struct dt_table_opts *o);
+
+/* Whether row t is a type the user named `query` (annotate=, advise=,
+ * the sharing table's type): full name, bare tag or typedef name. */
+bool report_type_selected(const struct type_row *t, const char *query);
+/* In the human tables, the note on a name: which types it matched when
+ * more than one, or the close names when none. */
+void report_name_note(FILE *f, const struct dt_report *r, const char *query);
+/* The counts of t's offset rows in [lo, hi). */
+void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
+		      struct counts *c);
+/* Event e's name ("samples" when the input named none). */
+const char *report_event_name(const struct dt_report *r, int e);
 /* Shared printing helpers of report.c. */
 void report_json_string(FILE *f, const char *s);
 const char *report_type_label(const struct type_row *t, char *buf, size_t len);

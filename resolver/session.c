@@ -329,6 +329,7 @@ void dt_session_close(struct dt_session *s)
 	layout_cache_free(s->layouts);
 	global_index_free(s->globals);
 	container_index_free(s->containers);
+	typedef_cache_free(s->typedefs);
 	track_values_free(s->track_values);
 	free(p->segs);
 	free(p->names);

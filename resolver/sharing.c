@@ -552,6 +552,40 @@ unsigned sharing_view_line(const struct dt_report *r,
 	return sv->g[i].tids;
 }
 
+void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
+			int64_t lo, int64_t hi, struct range_sharing *out)
+{
+	uint64_t most = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; sv && i < sv->ng; i++) {
+		const struct group *g = &sv->g[i];
+		if (g->ti != ti)
+			continue;
+		for (size_t a = 0; a < g->n; a++) {
+			const struct touch *w = &sv->v[g->first + a];
+			if (w->offset < lo || w->offset >= hi)
+				continue;
+			if (w->stores > most) {
+				most = w->stores;
+				out->writer = w->tid;
+			}
+			for (size_t b = 0; b < g->n; b++) {
+				const struct touch *o = &sv->v[g->first + b];
+				bool inside = o->offset >= lo && o->offset < hi;
+				if (o->tid == w->tid)
+					continue;
+				if (w->stores && !inside)
+					out->writes_beside = true;
+				if (o->stores && !inside)
+					out->touched_beside_writes = true;
+				if (w->stores && o->stores && inside)
+					out->written_by_threads = true;
+			}
+		}
+	}
+}
+
 void sharing_print(FILE *f, const struct dt_report *r,
 		   const struct dt_table_opts *o)
 {
@@ -566,10 +600,12 @@ void sharing_print(FILE *f, const struct dt_report *r,
 	if (o->type) {	/* one type only: keep its lines */
 		size_t kept = 0;
 		for (size_t i = 0; i < ng; i++)
-			if (!strcmp(r->types[sv->g[i].ti].name, o->type))
+			if (report_type_selected(&r->types[sv->g[i].ti], o->type))
 				sv->g[kept++] = sv->g[i];
 		ng = kept;
 	}
+	if (o->type && o->format == DT_FORMAT_PERF)
+		report_name_note(f, r, o->type);
 	if (o->format == DT_FORMAT_TSV)
 		print_tsv(f, r, sv->v, sv->g, ng);
 	else if (o->format == DT_FORMAT_JSON)

@@ -177,7 +177,7 @@ static bool member_location(Dwarf_Die *m, uint64_t *loc)
  * DW_AT_data_bit_offset counts from the start of the parent; DWARF 2's
  * DW_AT_bit_offset counts from the most significant bit of a byte_size
  * storage unit at data_member_location (little-endian targets). */
-static bool bitfield_bits(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *first_bit,
+bool type_bitfield_bits(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *first_bit,
 			  uint64_t *nbits)
 {
 	Dwarf_Attribute attr;
@@ -217,7 +217,7 @@ bool member_extent(Dwarf_Die *m, Dwarf_Die *mtype, uint64_t *start,
 
 	*open_ended = false;
 	if (dwarf_hasattr(m, DW_AT_bit_size)) {
-		if (!bitfield_bits(m, mtype, &first_bit, &nbits))
+		if (!type_bitfield_bits(m, mtype, &first_bit, &nbits))
 			return false;
 		*start = first_bit / 8;
 		*end = (first_bit + nbits + 7) / 8;
@@ -317,7 +317,7 @@ static int member_score(Dwarf_Die *m, Dwarf_Die *mt, uint64_t start,
 	uint64_t fb, nb;
 	int score = 1;
 
-	if (acc && acc->bits && bitfield_bits(m, mt, &fb, &nb) &&
+	if (acc && acc->bits && type_bitfield_bits(m, mt, &fb, &nb) &&
 	    bits_hit(acc, off, fb, nb))
 		score += 4;
 	if (is_union && acc && acc->size) {

@@ -100,7 +100,7 @@ for perf in $(dt_perf_list); do
 		dt_test "perf $v, $kind: cpu-clock recorded" "
 			$perf record -q -e cpu-clock -F 2000 -o $data $cmd >/dev/null 2>rec.err
 		"
-		dt_perf_script $perf -i $data --dlarg format=tsv --dlarg stat >$kind-$v.tsv 2>$kind-$v.err
+		dt_perf_script $perf -i $data --dlarg format=tsv --dlarg report --dlarg stat >$kind-$v.tsv 2>$kind-$v.err
 		perf_n=$($perf script -i $data -F ip 2>/dev/null | wc -l)
 		our_n=$(awk -F'\t' '$1 == "total" { print $2 }' $kind-$v.tsv)
 		dt_test "perf $v, $kind: plugin total equals perf's $perf_n samples" \
@@ -115,7 +115,7 @@ done
 # --- a tracepoint beside cpu-clock: counted under its own event ---
 if perf record -q -e cpu-clock -e syscalls:sys_enter_write -o tp.data \
 	./wl-pie count 1000 >/dev/null 2>&1; then
-	dt_perf_script perf -i tp.data --dlarg stat --dlarg format=tsv >tp.tsv 2>/dev/null
+	dt_perf_script perf -i tp.data --dlarg report --dlarg stat --dlarg format=tsv >tp.tsv 2>/dev/null
 	tp_n=$(perf script -i tp.data -F event 2>/dev/null | grep -c sys_enter_write)
 	dt_test "a tracepoint's $tp_n samples form their own column, all counted" "
 		grep -q '^syscalls:sys_enter_write	' tp.tsv &&

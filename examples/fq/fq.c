@@ -7,12 +7,16 @@
  * counters that sit in the same cache line.  Every increment invalidates
  * the readers' copy of the parameters (false sharing).  Build with
  * -DFIXED for the layout that gives the counters a cache line of their
- * own.
+ * own, or with -DADVISED for the order dtprof proposes (advised.h, written
+ * by run.sh from --dlarg 'advise=struct fq_sched_data').
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef ADVISED
+#include "advised.h"
+#else
 struct fq_sched_data {
 	/* read-mostly: set at configuration time */
 	unsigned int quantum;
@@ -37,6 +41,7 @@ struct fq_sched_data {
 	unsigned long stat_bytes;
 #endif
 };
+#endif
 
 static struct fq_sched_data q = {
 	.quantum = 3028, .initial_quantum = 30280, .flow_plimit = 100,

@@ -5,7 +5,9 @@
  * the walk reads key and hits in the first cache line, then follows the
  * list link, which sits alone at the end, in the second line.  Every node
  * visited costs two cache lines.  Build with -DREORDERED for the layout
- * that moves the link up with the other hot fields.
+ * that moves the link up with the other hot fields, or with -DADVISED
+ * for the order dtprof proposes (advised.h, written by run.sh from
+ * --dlarg 'advise=struct record').
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,9 @@ struct list_head {
 	     &pos->member != (head);						\
 	     pos = container_of(pos->member.next, __typeof__(*pos), member))
 
+#ifdef ADVISED
+#include "advised.h"
+#else
 struct record {
 #ifdef REORDERED
 	struct list_head link;		/* hot: followed on every step */
@@ -38,6 +43,7 @@ struct record {
 	struct list_head link;		/* hot, but alone in cache line 2 */
 #endif
 };
+#endif
 
 _Static_assert(sizeof(struct record) == 128, "two cache lines");
 

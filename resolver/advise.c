@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * From heat to a layout: for a hot struct, a proposed member order,
+ * printed as a C definition that compiles, with what it should change
+ * (cache lines the hot accesses touch, lines a writer shares with other
+ * threads, holes, size, alignment).  The rules, in order:
+ *   1. members with >= 1% of the struct's samples are hot; the others cold;
+ *   2. hot members that a thread writes while other threads touch other
+ *      members of the same line (the sharing table's facts) get a cache
+ *      line of their own, after the others (aligned(64) on the first);
+ *   3. the other hot members come first, hottest first, packed into as
+ *      few 64-byte lines as their sizes allow, largest alignment first
+ *      within a line (no holes);
+ *   4. cold members fill what is left of those lines, then follow,
+ *      largest alignment first (holes closed as pahole does);
+ *   5. bitfields that follow each other stay together in their order, a
+ *      flexible array member stays last;
+ *   6. when the hot members already sit in as few lines as the proposal
+ *      and no writer shares a line, the answer is "nothing worth
+ *      changing".
+ * The layout is computed as the psABI lays out C structs (x86-64 and
+ * AArch64 agree); it is checked first against the compiler's own layout
+ * of the current order, and the struct is left alone if they differ.
+ */
+#define _GNU_SOURCE	/* qsort_r */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+enum group { G_HOT, G_FILL, G_WRITE, G_COLD, G_LAST };
+
+/* Members placed as one: a member, or bitfields that follow each other. */
+struct unit {
+	size_t first, n;		/* cs->m[first .. first + n) */
+	uint64_t offset, bytes;		/* where they are now */
+	uint64_t align, footprint;	/* footprint: bytes rounded to align */
+	struct counts c;
+	struct range_sharing sh;
+	enum group group;
+	size_t bin;			/* hot: the line planned for it */
+};
+
+struct plan {
+	const struct type_row *t;
+	const struct dt_cstruct *cs;
+	struct unit *u;
+	size_t nu;
+	size_t *order;			/* units, in the proposed order */
+	uint64_t *old_bit, *new_bit;	/* per member */
+	bool *line_start;		/* per member: aligned(64) added */
+	uint64_t size_after, align_after;
+	uint64_t holes_before, holes_after;
+	unsigned lines_before, lines_after;	/* with hot members */
+	unsigned shared_before, shared_after;	/* with a writer and others */
+	bool true_sharing;
+	const char *verdict;		/* set: no proposal, and why */
+};
+
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
+
+/* Bit offsets of the members taken in order morder[0..n), as the psABI
+ * places them: a member at its alignment, a bitfield in the next bits
+ * unless it would cross a unit of its declared type.  The struct's size
+ * and alignment come back. */
+static uint64_t lay_out(const struct dt_cstruct *cs, const size_t *morder,
+			size_t n, const bool *line_start, uint64_t *bits,
+			uint64_t *align)
+{
+	uint64_t pos = 0, a = cs->explicit_align ? cs->explicit_align : 1;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = morder[k];
+		const struct dt_cmember *m = &cs->m[i];
+		uint64_t ma = line_start && line_start[i] && m->align < CACHE_LINE ?
+			      CACHE_LINE : m->align;
+		if (m->bit_size) {
+			uint64_t unit = m->unit_size * 8;
+			if (pos / unit != (pos + m->bit_size - 1) / unit)
+				pos = round_up(pos, unit);
+			bits[i] = pos;
+			pos += m->bit_size;
+		} else {
+			pos = round_up(pos, ma * 8);
+			bits[i] = pos;
+			pos += m->size * 8;
+		}
+		if (ma > a)
+			a = ma;
+	}
+	*align = a;
+	return round_up((pos + 7) / 8, a);
+}
+
+static uint64_t member_bits(const struct dt_cmember *m)
+{
+	return m->bit_size ? m->bit_size : m->size * 8;
+}
+
+static uint64_t holes(const struct dt_cstruct *cs, uint64_t size)
+{
+	uint64_t used = 0;
+
+	for (size_t i = 0; i < cs->n; i++)
+		used += member_bits(&cs->m[i]);
+	return size - (used + 7) / 8;
+}
+
+/* The units of cs, with their heat and what threads did to them. */
+static int make_units(struct plan *p, const struct sharing_view *sv,
+		      uint32_t ti)
+{
+	const struct dt_cstruct *cs = p->cs;
+
+	p->u = calloc(cs->n ? cs->n : 1, sizeof(*p->u));
+	if (!p->u)
+		return -ENOMEM;
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct dt_cmember *m = &cs->m[i];
+		struct unit *u = p->nu ? &p->u[p->nu - 1] : NULL;
+		uint64_t lo = m->bit_size ? m->bit_offset / 8 : m->offset;
+		uint64_t hi = m->bit_size ? (m->bit_offset + m->bit_size + 7) / 8 :
+			      m->offset + m->size;
+		if (u && m->bit_size && cs->m[u->first + u->n - 1].bit_size) {
+			u->n++;		/* bitfields stay together */
+			if (hi > u->offset + u->bytes)
+				u->bytes = hi - u->offset;
+			if (m->align > u->align)
+				u->align = m->align;
+			continue;
+		}
+		p->u[p->nu++] = (struct unit){ .first = i, .n = 1, .offset = lo,
+					       .bytes = hi - lo, .align = m->align };
+	}
+	for (size_t k = 0; k < p->nu; k++) {
+		struct unit *u = &p->u[k];
+		u->footprint = round_up(u->bytes ? u->bytes : 1, u->align);
+		report_sum_range(p->t, u->offset, u->offset + (u->bytes ? u->bytes : 1), &u->c);
+		sharing_view_range(sv, ti, (int64_t)u->offset,
+				   (int64_t)(u->offset + u->bytes), &u->sh);
+	}
+	return 0;
+}
+
+static bool is_hot(const struct unit *u, uint64_t total)
+{
+	return u->c.samples[0] && u->c.samples[0] * 100 >= total;
+}
+
+/* The cache lines (offset / 64) the hot units cover at the given offsets
+ * (bytes, per unit), and among them those where a writer meets another
+ * thread's hot member (a reader's, or another writer's). */
+#define MAX_LINES 4096
+static void count_lines(const struct plan *p, const uint64_t *unit_off,
+			unsigned *lines, unsigned *shared)
+{
+	static const int32_t none = -1;
+	int32_t writer[MAX_LINES];	/* -1: no writer yet */
+	uint8_t state[MAX_LINES] = { 0 };	/* 1 hot, 2 shared */
+
+	*lines = *shared = 0;
+	for (size_t l = 0; l < MAX_LINES; l++)
+		writer[l] = none;
+	for (size_t k = 0; k < p->nu; k++) {
+		const struct unit *u = &p->u[k];
+		if (u->group != G_HOT && u->group != G_WRITE)
+			continue;
+		uint64_t a = unit_off[k] / CACHE_LINE;
+		uint64_t b = (unit_off[k] + (u->bytes ? u->bytes : 1) - 1) / CACHE_LINE;
+		for (uint64_t l = a; l <= b && l < MAX_LINES; l++) {
+			int32_t w = u->group == G_WRITE ? u->sh.writer : none;
+			if (state[l] && writer[l] != w && (w != none || writer[l] != none))
+				state[l] = 2;	/* two writers, or a writer and a reader */
+			else if (!state[l])
+				state[l] = 1;
+			if (w != none)
+				writer[l] = w;
+		}
+	}
+	for (size_t l = 0; l < MAX_LINES; l++) {
+		*lines += state[l] != 0;
+		*shared += state[l] == 2;
+	}
+}
+
+static int cmp_heat(const void *x, const void *y, void *plan)
+{
+	const struct plan *p = plan;
+	const struct unit *a = &p->u[*(const size_t *)x], *b = &p->u[*(const size_t *)y];
+
+	if (a->c.samples[0] != b->c.samples[0])
+		return a->c.samples[0] > b->c.samples[0] ? -1 : 1;
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* Within a line, and among cold members: the line (bin), the members
+ * placed there before those that fill it, largest alignment first (no
+ * holes between them), then the order they had. */
+static int cmp_align(const void *x, const void *y, void *plan)
+{
+	const struct plan *p = plan;
+	const struct unit *a = &p->u[*(const size_t *)x], *b = &p->u[*(const size_t *)y];
+	bool fa = a->group == G_FILL, fb = b->group == G_FILL;
+
+	if (a->bin != b->bin)
+		return a->bin < b->bin ? -1 : 1;
+	if (fa != fb)
+		return fa ? 1 : -1;
+	if (a->align != b->align)
+		return a->align > b->align ? -1 : 1;
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+static int cmp_writer(const void *x, const void *y, void *plan)
+{
+	const struct plan *p = plan;
+	const struct unit *a = &p->u[*(const size_t *)x], *b = &p->u[*(const size_t *)y];
+
+	if (a->sh.writer != b->sh.writer)
+		return a->sh.writer < b->sh.writer ? -1 : 1;
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+#define MAX_BINS 256
+
+/* The proposed order of the units (rules 2 to 5).  Each "bin" is a run
+ * of lines that starts a line: the hot members' lines, hottest first,
+ * then one per writing thread. */
+static void plan_order(struct plan *p)
+{
+	size_t n = 0, nhot = 0, nw = 0, nbins = 0;
+	size_t *v = p->order;		/* scratch until the order is made */
+	uint64_t used[MAX_BINS];
+
+	for (size_t k = 0; k < p->nu; k++)
+		if (p->u[k].group == G_HOT)
+			v[nhot++] = k;
+	qsort_r(v, nhot, sizeof(*v), cmp_heat, p);
+	/* hot members: first fit, hottest first, into 64-byte lines */
+	for (size_t i = 0; i < nhot; i++) {
+		struct unit *u = &p->u[v[i]];
+		size_t b = 0;
+		while (b < nbins && u->footprint > CACHE_LINE - used[b] % CACHE_LINE)
+			b++;
+		if (b == nbins && nbins < MAX_BINS)
+			used[nbins++] = 0;
+		u->bin = b < nbins ? b : nbins - 1;
+		used[u->bin] += u->footprint;
+	}
+	/* writers: a bin per thread */
+	for (size_t k = 0; k < p->nu; k++)
+		if (p->u[k].group == G_WRITE)
+			v[nw++] = k;
+	qsort_r(v, nw, sizeof(*v), cmp_writer, p);
+	for (size_t i = 0; i < nw; i++) {
+		struct unit *u = &p->u[v[i]];
+		bool next = !i || u->sh.writer != p->u[v[i - 1]].sh.writer;
+		if (next && nbins < MAX_BINS)
+			used[nbins++] = 0;
+		u->bin = nbins - 1;
+		used[u->bin] += u->footprint;
+		p->line_start[u->first] |= next;
+	}
+	/* cold members fill what a bin leaves of its last line, where
+	 * another bin follows (else they simply follow) */
+	for (size_t b = 0; b + 1 < nbins; b++)
+		for (size_t k = 0; k < p->nu && used[b] % CACHE_LINE; k++) {
+			struct unit *u = &p->u[k];
+			uint64_t room = CACHE_LINE - used[b] % CACHE_LINE;
+			if (u->group != G_COLD || u->footprint > room ||
+			    used[b] % u->align)
+				continue;
+			u->group = G_FILL;
+			u->bin = b;
+			used[b] += u->footprint;
+		}
+	for (size_t k = 0; k < p->nu; k++)
+		if (p->u[k].group == G_HOT || p->u[k].group == G_FILL ||
+		    p->u[k].group == G_WRITE)
+			p->order[n++] = k;
+	qsort_r(p->order, n, sizeof(*p->order), cmp_align, p);
+	for (enum group g = G_COLD; g <= G_LAST; g++) {
+		size_t start = n;
+		for (size_t k = 0; k < p->nu; k++)
+			if (p->u[k].group == g) {
+				p->u[k].bin = 0;
+				p->order[n++] = k;
+			}
+		qsort_r(p->order + start, n - start, sizeof(*p->order), cmp_align, p);
+	}
+}
+
+static void plan_free(struct plan *p)
+{
+	free(p->u);
+	free(p->order);
+	free(p->old_bit);
+	free(p->new_bit);
+	free(p->line_start);
+}
+
+/* Members in the order of the units in uorder. */
+static size_t members_of(const struct plan *p, const size_t *uorder,
+			 size_t *morder)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < p->nu; k++)
+		for (size_t j = 0; j < p->u[uorder[k]].n; j++)
+			morder[n++] = p->u[uorder[k]].first + j;
+	return n;
+}
+
+static int plan_make(struct plan *p, const struct dt_report *r,
+		     const struct sharing_view *sv, const struct type_row *t,
+		     const struct dt_cstruct *cs)
+{
+	size_t n = cs->n ? cs->n : 1;
+	uint64_t align, *uoff;
+	size_t *morder, *ident;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->t = t;
+	p->cs = cs;
+	p->verdict = cs->why_not;
+	if (p->verdict)
+		return 0;
+	p->order = calloc(n, sizeof(*p->order));
+	p->old_bit = calloc(n, sizeof(*p->old_bit));
+	p->new_bit = calloc(n, sizeof(*p->new_bit));
+	p->line_start = calloc(n, sizeof(*p->line_start));
+	morder = calloc(n, sizeof(*morder));
+	ident = calloc(n, sizeof(*ident));
+	uoff = calloc(n, sizeof(*uoff));
+	err = !p->order || !p->old_bit || !p->new_bit || !p->line_start ||
+	      !morder || !ident || !uoff ?
+	      -ENOMEM : make_units(p, sv, (uint32_t)(t - r->types));
+	if (err)
+		goto out;
+	/* the compiler's layout of the current order, as the psABI says */
+	for (size_t i = 0; i < cs->n; i++)
+		ident[i] = i;
+	if (lay_out(cs, ident, cs->n, NULL, p->old_bit, &align) != cs->size ||
+	    align != cs->align) {
+		p->verdict = "its layout in the binary is not the one its members' "
+			     "types give (packed, or members the DWARF leaves out)";
+		goto out;
+	}
+	for (size_t i = 0; i < cs->n; i++) {
+		const struct dt_cmember *m = &cs->m[i];
+		if (p->old_bit[i] != (m->bit_size ? m->bit_offset : m->offset * 8)) {
+			p->verdict = "its layout in the binary is not the one its members' "
+				     "types give (packed, or members the DWARF leaves out)";
+			goto out;
+		}
+	}
+	uint64_t total = t->c.samples[0];
+	bool any_write = false;
+	for (size_t k = 0; k < p->nu; k++) {
+		struct unit *u = &p->u[k];
+		bool flex = cs->m[u->first].flexible;
+		u->group = flex ? G_LAST : !is_hot(u, total) ? G_COLD :
+			   u->sh.writes_beside && u->c.stores[0] ? G_WRITE : G_HOT;
+		any_write |= u->group == G_WRITE;
+		p->true_sharing |= u->sh.written_by_threads;
+		uoff[k] = u->offset;
+	}
+	count_lines(p, uoff, &p->lines_before, &p->shared_before);
+	p->holes_before = holes(cs, cs->size);
+	plan_order(p);
+	members_of(p, p->order, morder);
+	p->size_after = lay_out(cs, morder, cs->n, p->line_start, p->new_bit,
+				&p->align_after);
+	p->holes_after = holes(cs, p->size_after);
+	for (size_t k = 0; k < p->nu; k++)
+		uoff[k] = p->new_bit[p->u[k].first] / 8;
+	count_lines(p, uoff, &p->lines_after, &p->shared_after);
+	if (!p->lines_before)
+		p->verdict = "no member has 1% of its samples";
+	else if (!any_write && p->lines_after >= p->lines_before)
+		p->verdict = "nothing worth changing: the hot members already "
+			     "sit in as few cache lines as they can";
+out:
+	free(morder);
+	free(ident);
+	free(uoff);
+	return err;
+}
+
+/* ---- printing ---- */
+
+static const char *group_note(enum group g)
+{
+	switch (g) {
+	case G_HOT: return "hot, read together";
+	case G_FILL: return "cold, filling the line";
+	case G_WRITE: return "written by one thread while other threads touch "
+			     "its line: a line of its own";
+	case G_COLD: return "cold";
+	case G_LAST: return "flexible array member: stays last";
+	}
+	return "";
+}
+
+static void print_header(FILE *f, const struct dt_report *r, const struct plan *p)
+{
+	const struct dt_cstruct *cs = p->cs;
+	const struct type_row *t = p->t;
+
+	fprintf(f, "/*\n * dtprof advice for %s: %" PRIu64 " samples of %s,"
+		" %" PRIu64 " bytes\n", t->name, t->c.samples[0],
+		report_event_name(r, 0), cs->size);
+	if (cs->decl_file[0])
+		fprintf(f, " * defined in %s\n", cs->decl_file);
+	if (p->verdict) {
+		fprintf(f, " * %s%s\n */\n", cs->why_not || strncmp(p->verdict, "nothing", 7) ?
+			"not reordered: " : "", p->verdict);
+		return;
+	}
+	fprintf(f, " * cache lines with hot members: %u -> %u%s\n", p->lines_before,
+		p->lines_after, p->shared_before ? " (the writers' own lines among them)" : "");
+	if (p->shared_before || p->shared_after)
+		fprintf(f, " * lines a writer shares with other threads' members: %u -> %u\n",
+			p->shared_before, p->shared_after);
+	fprintf(f, " * size: %" PRIu64 " -> %" PRIu64 " bytes; holes and padding: %"
+		PRIu64 " -> %" PRIu64 " bytes\n", cs->size, p->size_after,
+		p->holes_before, p->holes_after);
+	if (p->align_after != cs->align)
+		fprintf(f, " * ALIGNMENT CHANGES: %" PRIu64 " -> %" PRIu64 " bytes, so that"
+			" the writers start a cache line;\n *   objects must be allocated"
+			" that aligned (aligned_alloc, not malloc) for it to hold\n",
+			cs->align, p->align_after);
+	else
+		fprintf(f, " * alignment: %" PRIu64 " bytes, unchanged (lines are counted"
+			" from the struct's start)\n", cs->align);
+	if (p->true_sharing)
+		fputs(" * true sharing: several threads write the same member; no order\n"
+		      " *   fixes that (per-thread copies or batching do)\n", f);
+	if (strstr(cs->decl_file, "/uapi/"))
+		fputs(" * WARNING: defined in a uapi header: user-space ABI, it must not"
+		      " be reordered\n", f);
+	else
+		fputs(" * before applying: a struct in an ABI (a uapi header, an on-disk"
+		      " or wire format,\n *   shared memory) cannot simply be reordered\n", f);
+	fputs(" */\n", f);
+}
+
+static void print_c(FILE *f, const struct dt_report *r, const struct plan *p)
+{
+	const struct dt_cstruct *cs = p->cs;
+	bool tagged = !strncmp(cs->name, "struct ", 7);
+	enum group last = (enum group)-1;
+	size_t last_bin = SIZE_MAX;
+
+	print_header(f, r, p);
+	if (p->verdict)
+		return;
+	fprintf(f, "%s {\n", tagged ? cs->name : "typedef struct");
+	for (size_t k = 0; k < p->nu; k++) {
+		const struct unit *u = &p->u[p->order[k]];
+		if (u->group != last || u->bin != last_bin)
+			fprintf(f, "\t/* %s */\n", group_note(u->group));
+		last = u->group;
+		last_bin = u->bin;
+		for (size_t j = 0; j < u->n; j++) {
+			size_t i = u->first + j;
+			const struct dt_cmember *m = &cs->m[i];
+			fprintf(f, "\t%s%s;", m->decl, p->line_start[i] &&
+				m->align < CACHE_LINE ? " __attribute__((aligned(64)))" : "");
+			if (m->bit_size)
+				fprintf(f, "\t/* bit +%" PRIu64 " (was +%" PRIu64 ")", p->new_bit[i],
+					p->old_bit[i]);
+			else
+				fprintf(f, "\t/* +%" PRIu64 " (was +%" PRIu64 ")", p->new_bit[i] / 8,
+					p->old_bit[i] / 8);
+			if (j == 0)
+				fprintf(f, ": %" PRIu64 " samples, %" PRIu64 " loads, %" PRIu64
+					" stores", u->c.samples[0], u->c.loads[0], u->c.stores[0]);
+			fputs(" */\n", f);
+		}
+	}
+	fputc('}', f);
+	if (cs->explicit_align)
+		fprintf(f, " __attribute__((aligned(%" PRIu64 ")))", cs->explicit_align);
+	fprintf(f, "%s%s;\n", tagged ? "" : " ", tagged ? "" : cs->name);
+	fprintf(f, "_Static_assert(sizeof(%s) == %" PRIu64 ", \"dtprof: the size "
+		"this advice was computed for\");\n", cs->name, p->size_after);
+}
+
+static const char *const group_key[] = { "hot", "fill", "write", "cold", "last" };
+
+static void print_tsv(FILE *f, const struct plan *p)
+{
+	for (size_t k = 0; k < p->nu; k++) {
+		const struct unit *u = &p->u[p->order[k]];
+		for (size_t j = 0; j < u->n; j++) {
+			size_t i = u->first + j;
+			const struct dt_cmember *m = &p->cs->m[i];
+			fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s"
+				"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", p->cs->name,
+				m->name, p->new_bit[i], p->old_bit[i], member_bits(m),
+				m->bit_size != 0, group_key[u->group],
+				j ? 0 : u->c.samples[0], j ? 0 : u->c.loads[0],
+				j ? 0 : u->c.stores[0]);
+		}
+	}
+}
+
+/* The plan for row t, through the struct the session describes. */
+static int advise_one(FILE *f, const struct dt_report *r,
+		      const struct sharing_view *sv, const struct type_row *t,
+		      enum dt_format format)
+{
+	struct dt_cstruct *cs;
+	struct plan p;
+	int err = dt_cstruct_new(t->session, t->type_id, &cs);
+
+	if (err)
+		return err;
+	err = plan_make(&p, r, sv, t, cs);
+	if (!err && format == DT_FORMAT_TSV)
+		print_tsv(f, &p);
+	else if (!err)
+		print_c(f, r, &p);
+	plan_free(&p);
+	dt_cstruct_free(cs);
+	return err;
+}
+
+/* The structs worth advice: the one named, or every struct with 1% of
+ * all samples (at most ten, hottest first). */
+int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
+		 const struct dt_table_opts *o)
+{
+	struct sharing_view *sv = r->sharing ? sharing_view_new(r) : NULL;
+	int shown = 0, err = 0;
+
+	if (o->format == DT_FORMAT_TSV)
+		fputs("type\tmember\tnew_bit\told_bit\tbits\tbitfield\tgroup"
+		      "\tsamples\tloads\tstores\n", f);
+	else if (r->sharing && !sv)
+		fputs("/* out of memory for the sharing facts: advice without them */\n", f);
+	if (o->type && o->format != DT_FORMAT_TSV)
+		report_name_note(f, r, o->type);
+	for (size_t i = 0; i < r->ntypes && shown < 10 && !err; i++) {
+		const struct type_row *t = v[i];
+		if (!t->session || !t->type_id)
+			continue;
+		if (o->type ? !report_type_selected(t, o->type) :
+		    t->c.samples[0] * 100 < r->total.samples[0] ||
+		    strncmp(t->name, "struct ", 7))
+			continue;
+		if (shown++ && o->format != DT_FORMAT_TSV)
+			fputc('\n', f);
+		err = advise_one(f, r, sv, t, o->format);
+		if (err == -ENOENT)
+			err = 0;	/* no DWARF for it: nothing to say */
+	}
+	sharing_view_free(sv);
+	return err;
+}
