@@ -99,7 +99,7 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
 	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	elfutils clang linux-perf perl time valgrind qemu-user sqlite3
+	elfutils clang linux-perf perl time valgrind qemu-user sqlite3 gdb
 # make bench also builds perf from Debian's kernel source as its large binary
 BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison
 deps:

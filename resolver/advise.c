@@ -228,6 +228,41 @@ static int cmp_writer(const void *x, const void *y, void *plan)
 
 #define MAX_BINS 256
 
+/* After the first n units of the order, the cold ones and then the last:
+ * each time the most aligned one that fits the current position without
+ * padding, else the most aligned one (the positions are estimates; the
+ * layout is computed after). */
+static void close_holes(struct plan *p, size_t n)
+{
+	uint64_t pos = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct unit *u = &p->u[p->order[k]];
+		uint64_t a = p->line_start[u->first] ? CACHE_LINE : u->align;
+		pos = round_up(pos, a) + u->bytes;
+	}
+	for (enum group g = G_COLD; g <= G_LAST; g++) {
+		for (;;) {
+			size_t best = SIZE_MAX;
+			bool best_fits = false;
+			for (size_t k = 0; k < p->nu; k++) {
+				const struct unit *u = &p->u[k];
+				bool fits = pos % u->align == 0;
+				if (u->group != g || u->bin == SIZE_MAX)
+					continue;
+				if (best == SIZE_MAX || (fits && !best_fits) ||
+				    (fits == best_fits && u->align > p->u[best].align))
+					best = k, best_fits = fits;
+			}
+			if (best == SIZE_MAX)
+				break;
+			p->u[best].bin = SIZE_MAX;	/* placed */
+			p->order[n++] = best;
+			pos = round_up(pos, p->u[best].align) + p->u[best].bytes;
+		}
+	}
+}
+
 /* The proposed order of the units (rules 2 to 5).  Each "bin" is a run
  * of lines that starts a line: the hot members' lines, hottest first,
  * then one per writing thread. */
@@ -284,15 +319,7 @@ static void plan_order(struct plan *p)
 		    p->u[k].group == G_WRITE)
 			p->order[n++] = k;
 	qsort_r(p->order, n, sizeof(*p->order), cmp_align, p);
-	for (enum group g = G_COLD; g <= G_LAST; g++) {
-		size_t start = n;
-		for (size_t k = 0; k < p->nu; k++)
-			if (p->u[k].group == g) {
-				p->u[k].bin = 0;
-				p->order[n++] = k;
-			}
-		qsort_r(p->order + start, n - start, sizeof(*p->order), cmp_align, p);
-	}
+	close_holes(p, n);
 }
 
 static void plan_free(struct plan *p)
@@ -419,8 +446,14 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 	if (cs->decl_file[0])
 		fprintf(f, " * defined in %s\n", cs->decl_file);
 	if (p->verdict) {
-		fprintf(f, " * %s%s\n */\n", cs->why_not || strncmp(p->verdict, "nothing", 7) ?
+		fprintf(f, " * %s%s\n", cs->why_not || strncmp(p->verdict, "nothing", 7) ?
 			"not reordered: " : "", p->verdict);
+		if (p->size_after && p->size_after < cs->size)
+			fprintf(f, " * (an order by alignment alone would take it from %"
+				PRIu64 " to %" PRIu64 " bytes,\n *  as pahole --reorganize"
+				" does; the heat does not ask for it)\n", cs->size,
+				p->size_after);
+		fputs(" */\n", f);
 		return;
 	}
 	fprintf(f, " * cache lines with hot members: %u -> %u%s\n", p->lines_before,
@@ -454,17 +487,18 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 static void print_c(FILE *f, const struct dt_report *r, const struct plan *p)
 {
 	const struct dt_cstruct *cs = p->cs;
-	bool tagged = !strncmp(cs->name, "struct ", 7);
+	const char *name = p->t->name;	/* a typedef's for an anonymous struct */
+	bool tagged = !strncmp(name, "struct ", 7);
 	enum group last = (enum group)-1;
 	size_t last_bin = SIZE_MAX;
 
 	print_header(f, r, p);
 	if (p->verdict)
 		return;
-	fprintf(f, "%s {\n", tagged ? cs->name : "typedef struct");
+	fprintf(f, "%s {\n", tagged ? name : "typedef struct");
 	for (size_t k = 0; k < p->nu; k++) {
 		const struct unit *u = &p->u[p->order[k]];
-		if (u->group != last || u->bin != last_bin)
+		if (u->group != last || (u->group <= G_WRITE && u->bin != last_bin))
 			fprintf(f, "\t/* %s */\n", group_note(u->group));
 		last = u->group;
 		last_bin = u->bin;
@@ -486,11 +520,15 @@ static void print_c(FILE *f, const struct dt_report *r, const struct plan *p)
 		}
 	}
 	fputc('}', f);
-	if (cs->explicit_align)
+	uint64_t natural = 1;	/* DWARF gives the alignment even unasked */
+	for (size_t i = 0; i < cs->n; i++)
+		if (cs->m[i].align > natural)
+			natural = cs->m[i].align;
+	if (cs->explicit_align > natural)
 		fprintf(f, " __attribute__((aligned(%" PRIu64 ")))", cs->explicit_align);
-	fprintf(f, "%s%s;\n", tagged ? "" : " ", tagged ? "" : cs->name);
+	fprintf(f, "%s%s;\n", tagged ? "" : " ", tagged ? "" : name);
 	fprintf(f, "_Static_assert(sizeof(%s) == %" PRIu64 ", \"dtprof: the size "
-		"this advice was computed for\");\n", cs->name, p->size_after);
+		"this advice was computed for\");\n", name, p->size_after);
 }
 
 static const char *const group_key[] = { "hot", "fill", "write", "cold", "last" };
@@ -503,7 +541,7 @@ static void print_tsv(FILE *f, const struct plan *p)
 			size_t i = u->first + j;
 			const struct dt_cmember *m = &p->cs->m[i];
 			fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s"
-				"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", p->cs->name,
+				"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", p->t->name,
 				m->name, p->new_bit[i], p->old_bit[i], member_bits(m),
 				m->bit_size != 0, group_key[u->group],
 				j ? 0 : u->c.samples[0], j ? 0 : u->c.loads[0],
@@ -547,7 +585,7 @@ int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
 	else if (r->sharing && !sv)
 		fputs("/* out of memory for the sharing facts: advice without them */\n", f);
 	if (o->type && o->format != DT_FORMAT_TSV)
-		report_name_note(f, r, o->type);
+		report_name_note(f, r, o->type, true);
 	for (size_t i = 0; i < r->ntypes && shown < 10 && !err; i++) {
 		const struct type_row *t = v[i];
 		if (!t->session || !t->type_id)

@@ -101,7 +101,7 @@ static char *render(Dwarf_Die *t, const char *inner, int indent, int depth);
  * without one. */
 static const char *sep(const char *inner)
 {
-	return *inner && *inner != '[' && *inner != '(' ? " " : "";
+	return *inner && *inner != '[' ? " " : "";
 }
 
 static char *render_enum_body(Dwarf_Die *t)

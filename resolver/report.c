@@ -1137,36 +1137,38 @@ bool report_type_selected(const struct type_row *t, const char *query)
 	return dt_type_name_matches(t->session, t->name, query);
 }
 
-void report_name_note(FILE *f, const struct dt_report *r, const char *query)
+void report_name_note(FILE *f, const struct dt_report *r, const char *query,
+		      bool as_c)
 {
-	size_t matched = 0, close = 0;
+	const char *open = as_c ? "/* " : "\n", *close = as_c ? " */\n" : "\n";
+	size_t matched = 0, close_names = 0;
 	const char *first = NULL;
 
 	for (size_t i = 0; i < r->ntypes; i++) {
 		const struct type_row *t = &r->types[i];
 		if (!report_type_selected(t, query))
 			continue;
-		if (!first || strcmp(first, t->name)) {
-			if (first && !matched++)	/* the first name, once */
-				fprintf(f, "\n# '%s' matches more than one type: %s", query, first);
-			if (first)
-				fprintf(f, ", %s", t->name);
+		if (first && strcmp(first, t->name)) {
+			if (!matched++)
+				fprintf(f, "%s'%s' matches more than one type: %s", open,
+					query, first);
+			fprintf(f, ", %s", t->name);
 		}
 		first = first ? first : t->name;
 	}
 	if (matched) {
-		fputs("\n", f);
+		fputs(close, f);
 		return;
 	}
 	if (first)
 		return;
-	fprintf(f, "\nNo samples of type '%s'.", query);
-	for (size_t i = 0; i < r->ntypes && close < 5; i++)
+	fprintf(f, "%sNo samples of type '%s'.", open, query);
+	for (size_t i = 0; i < r->ntypes && close_names < 5; i++)
 		if (r->types[i].name[0] != '(' &&
 		    dt_type_name_close(r->types[i].name, query))
-			fprintf(f, "%s%s", close++ ? ", " : " Close names: ",
+			fprintf(f, "%s%s", close_names++ ? ", " : " Close names: ",
 				r->types[i].name);
-	fputs("\n", f);
+	fputs(close, f);
 }
 
 static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
@@ -1180,7 +1182,7 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 		if (r->sharing && !sv)
 			fputs("# out of memory: cache lines printed without their threads\n", f);
 		if (o->type)
-			report_name_note(f, r, o->type);
+			report_name_note(f, r, o->type, false);
 	}
 	if (o->format == DT_FORMAT_TSV) {
 		fputs("event\ttype\toffset\tsize\tdepth\tkind\tname\tmember_type\tcache_line", f);

@@ -102,9 +102,11 @@ int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
 /* Whether row t is a type the user named `query` (annotate=, advise=,
  * the sharing table's type): full name, bare tag or typedef name. */
 bool report_type_selected(const struct type_row *t, const char *query);
-/* In the human tables, the note on a name: which types it matched when
- * more than one, or the close names when none. */
-void report_name_note(FILE *f, const struct dt_report *r, const char *query);
+/* In the human tables (as a C comment: advise), the note on a name:
+ * which types it matched when more than one, or the close names when
+ * none. */
+void report_name_note(FILE *f, const struct dt_report *r, const char *query,
+		      bool as_c);
 /* The counts of t's offset rows in [lo, hi). */
 void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 		      struct counts *c);

@@ -605,7 +605,7 @@ void sharing_print(FILE *f, const struct dt_report *r,
 		ng = kept;
 	}
 	if (o->type && o->format == DT_FORMAT_PERF)
-		report_name_note(f, r, o->type);
+		report_name_note(f, r, o->type, false);
 	if (o->format == DT_FORMAT_TSV)
 		print_tsv(f, r, sv->v, sv->g, ng);
 	else if (o->format == DT_FORMAT_JSON)

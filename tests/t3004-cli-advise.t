@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# dtresolve --aggregate=advise on a fixture whose structs use every C
+# declarator form: the proposed definition compiles (gcc and clang), and
+# gdb, reading the DWARF of a build that uses it, finds every member where
+# the advice said it would be; the hot members share one cache line; the
+# structs that cannot or need not change say so.  Type names as perf
+# users type them: bare tag, full name, typedef, ambiguous, close.
+. "$(dirname "$0")/lib.sh"
+dt_require gdb
+
+fixture=$DT_SRC/tests/fixtures/advise.c
+funcs='touch_mixed touch_anon touch_packed touch_either touch_good touch_dups'
+
+# Top-level members' bit offsets of TYPE in BINARY, as gdb lays them out
+# ("/*     16: 3   |       4 */    unsigned int f : 9;": byte 16, bit 3).
+gdb_bits() {
+	gdb -batch -ex "ptype/o $2" "$1" 2>/dev/null |
+		sed -n 's#^/\* *\([0-9][0-9]*\)\(: *\([0-9]*\)\)\{0,1\} *| *[0-9]* \*/    [^ ].*#\1 \3#p' |
+		awk '{ print $1 * 8 + ($2 == "" ? 0 : $2) }'
+}
+
+for cc in $(dt_cc_list); do
+	for opt in -O0 -O2; do
+		bin=adv-$cc$opt
+		$cc $opt -g -o $bin "$fixture"
+		"$DTINSNS" $bin $funcs | cut -f1 >$bin.addrs
+		for type in mixed anon_t; do
+			def=$(echo $type | tr a-z A-Z | sed 's/_T$//')
+			"$DTRESOLVE" -e $bin --aggregate=advise=$type <$bin.addrs >$bin.$type.h 2>$bin.err
+			"$DTRESOLVE" -e $bin --aggregate=advise=$type --format=tsv <$bin.addrs \
+				>$bin.$type.tsv 2>>$bin.err
+			dt_test "$cc $opt, $type: the advice compiles, with the size it promises" "
+				grep -q '^_Static_assert' $bin.$type.h &&
+				mkdir -p $bin.$type && cp $bin.$type.h $bin.$type/advised.h &&
+				$cc -O0 -g -DADVISED_$def -I$bin.$type -o $bin.$type.out '$fixture' ||
+				dt_show $bin.$type.h $bin.err
+			"
+			gdb_type=$type
+			[ $type = mixed ] && gdb_type='struct mixed'
+			dt_test "$cc $opt, $type: gdb finds every member at the offset the advice gives" "
+				awk -F'\t' 'NR > 1 { print \$3 }' $bin.$type.tsv >want &&
+				gdb_bits $bin.$type.out '$gdb_type' >got &&
+				test -s want && dt_cmp want got
+			"
+			dt_test "$cc $opt, $type: the hot members share cache line 0" "
+				awk -F'\t' '\$7 == \"hot\" { print int(\$3 / 512) }' $bin.$type.tsv | sort -u >lines &&
+				echo 0 >want && dt_cmp want lines &&
+				test \$(awk -F'\t' '\$7 == \"hot\"' $bin.$type.tsv | wc -l) -ge 2
+			"
+		done
+		dt_test "$cc $opt: struct mixed keeps its bitfields in order, the flexible array last" "
+			awk -F'\t' 'NR > 1 { print \$2 }' $bin.mixed.tsv | tr '\n' ' ' >order &&
+			grep -q 'small medium flags' order && grep -q 'tail \$' order || dt_show order
+		"
+	done
+done
+
+bin=adv-gcc-O2
+dt_test 'a typedef of an anonymous struct is defined as a typedef' '
+	grep -q "^typedef struct {" $bin.anon_t.h && grep -q "^} anon_t;" $bin.anon_t.h
+'
+advise() {
+	"$DTRESOLVE" -e $bin --aggregate=advise="$1" <$bin.addrs
+}
+dt_test 'a packed struct is not reordered, and says why' '
+	advise packed_one | grep -q "not reordered: packed"
+'
+dt_test 'a union is not reordered, and says why' '
+	advise "union either" | grep -q "not reordered: a union"
+'
+dt_test 'one hot member in line 0: nothing worth changing' '
+	advise already_good >good.h && grep -q "nothing worth changing" good.h &&
+	! grep -q "^struct" good.h
+'
+dt_test 'every advice is C: comments and definitions only' '
+	"$DTRESOLVE" -e $bin --aggregate=advise <$bin.addrs >all.h &&
+	grep -q "struct mixed {" all.h &&
+	gcc -fsyntax-only -include stdlib.h -x c - <<-EOF || dt_show all.h
+	struct peer { int id; };
+	typedef unsigned long ulong_t;
+	typedef long long_aligned_t __attribute__((aligned(16)));
+	$(cat all.h)
+	EOF
+'
+
+# --- names as perf users type them ---
+ann() {
+	"$DTRESOLVE" -e $bin --aggregate=annotate="$1" <$bin.addrs 2>&1
+}
+dt_test 'annotate=mixed, struct mixed and the typedef mixed_t: one layout' '
+	ann "struct mixed" >full && grep -q "^Annotate type: .struct mixed. " full &&
+	ann mixed >tag && dt_cmp full tag &&
+	ann mixed_t >td && dt_cmp full td
+'
+dt_test 'a name that is a tag and a typedef of another struct: both, and said' '
+	ann dup >dup.txt &&
+	grep "^.dup. matches more than one type: " dup.txt >note &&
+	grep -q "struct dup" note && grep -q "struct other" note &&
+	grep -q "^Annotate type: .struct dup. " dup.txt &&
+	grep -q "^Annotate type: .struct other. " dup.txt || dt_show dup.txt
+'
+dt_test 'an unknown name lists the close ones' '
+	ann mixd | grep -q "^No samples of type .mixd.. Close names: struct mixed\$"
+'
+dt_test '--aggregate=report takes no type' '
+	dt_must_fail "$DTRESOLVE" -e $bin --aggregate=report=mixed </dev/null 2>err &&
+	grep -q "takes no type" err
+'
+dt_done

@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# --dlarg advise on real cpu-clock profiles of the three examples, and
+# the advice applied: listwalk's link joins key and hits in line 0 (the
+# known good reorder); fq's write-hot counters leave the read-mostly
+# parameters' line; counters' two writers get a line each.  Each advised
+# build is recorded again: its diff or sharing table shows the change.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+dt_require_perf_record
+
+ex=$DT_SRC/examples
+PERF=$(dt_perf_command perf)
+DTPROF_PLUGIN=$DT_PLUGIN
+export PERF DTPROF_PLUGIN
+
+# record NAME SOURCE ARGS [CFLAGS]: build -O2 -g and profile
+record() {
+	gcc -O2 -g -pthread ${4:-} -I. -o $1 "$2" &&
+	perf record -q -e cpu-clock -F 10000 -o $1.data ./$1 $3 >/dev/null 2>&1
+}
+# the line (offset / 64) of MEMBER in an advise tsv
+line_of() {
+	awk -F'\t' -v m="$1" '$2 == m { print int($3 / 512) }' "$2"
+}
+advise() {	# advise NAME TYPE: NAME.h (C) and NAME.tsv
+	dt_perf_script perf -i $1.data --dlarg "advise=$2" >$1.h 2>/dev/null &&
+	dt_perf_script perf -i $1.data --dlarg "advise=$2" --dlarg format=tsv >$1.tsv 2>/dev/null
+}
+apply() {	# apply NAME: the advice as advised.h
+	mkdir -p $1-adv && cp $1.h $1-adv/advised.h
+}
+
+# --- listwalk ---
+dt_test 'listwalk: recorded' "record lw '$ex/listwalk/listwalk.c' '100000 40'"
+advise lw record
+dt_test 'listwalk: the advice puts link with key and hits in line 0' '
+	for m in link key hits; do echo "$m 0"; done >want &&
+	for m in link key hits; do echo "$m $(line_of $m lw.tsv)"; done >got &&
+	dt_cmp want got || dt_show lw.h
+'
+dt_test 'listwalk: the advice says 2 lines become 1' '
+	grep -q "cache lines with hot members: 2 -> 1" lw.h || dt_show lw.h
+'
+apply lw
+dt_test 'listwalk: the advised build runs, and --diff shows link.next moving to line 0' "
+	record lw-advised '$ex/listwalk/listwalk.c' '100000 40' '-DADVISED -Ilw-adv' &&
+	\"\$DTRESOLVE\" --diff --format=tsv lw.data lw-advised.data >diff.tsv 2>diff.err &&
+	awk -F'\t' '\$2 == \"struct record\" && \$3 == \"link.next\" { print \$5, \$7 }' diff.tsv >lines &&
+	echo '1 0' >want && dt_cmp want lines ||
+	dt_show diff.tsv diff.err
+"
+
+# --- fq ---
+dt_test 'fq: recorded, two threads' "record fq '$ex/fq/fq.c' 30000000"
+advise fq fq_sched_data
+dt_test 'fq: the counters leave the parameters line, to a line of their own' '
+	pk=$(line_of stat_packets fq.tsv) && by=$(line_of stat_bytes fq.tsv) &&
+	test -n "$pk" && test "$pk" = "$by" &&
+	for m in quantum initial_quantum flow_plimit flow_max_rate low_rate_threshold orphan_mask; do
+		l=$(line_of $m fq.tsv) && test -n "$l" && test "$l" != "$pk" || return 1
+	done &&
+	grep -q "stat_packets __attribute__((aligned(64)))" fq.h &&
+	grep -q "lines a writer shares with other threads. members: 1 -> 0" fq.h &&
+	grep -q "ALIGNMENT CHANGES: 8 -> 64" fq.h || dt_show fq.h
+'
+apply fq
+dt_test 'fq: the advised build no longer shares a line between the threads' "
+	record fq-advised '$ex/fq/fq.c' 30000000 '-DADVISED -Ifq-adv' &&
+	dt_perf_script perf -i fq-advised.data --dlarg sharing --dlarg format=tsv >share.tsv 2>/dev/null &&
+	grep -q '^struct fq_sched_data	' share.tsv &&
+	! awk -F'\t' '\$1 == \"struct fq_sched_data\" && \$11 != \"\"' share.tsv | grep -q . ||
+	dt_show share.tsv
+"
+dt_test 'fq, fixed by hand: nothing worth changing' "
+	record fq-fixed '$ex/fq/fq.c' 30000000 -DFIXED &&
+	advise fq-fixed fq_sched_data && grep -q 'nothing worth changing' fq-fixed.h ||
+	dt_show fq-fixed.h
+"
+
+# --- counters: two writers ---
+dt_test 'counters: recorded, two threads' "record ct '$ex/counters/counters.c' 50000000"
+advise ct link_stats
+dt_test 'counters: each thread s counters start a line of their own' '
+	rx=$(line_of rx_packets ct.tsv) && tx=$(line_of tx_packets ct.tsv) &&
+	test -n "$rx" && test -n "$tx" && test "$rx" != "$tx" &&
+	test "$(line_of rx_bytes ct.tsv)" = "$rx" && test "$(line_of tx_bytes ct.tsv)" = "$tx" ||
+	dt_show ct.h
+'
+apply ct
+dt_test 'counters: the advised build no longer shares a line between the writers' "
+	record ct-advised '$ex/counters/counters.c' 50000000 '-DADVISED -Ict-adv' &&
+	dt_perf_script perf -i ct-advised.data --dlarg sharing --dlarg format=tsv >share.tsv 2>/dev/null &&
+	grep -q '^struct link_stats	' share.tsv &&
+	! awk -F'\t' '\$1 == \"struct link_stats\" && \$11 != \"\"' share.tsv | grep -q . ||
+	dt_show share.tsv
+"
+dt_done
