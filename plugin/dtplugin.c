@@ -47,6 +47,7 @@ struct state {
 	bool ev_seen[DT_REPORT_MAX_EVENTS];
 	/* dlargs */
 	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
+	const char *code_symbol;	/* code=SYMBOL */
 	enum dt_sort sort;
 	const char *annotate_type, *advise_type, *filter_type, *output, *vmlinux;
 	enum dt_format format;
@@ -76,6 +77,8 @@ static int parse_arg(struct state *st, const char *arg)
 	} else if (KEY("advise")) {
 		st->want_advise = true;
 		st->advise_type = val && *val ? val : NULL;
+	} else if (KEY("code") && val && *val) {
+		st->code_symbol = val;
 	} else if (KEY("stat") && !val) {
 		st->want_stat = true;
 	} else if (KEY("sharing") && !val) {
@@ -149,8 +152,14 @@ EXPORT int start(void **data, void *ctx)
 	/* The report is the default; every other table replaces it (ask for
 	 * both with report).  With filter=TYPE perf prints the kept samples,
 	 * and tables only when asked for. */
+	if (st->code_symbol && dt_report_keep_pcs(st->report)) {
+		dt_dsos_free(st->dsos);
+		dt_report_free(st->report);
+		free(st);
+		return -ENOMEM;
+	}
 	if (!st->want_annotate && !st->want_sharing && !st->want_stat &&
-	    !st->want_advise && !st->filter_type)
+	    !st->want_advise && !st->code_symbol && !st->filter_type)
 		st->want_report = true;
 	*data = st;
 	return 0;
@@ -304,7 +313,7 @@ static int print_tables(struct state *st)
 	int err = 0;
 
 	if (!st->want_report && !st->want_annotate && !st->want_stat &&
-	    !st->want_sharing && !st->want_advise)
+	    !st->want_sharing && !st->want_advise && !st->code_symbol)
 		return 0;
 	if (st->output) {
 		f = fopen(st->output, "w");
@@ -319,6 +328,11 @@ static int print_tables(struct state *st)
 		err |= dt_report_print(f, st->report, DT_TABLE_ANNOTATE, &o);
 	if (st->want_sharing)
 		err |= dt_report_print(f, st->report, DT_TABLE_SHARING, &o);
+	if (st->code_symbol) {
+		struct dt_table_opts c = o;
+		c.symbol = st->code_symbol;
+		err |= dt_report_print(f, st->report, DT_TABLE_CODE, &c);
+	}
 	if (st->want_advise) {
 		struct dt_table_opts a = o;
 		a.type = st->advise_type;
@@ -360,6 +374,7 @@ EXPORT const char *filter_description(const char **long_description)
 		"  --dlarg report          types and offsets (the default)\n"
 		"  --dlarg annotate[=TYPE] annotated layouts: samples per field, holes, cache lines\n"
 		"  --dlarg advise[=TYPE]   a proposed member order of the hot structs, as C\n"
+		"  --dlarg code=SYMBOL     the function's instructions with the types they touch\n"
 		"  --dlarg stat            samples per unresolved reason (only)\n"
 		"  --dlarg sharing         threads per cache line: false and true sharing\n"
 		"  --dlarg sort=samples|period|weight  order of the rows\n"

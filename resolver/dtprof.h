@@ -180,6 +180,11 @@ int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
 /* The binary's GNU build-id: its length and *id pointing into the session,
  * or 0 when it has none. */
 size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
+/* The source file and line of the instruction at link-time pc (the
+ * line table's row covering it); the file lives until
+ * dt_session_close().  0 or -ENOENT. */
+int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
+		       unsigned *line);
 /* Link-time start and size of the function or object symbol name.
  * 0 or -ENOENT. */
 int dt_session_symbol(struct dt_session *s, const char *name,
@@ -356,6 +361,9 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 /* The same for a sample that carries only its period. */
 int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t period);
+/* Keep samples per instruction too, for DT_TABLE_CODE (off by default:
+ * it costs a hash lookup per sample).  0 or -ENOMEM. */
+int dt_report_keep_pcs(struct dt_report *r);
 /* Samples of event ev added so far (all events: ev = -1). */
 uint64_t dt_report_samples(const struct dt_report *r, int ev);
 
@@ -365,6 +373,7 @@ enum dt_table {
 	DT_TABLE_STAT,		/* samples per reason */
 	DT_TABLE_SHARING,	/* threads per cache line, sharing flags */
 	DT_TABLE_ADVISE,	/* a proposed member order, as C */
+	DT_TABLE_CODE,		/* a function's instructions with types */
 };
 enum dt_sort { DT_SORT_SAMPLES, DT_SORT_PERIOD, DT_SORT_WEIGHT };
 /* Parse "samples", "period" or "weight"; -1 when none. */
@@ -374,6 +383,7 @@ struct dt_table_opts {
 	const char *type;	/* annotate, advise, sharing: only the type
 				 * of this name (full, bare tag, typedef) */
 	enum dt_sort sort;	/* order of types and offsets */
+	const char *symbol;	/* DT_TABLE_CODE: the function */
 };
 /* Print a table.  0, or -EPROTO when the totals do not add up (said on
  * the table too), or -ENOMEM. */

@@ -31,6 +31,7 @@ struct options {
 	bool aggregate;
 	enum dt_table table;		/* with aggregate */
 	const char *type;		/* annotate only this type */
+	const char *symbol;		/* --aggregate=code=SYMBOL */
 	enum dt_sort sort;
 	bool merge, diff;		/* the arguments are tables */
 	const char *event;		/* column name for lines without one */
@@ -82,8 +83,9 @@ static void usage(FILE *f)
 "                          the end: report (types and offsets, default),\n"
 "                          annotate[=TYPE] (per-type layouts), sharing\n"
 "                          (threads per cache line) or advise[=TYPE] (a\n"
-"                          proposed member order, as C); --format=tsv|json\n"
-"                          for machines\n"
+"                          proposed member order, as C) or code=SYMBOL (a\n"
+"                          function's instructions with the types they\n"
+"                          touch); --format=tsv|json for machines\n"
 "      --sort=KEY          order rows by samples (default), period or weight\n"
 "      --merge             the FILEs are tables (--format=tsv reports of\n"
 "                          dtresolve or dtplugin.so, or perf.data files,\n"
@@ -117,11 +119,13 @@ static void usage(FILE *f)
 /* --aggregate=VIEW[=TYPE]: the table, and the type it is about. */
 static int parse_table(struct options *o, const char *arg)
 {
-	static const struct { const char *name; enum dt_table table; bool typed; } views[] = {
-		{ "report", DT_TABLE_TYPES, false },
-		{ "annotate", DT_TABLE_ANNOTATE, true },
-		{ "sharing", DT_TABLE_SHARING, true },
-		{ "advise", DT_TABLE_ADVISE, true },
+	enum { NONE, TYPE, SYMBOL };	/* what VIEW=ARG names */
+	static const struct { const char *name; enum dt_table table; int arg; } views[] = {
+		{ "report", DT_TABLE_TYPES, NONE },
+		{ "annotate", DT_TABLE_ANNOTATE, TYPE },
+		{ "sharing", DT_TABLE_SHARING, TYPE },
+		{ "advise", DT_TABLE_ADVISE, TYPE },
+		{ "code", DT_TABLE_CODE, SYMBOL },
 	};
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -129,16 +133,23 @@ static int parse_table(struct options *o, const char *arg)
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		if (strlen(views[i].name) != len || strncmp(arg, views[i].name, len))
 			continue;
-		if (eq && !views[i].typed) {
+		if (eq && views[i].arg == NONE) {
 			msg("--aggregate=%s takes no type", views[i].name);
 			return -1;
 		}
+		if (views[i].arg == SYMBOL && !(eq && eq[1])) {
+			msg("--aggregate=%s=SYMBOL: name the function", views[i].name);
+			return -1;
+		}
 		o->table = views[i].table;
-		if (eq && eq[1])
+		if (eq && eq[1] && views[i].arg == TYPE)
 			o->type = eq + 1;
+		if (eq && eq[1] && views[i].arg == SYMBOL)
+			o->symbol = eq + 1;
 		return 0;
 	}
-	msg("unknown table '%s' (report, annotate[=TYPE], sharing[=TYPE], advise[=TYPE])", arg);
+	msg("unknown table '%s' (report, annotate[=TYPE], sharing[=TYPE], "
+	    "advise[=TYPE], code=SYMBOL)", arg);
 	return -1;
 }
 
@@ -327,7 +338,10 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 	if (r->report && res.sample) {
 		int ev = dt_report_event(r->report, res.event[0] ? res.event :
 					 r->opt.event ? r->opt.event : "lines");
-		dt_report_add_sample(r->report, ev, res.session, &res.ans, &res.smp);
+		struct dt_answer a = res.ans;	/* tables count link-time pcs */
+		if (res.link_pc)
+			a.pc = res.link_pc;
+		dt_report_add_sample(r->report, ev, res.session, &a, &res.smp);
 	}
 	if (!r->opt.aggregate) {
 		struct dt_print_ctx pc = r->opt.print;
@@ -371,7 +385,8 @@ static int start(struct run *r)
 	}
 	if (err)
 		r->status = EXIT_INPUT;		/* the message came through log_cb */
-	if ((r->opt.stat || r->opt.aggregate) && dt_report_new(&r->report)) {
+	if ((r->opt.stat || r->opt.aggregate) && (dt_report_new(&r->report) ||
+	    (r->opt.symbol && dt_report_keep_pcs(r->report)))) {
 		msg("out of memory");
 		return EXIT_INPUT;
 	}
@@ -559,6 +574,7 @@ int main(int argc, char **argv)
 		struct dt_table_opts to = {
 			.format = r.opt.format_given ? r.opt.print.format : DT_FORMAT_PERF,
 			.type = r.opt.type, .sort = r.opt.sort,
+			.symbol = r.opt.symbol,
 		};
 		if (dt_report_print(stdout, r.report, r.opt.table, &to))
 			r.status = EXIT_INPUT;

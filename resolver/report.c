@@ -226,6 +226,7 @@ void dt_report_free(struct dt_report *r)
 	for (int e = 0; e < r->nev; e++)
 		free(r->events[e]);
 	sharing_free(r->sharing);
+	codeview_free(r->pcs);
 	free(r->hot);
 	free(r);
 }
@@ -319,6 +320,8 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 	r->any_weight |= (smp->has & DT_SAMPLE_WEIGHT) != 0;
 	r->any_level |= level >= 0;
 	count(&r->total, ev, ans->access, smp, level);
+	if (r->pcs && s)
+		codeview_add(r, ev, s, ans);
 	if (ans->reason != DT_OK) {
 		count(&r->by_reason[ans->reason < DT_REASON_COUNT ?
 				    ans->reason : DT_BAD_LINE], ev, ans->access,
@@ -1243,6 +1246,9 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		break;
 	case DT_TABLE_SHARING:
 		sharing_print(f, r, &o);
+		break;
+	case DT_TABLE_CODE:
+		codeview_print(f, r, o.symbol ? o.symbol : "", o.format);
 		break;
 	case DT_TABLE_ADVISE:
 		if (advise_print(f, r, v, &o) == -ENOMEM && !err)

@@ -46,6 +46,7 @@ struct type_row {
 
 struct sharing;
 struct sharing_view;
+struct pc_table;
 
 struct dt_report {
 	char *events[NEV];
@@ -59,6 +60,7 @@ struct dt_report {
 	bool any_weight, any_level, any_addr, any_tid;
 	struct sharing *sharing;	/* sharing.c, NULL until a tid */
 	uint64_t sharing_lost;		/* samples it had no memory for */
+	struct pc_table *pcs;		/* codeview.c: dt_report_keep_pcs() */
 };
 
 /* The offset where type t's cache lines start: objects seen at one
@@ -93,6 +95,15 @@ struct range_sharing {
 };
 void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 			int64_t lo, int64_t hi, struct range_sharing *out);
+/* ---- codeview.c ---- */
+/* Count the sample at ans->pc, and on the access it was charged to. */
+void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
+		  const struct dt_answer *ans);
+void codeview_free(struct pc_table *t);
+/* Function symbol of every binary sampled, instruction by instruction. */
+void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
+		    enum dt_format format);
+
 /* ---- advise.c ---- */
 /* Proposed member orders of the hot structs (o->type: that one), as C
  * (or tsv).  0 or -ENOMEM. */

@@ -374,6 +374,24 @@ int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
 	return (int)insn.len;
 }
 
+int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
+		       unsigned *line)
+{
+	Dwarf_Addr at = pc + (uint64_t)s->dwarf_adjust;
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	int n = 0;
+
+	*file = "";
+	*line = 0;
+	if (!s->dwarf || !dwarf_addrdie(s->dwarf, at, &cu) ||
+	    !(l = dwarf_getsrc_die(&cu, at)) || dwarf_lineno(l, &n) != 0)
+		return -ENOENT;
+	*file = session_intern(s, dwarf_linesrc(l, NULL, NULL));
+	*line = (unsigned)n;
+	return 0;
+}
+
 int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
 				uint64_t *addr)
 {

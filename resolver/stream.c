@@ -194,6 +194,7 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		return;
 	}
 	dt_resolve_sample(s, pc, flags, &res->ans);
+	res->link_pc = pc;
 	res->ans.pc = req->addr;	/* the line's address, as it was written */
 }
 

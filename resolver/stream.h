@@ -28,6 +28,9 @@ struct stream_result {
 	const char *how;		/* the interpretation: addr, tuple,
 					 * dsoff, maps, sym, exe, record */
 	bool sample;			/* counts in tables (not a record) */
+	uint64_t link_pc;		/* the instruction's link-time address
+					 * in session (ans.pc is the line's),
+					 * 0 when none was found */
 	char event[128];		/* perf's event name, "" if none */
 	struct dt_sample smp;		/* period, tid, cpu, data address */
 	const char *error;		/* a message for this line, or NULL */

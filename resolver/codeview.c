@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * The code view: a function's instructions with their source lines, the
+ * samples taken at each, and for each memory access the type, offset,
+ * field and kind it touches (perf annotate --code-with-type's idea).  A
+ * sample that skid compensation moved to an earlier access is counted
+ * where it was taken (Samples) and on the access it was charged to
+ * (Charged), so both the profile and the attribution can be read.
+ */
+#define _GNU_SOURCE	/* getdelim */
+#include <errno.h>
+#include <stdio.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrays.h"
+#include "report.h"
+
+struct pc_count {
+	struct dt_session *s;
+	uint64_t pc;
+	uint64_t samples[NEV], charged[NEV];
+};
+
+struct pc_table {
+	struct pc_count *v;
+	size_t n, cap;
+	uint32_t *index;		/* open addressing: v index + 1 */
+	size_t index_size;
+	uint64_t lost;			/* samples it had no memory for */
+};
+
+static size_t pc_hash(const struct dt_session *s, uint64_t pc)
+{
+	return (size_t)(((uintptr_t)s >> 4) * 0x9e3779b97f4a7c15ull ^ pc * 0xff51afd7ed558ccdull);
+}
+
+static int index_grow(struct pc_table *t)
+{
+	size_t size = t->index_size ? t->index_size * 2 : 1024;
+	uint32_t *idx = calloc(size, sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t h = pc_hash(t->v[i].s, t->v[i].pc) & (size - 1);
+		while (idx[h])
+			h = (h + 1) & (size - 1);
+		idx[h] = (uint32_t)i + 1;
+	}
+	free(t->index);
+	t->index = idx;
+	t->index_size = size;
+	return 0;
+}
+
+static struct pc_count *pc_get(struct pc_table *t, struct dt_session *s,
+			       uint64_t pc)
+{
+	size_t h;
+
+	if ((t->n + 1) * 2 > t->index_size && index_grow(t))
+		return NULL;
+	h = pc_hash(s, pc) & (t->index_size - 1);
+	for (; t->index[h]; h = (h + 1) & (t->index_size - 1)) {
+		struct pc_count *c = &t->v[t->index[h] - 1];
+		if (c->s == s && c->pc == pc)
+			return c;
+	}
+	if (t->n >= UINT32_MAX - 1 || GROW(t->v, t->cap, t->n, 256))
+		return NULL;
+	t->index[h] = (uint32_t)t->n + 1;
+	t->v[t->n] = (struct pc_count){ .s = s, .pc = pc };
+	return &t->v[t->n++];
+}
+
+int dt_report_keep_pcs(struct dt_report *r)
+{
+	if (!r->pcs && !(r->pcs = calloc(1, sizeof(*r->pcs))))
+		return -ENOMEM;
+	return 0;
+}
+
+void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
+		  const struct dt_answer *ans)
+{
+	struct pc_count *at = pc_get(r->pcs, s, ans->pc);
+	struct pc_count *to = ans->reason == DT_OK && ans->access_pc ?
+			      pc_get(r->pcs, s, ans->access_pc) : NULL;
+
+	if (!at || (ans->reason == DT_OK && ans->access_pc && !to)) {
+		r->pcs->lost++;
+		return;
+	}
+	at->samples[ev]++;
+	if (to)
+		to->charged[ev]++;
+}
+
+void codeview_free(struct pc_table *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	free(t->index);
+	free(t);
+}
+
+/* ---- printing ---- */
+
+/* Lines of one source file, read once per print. */
+struct source {
+	const char *path;		/* interned: compared by pointer */
+	char *text;
+	char **line;
+	size_t nlines;
+};
+
+static void source_load(struct source *src, const char *path)
+{
+	FILE *f;
+	size_t cap = 0, len = 0;
+
+	if (src->path == path)
+		return;
+	free(src->text);
+	free(src->line);
+	*src = (struct source){ .path = path };
+	f = *path ? fopen(path, "r") : NULL;
+	if (!f)
+		return;
+	if (getdelim(&src->text, &cap, '\0', f) < 0) {
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	len = strlen(src->text);
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += src->text[i] == '\n';
+	src->line = calloc(n, sizeof(*src->line));
+	if (!src->line)
+		return;
+	for (char *p = src->text; p && src->nlines < n;) {
+		src->line[src->nlines++] = p;
+		p = strchr(p, '\n');
+		if (p)
+			*p++ = '\0';
+	}
+}
+
+static const char *source_text(const struct source *src, unsigned line)
+{
+	const char *t = line && line <= src->nlines ? src->line[line - 1] : "";
+
+	while (*t == ' ' || *t == '\t')
+		t++;
+	return t;
+}
+
+static const struct pc_count *pc_find(const struct pc_table *t,
+				      const struct dt_session *s, uint64_t pc)
+{
+	if (!t || !t->index_size)
+		return NULL;
+	for (size_t h = pc_hash(s, pc) & (t->index_size - 1); t->index[h];
+	     h = (h + 1) & (t->index_size - 1)) {
+		const struct pc_count *c = &t->v[t->index[h] - 1];
+		if (c->s == s && c->pc == pc)
+			return c;
+	}
+	return NULL;
+}
+
+static const char *access_word(enum dt_access a)
+{
+	return a == DT_ACCESS_RMW ? "load+store" : a == DT_ACCESS_STORE ? "store" :
+	       a == DT_ACCESS_LOAD ? "load" : "";
+}
+
+/* One function of session s; the sessions are those samples came from. */
+static void print_function(FILE *f, const struct dt_report *r,
+			   struct dt_session *s, const char *symbol,
+			   uint64_t start, uint64_t size, enum dt_format format,
+			   struct source *src)
+{
+	int nev = r->nev ? r->nev : 1;
+	uint64_t total[NEV] = { 0 };
+	const char *last_file = NULL;
+	unsigned last_line = 0;
+
+	for (uint64_t pc = start; pc < start + size; pc++) {
+		const struct pc_count *c = pc_find(r->pcs, s, pc);
+		for (int e = 0; c && e < nev; e++)
+			total[e] += c->samples[e];
+	}
+	if (format == DT_FORMAT_PERF) {
+		fprintf(f, "\nCode: %s in %s (%#" PRIx64 ", %" PRIu64 " bytes):", symbol,
+			dt_session_path(s), start, size);
+		for (int e = 0; e < nev; e++)
+			fprintf(f, "%s %" PRIu64 " samples of %s", e ? "," : "", total[e],
+				report_event_name(r, e));
+		fputs("\n#", f);
+		for (int e = 0; e < nev; e++)
+			fputs("  Samples  Charged", f);
+		fputs("  Address       Instruction                               Data access\n", f);
+	}
+	for (uint64_t pc = start; pc < start + size;) {
+		char text[256];
+		int len = dt_session_disasm(s, pc, text, sizeof(text));
+		const struct pc_count *c = pc_find(r->pcs, s, pc);
+		struct dt_answer a;
+		const char *file;
+		unsigned line;
+		char data[512] = "";
+
+		if (len <= 0) {
+			if (format == DT_FORMAT_PERF)
+				fprintf(f, "# cannot decode the instruction at %#" PRIx64 "\n", pc);
+			break;
+		}
+		dt_resolve_pc(s, pc, &a);
+		if (a.reason == DT_OK && a.type[0] != '(')
+			snprintf(data, sizeof(data), "%s +%" PRId64 " (%s) %s", a.type,
+				 a.offset, a.field[0] ? a.field : "no field",
+				 access_word(a.access));
+		else if (a.reason == DT_OK)
+			snprintf(data, sizeof(data), "%s", a.type);
+		else if (a.reason != DT_NO_MEM_OP)
+			snprintf(data, sizeof(data), "(%s)", dt_reason_str(a.reason));
+		dt_session_srcline(s, pc, &file, &line);
+		if (format == DT_FORMAT_PERF) {
+			if (file != last_file || line != last_line) {
+				const char *base = strrchr(file, '/');
+				source_load(src, file);
+				fprintf(f, "  %s:%u  %s\n", base ? base + 1 : file, line,
+					source_text(src, line));
+				last_file = file;
+				last_line = line;
+			}
+			fputc(' ', f);
+			for (int e = 0; e < nev; e++)
+				fprintf(f, " %8" PRIu64 " %8" PRIu64, c ? c->samples[e] : 0,
+					c ? c->charged[e] : 0);
+			fprintf(f, "  %#-12" PRIx64 "  %-40s  %s\n", pc, text, data);
+		} else {
+			for (int e = 0; e < nev; e++)
+				fprintf(f, "%s\t%s\t%s\t%#" PRIx64 "\t%" PRIu64 "\t%" PRIu64
+					"\t%s\t%u\t%s\t%s\t%" PRId64 "\t%s\t%s\n",
+					report_event_name(r, e), symbol, dt_session_path(s), pc,
+					c ? c->samples[e] : 0, c ? c->charged[e] : 0, file, line,
+					text, a.reason == DT_OK ? a.type : "",
+					a.reason == DT_OK ? a.offset : 0,
+					a.reason == DT_OK ? a.field : "",
+					a.reason == DT_OK ? dt_access_str(a.access) : "");
+		}
+		pc += (uint64_t)len;
+	}
+}
+
+void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
+		    enum dt_format format)
+{
+	const struct pc_table *t = r->pcs;
+	struct dt_session *done[64];
+	size_t ndone = 0;
+	struct source src = { 0 };
+	bool found = false;
+
+	if (format != DT_FORMAT_PERF)
+		fputs("event\tsymbol\tdso\taddress\tsamples\tcharged\tfile\tline"
+		      "\tinstruction\ttype\toffset\tfield\taccess\n", f);
+	else if (!t)
+		fputs("# the code view needs samples kept per instruction\n", f);
+	if (t && t->lost && format == DT_FORMAT_PERF)
+		fprintf(f, "# %" PRIu64 " samples left out of the code view: out of memory\n",
+			t->lost);
+	for (size_t i = 0; t && i < t->n && ndone < 64; i++) {
+		struct dt_session *s = t->v[i].s;
+		uint64_t start, size;
+		bool seen = false;
+		for (size_t j = 0; j < ndone; j++)
+			seen |= done[j] == s;
+		if (seen)
+			continue;
+		done[ndone++] = s;
+		if (dt_session_symbol(s, symbol, &start, &size) || !size)
+			continue;
+		found = true;
+		print_function(f, r, s, symbol, start, size, format, &src);
+	}
+	if (!found && format == DT_FORMAT_PERF)
+		fprintf(f, "\nNo function '%s' in the binaries sampled.\n", symbol);
+	free(src.text);
+	free(src.line);
+}
