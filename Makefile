@@ -53,7 +53,7 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/maps.c resolver/stream.c resolver/globals.c \
 	  resolver/track.c resolver/containers.c resolver/datasrc.c \
 	  resolver/sharing.c resolver/tables.c resolver/typenames.c \
-	  resolver/cstruct.c resolver/advise.c resolver/codeview.c \
+	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
 	  $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a

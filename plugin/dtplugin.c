@@ -48,6 +48,7 @@ struct state {
 	/* dlargs */
 	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
 	const char *code_symbol;	/* code=SYMBOL */
+	const char *html;		/* html=FILE */
 	enum dt_sort sort;
 	const char *annotate_type, *advise_type, *filter_type, *output, *vmlinux;
 	enum dt_format format;
@@ -77,6 +78,8 @@ static int parse_arg(struct state *st, const char *arg)
 	} else if (KEY("advise")) {
 		st->want_advise = true;
 		st->advise_type = val && *val ? val : NULL;
+	} else if (KEY("html") && val && *val) {
+		st->html = val;
 	} else if (KEY("code") && val && *val) {
 		st->code_symbol = val;
 	} else if (KEY("stat") && !val) {
@@ -152,14 +155,14 @@ EXPORT int start(void **data, void *ctx)
 	/* The report is the default; every other table replaces it (ask for
 	 * both with report).  With filter=TYPE perf prints the kept samples,
 	 * and tables only when asked for. */
-	if (st->code_symbol && dt_report_keep_pcs(st->report)) {
+	if ((st->code_symbol || st->html) && dt_report_keep_pcs(st->report)) {
 		dt_dsos_free(st->dsos);
 		dt_report_free(st->report);
 		free(st);
 		return -ENOMEM;
 	}
 	if (!st->want_annotate && !st->want_sharing && !st->want_stat &&
-	    !st->want_advise && !st->code_symbol && !st->filter_type)
+	    !st->want_advise && !st->code_symbol && !st->html && !st->filter_type)
 		st->want_report = true;
 	*data = st;
 	return 0;
@@ -352,6 +355,28 @@ static int print_tables(struct state *st)
 	return err;
 }
 
+/* html=FILE: the page, and a message naming FILE when it cannot be
+ * written whole. */
+static int write_html(struct state *st)
+{
+	FILE *f = fopen(st->html, "w");
+	int err;
+
+	if (!f) {
+		note("cannot write '%s': %s", st->html, strerror(errno));
+		return -errno;
+	}
+	err = dt_report_print(f, st->report, DT_TABLE_HTML, NULL);
+	if (ferror(f) | fclose(f)) {
+		note("cannot write '%s': %s", st->html, strerror(errno ? errno : EIO));
+		return -EIO;
+	}
+	if (err)
+		note("'%s': %s", st->html, err == -EPROTO ?
+		     "the totals do not add up (internal error)" : strerror(-err));
+	return err;
+}
+
 EXPORT int stop(void *data, void *ctx)
 {
 	struct state *st = data;
@@ -361,6 +386,8 @@ EXPORT int stop(void *data, void *ctx)
 	if (!st)	/* start() failed (a bad --dlarg): perf still calls us */
 		return 0;
 	err = print_tables(st);
+	if (st->html)
+		err |= write_html(st);
 	dt_report_free(st->report);
 	dt_dsos_free(st->dsos);
 	free(st);
@@ -375,6 +402,7 @@ EXPORT const char *filter_description(const char **long_description)
 		"  --dlarg annotate[=TYPE] annotated layouts: samples per field, holes, cache lines\n"
 		"  --dlarg advise[=TYPE]   a proposed member order of the hot structs, as C\n"
 		"  --dlarg code=SYMBOL     the function's instructions with the types they touch\n"
+		"  --dlarg html=FILE       all of it as one self-contained HTML page\n"
 		"  --dlarg stat            samples per unresolved reason (only)\n"
 		"  --dlarg sharing         threads per cache line: false and true sharing\n"
 		"  --dlarg sort=samples|period|weight  order of the rows\n"

@@ -295,3 +295,43 @@ void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 	free(src.text);
 	free(src.line);
 }
+
+static int cmp_hot_fn(const void *x, const void *y)
+{
+	const struct hot_function *a = x, *b = y;
+
+	return a->samples != b->samples ? (a->samples > b->samples ? -1 : 1) :
+	       strcmp(a->name, b->name);
+}
+
+size_t codeview_hot_functions(const struct dt_report *r,
+			      struct hot_function *out, size_t max)
+{
+	const struct pc_table *t = r->pcs;
+	struct hot_function *all = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; t && i < t->n; i++) {
+		const char *name;
+		uint64_t start, size;
+		size_t j = 0;
+		if (dt_session_symbol_at(t->v[i].s, t->v[i].pc, &name, &start, &size))
+			continue;
+		while (j < n && !(all[j].s == t->v[i].s && all[j].name == name))
+			j++;
+		if (j == n) {
+			if (GROW(all, cap, n, 16))
+				break;
+			all[n++] = (struct hot_function){ t->v[i].s, name, 0 };
+		}
+		all[j].samples += t->v[i].samples[0];
+	}
+	if (n)
+		qsort(all, n, sizeof(*all), cmp_hot_fn);
+	if (n > max)
+		n = max;
+	if (n)
+		memcpy(out, all, n * sizeof(*out));
+	free(all);
+	return n;
+}

@@ -180,6 +180,10 @@ int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
 /* The binary's GNU build-id: its length and *id pointing into the session,
  * or 0 when it has none. */
 size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
+/* The function symbol holding link-time pc: its name (lives until
+ * dt_session_close()), start and size.  0 or -ENOENT. */
+int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
+			 uint64_t *start, uint64_t *size);
 /* The source file and line of the instruction at link-time pc (the
  * line table's row covering it); the file lives until
  * dt_session_close().  0 or -ENOENT. */
@@ -374,6 +378,7 @@ enum dt_table {
 	DT_TABLE_SHARING,	/* threads per cache line, sharing flags */
 	DT_TABLE_ADVISE,	/* a proposed member order, as C */
 	DT_TABLE_CODE,		/* a function's instructions with types */
+	DT_TABLE_HTML,		/* all of it, one self-contained page */
 };
 enum dt_sort { DT_SORT_SAMPLES, DT_SORT_PERIOD, DT_SORT_WEIGHT };
 /* Parse "samples", "period" or "weight"; -1 when none. */

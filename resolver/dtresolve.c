@@ -85,7 +85,8 @@ static void usage(FILE *f)
 "                          (threads per cache line) or advise[=TYPE] (a\n"
 "                          proposed member order, as C) or code=SYMBOL (a\n"
 "                          function's instructions with the types they\n"
-"                          touch); --format=tsv|json for machines\n"
+"                          touch) or html (all of it, one page); \n"
+"                          --format=tsv|json for machines\n"
 "      --sort=KEY          order rows by samples (default), period or weight\n"
 "      --merge             the FILEs are tables (--format=tsv reports of\n"
 "                          dtresolve or dtplugin.so, or perf.data files,\n"
@@ -126,6 +127,7 @@ static int parse_table(struct options *o, const char *arg)
 		{ "sharing", DT_TABLE_SHARING, TYPE },
 		{ "advise", DT_TABLE_ADVISE, TYPE },
 		{ "code", DT_TABLE_CODE, SYMBOL },
+		{ "html", DT_TABLE_HTML, NONE },
 	};
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -149,7 +151,7 @@ static int parse_table(struct options *o, const char *arg)
 		return 0;
 	}
 	msg("unknown table '%s' (report, annotate[=TYPE], sharing[=TYPE], "
-	    "advise[=TYPE], code=SYMBOL)", arg);
+	    "advise[=TYPE], code=SYMBOL, html)", arg);
 	return -1;
 }
 
@@ -386,7 +388,8 @@ static int start(struct run *r)
 	if (err)
 		r->status = EXIT_INPUT;		/* the message came through log_cb */
 	if ((r->opt.stat || r->opt.aggregate) && (dt_report_new(&r->report) ||
-	    (r->opt.symbol && dt_report_keep_pcs(r->report)))) {
+	    ((r->opt.symbol || r->opt.table == DT_TABLE_HTML) &&
+	     dt_report_keep_pcs(r->report)))) {
 		msg("out of memory");
 		return EXIT_INPUT;
 	}

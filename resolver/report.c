@@ -478,11 +478,11 @@ static int check_totals(FILE *f, const struct dt_report *r)
 			add_counts(&type_sum, &r->types[i].offs[j].c);
 		for (int e = 0; e < nevents(r); e++) {
 			const char *what = counts_differ(&type_sum, &r->types[i].c, e);
-			if (what) {
+			if (what && f)
 				fprintf(f, "# ERROR: %s: the %s of %s's offsets do not add up\n",
 					report_event_name(r, e), what, r->types[i].name);
+			if (what)
 				bad = -EPROTO;
-			}
 		}
 	}
 	for (int k = 0; k < DT_REASON_COUNT; k++)
@@ -490,13 +490,13 @@ static int check_totals(FILE *f, const struct dt_report *r)
 	for (int e = 0; e < nevents(r); e++) {
 		const char *what = counts_differ(&sum, &r->total, e);
 		sum.samples[e] += r->lost[e];
-		if (what || r->lost[e]) {
+		if ((what || r->lost[e]) && f)
 			fprintf(f, "# ERROR: %s: rows add up to %" PRIu64
 				" samples of %" PRIu64 " (%" PRIu64 " lost; %s)\n",
 				report_event_name(r, e), sum.samples[e], r->total.samples[e],
 				r->lost[e], what ? what : "samples");
+		if (what || r->lost[e])
 			bad = -EPROTO;
-		}
 	}
 	if (bad)
 		fprintf(stderr, "dtprof: internal error: totals do not add up\n");
@@ -596,7 +596,7 @@ static struct type_row **sorted_types(const struct dt_report *r,
 	return v;
 }
 
-static uint64_t unresolved(const struct dt_report *r, int e)
+uint64_t report_unresolved(const struct dt_report *r, int e)
 {
 	uint64_t n = 0;
 
@@ -630,7 +630,7 @@ static void print_header(FILE *f, const struct dt_report *r)
 		fprintf(f, "# event '%s': %" PRIu64 " samples, period %" PRIu64
 			", %.1f%% resolved to a type, %" PRIu64 " loads, %" PRIu64
 			" stores (%" PRIu64 " both)\n", report_event_name(r, e), n,
-			r->total.period[e], pct(n - unresolved(r, e), n),
+			r->total.period[e], pct(n - report_unresolved(r, e), n),
 			r->total.loads[e], r->total.stores[e], r->total.rmw[e]);
 		if (r->total.weighed[e])
 			fprintf(f, "# event '%s': %" PRIu64 " samples with a weight,"
@@ -916,7 +916,7 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 			for (int e = 0; e < nevents(r); e++)
 				fprintf(f, "%s%" PRIu64, e ? "," : "", k ?
 					r->by_reason[k].samples[e] :
-					r->total.samples[e] - unresolved(r, e));
+					r->total.samples[e] - report_unresolved(r, e));
 			fputc(']', f);
 		}
 		fputs("}}\n", f);
@@ -936,7 +936,7 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 		fputs(k ? dt_reason_str((enum dt_reason)k) : "resolved", f);
 		for (int e = 0; e < nevents(r); e++) {
 			uint64_t n = k ? r->by_reason[k].samples[e] :
-				     r->total.samples[e] - unresolved(r, e);
+				     r->total.samples[e] - report_unresolved(r, e);
 			fprintf(f, "\t%" PRIu64, n);
 			if (human)
 				fprintf(f, "\t%.1f", pct(n, r->total.samples[e]));
@@ -970,7 +970,7 @@ void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
  * but not in the holes and padding inside it (a union's member shorter
  * than the union, a nested struct's tail): an access there touched no
  * field of the member, and its hole or padding row shows it. */
-static void row_counts(const struct type_row *t, const struct dt_layout *l,
+void report_row_counts(const struct type_row *t, const struct dt_layout *l,
 		       size_t i, struct counts *c)
 {
 	struct counts gap;
@@ -1047,7 +1047,7 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 		int64_t row_line = type_line_of(t, (int64_t)row->offset);
 		while (line < row_line)
 			line_banner(f, r, sv, t, ++line, phase);
-		row_counts(t, l, i, &c);
+		report_row_counts(t, l, i, &c);
 		fputc(' ', f);
 		for (int e = 0; e < nevents(r); e++) {
 			if ((row->kind == DT_LAYOUT_HOLE || row->kind == DT_LAYOUT_PADDING) &&
@@ -1095,7 +1095,7 @@ static void annotate_one_tsv(FILE *f, const struct dt_report *r,
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
-		row_counts(t, l, i, &c);
+		report_row_counts(t, l, i, &c);
 		for (int e = 0; e < nevents(r); e++) {
 			fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s\t%s\t%s\t%" PRId64,
 				report_event_name(r, e), t->name, row->offset, row->size,
@@ -1121,7 +1121,7 @@ static void annotate_one_json(FILE *f, const struct dt_report *r,
 		type_line_phase(t));
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
-		row_counts(t, l, i, &c);
+		report_row_counts(t, l, i, &c);
 		fprintf(f, "%s{\"offset\":%" PRIu64 ",\"size\":%" PRIu64
 			",\"depth\":%u,\"kind\":\"%s\",\"name\":", i ? "," : "",
 			row->offset, row->size, row->depth, layout_kinds[row->kind]);
@@ -1228,7 +1228,9 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 	v = sorted_types(r, o.sort);
 	if (!v)
 		return -ENOMEM;
-	err = check_totals(f, r);
+	/* the C of advise and the HTML page carry no text lines: the
+	 * front ends say it from the return value */
+	err = check_totals(t == DT_TABLE_ADVISE || t == DT_TABLE_HTML ? NULL : f, r);
 	switch (t) {
 	case DT_TABLE_TYPES:
 		if (o.format == DT_FORMAT_TSV)
@@ -1246,6 +1248,10 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		break;
 	case DT_TABLE_SHARING:
 		sharing_print(f, r, &o);
+		break;
+	case DT_TABLE_HTML:
+		if (html_print(f, r, v) == -ENOMEM && !err)
+			err = -ENOMEM;
 		break;
 	case DT_TABLE_CODE:
 		codeview_print(f, r, o.symbol ? o.symbol : "", o.format);

@@ -104,11 +104,29 @@ void codeview_free(struct pc_table *t);
 void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 		    enum dt_format format);
 
+/* The functions with the most samples (event 0), hottest first. */
+struct hot_function {
+	struct dt_session *s;
+	const char *name;		/* interned in s */
+	uint64_t samples;
+};
+size_t codeview_hot_functions(const struct dt_report *r,
+			      struct hot_function *out, size_t max);
+
+/* ---- html.c ---- */
+/* The whole report as one HTML page.  0 or -ENOMEM. */
+int html_print(FILE *f, const struct dt_report *r, struct type_row **v);
+
 /* ---- advise.c ---- */
 /* Proposed member orders of the hot structs (o->type: that one), as C
  * (or tsv).  0 or -ENOMEM. */
 int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
 		 const struct dt_table_opts *o);
+/* The advice on row t alone (sv: the sharing facts, may be NULL).  0,
+ * -ENOENT (no DWARF for it) or -ENOMEM. */
+int advise_type(FILE *f, const struct dt_report *r,
+		const struct sharing_view *sv, const struct type_row *t,
+		enum dt_format format);
 
 /* Whether row t is a type the user named `query` (annotate=, advise=,
  * the sharing table's type): full name, bare tag or typedef name. */
@@ -118,9 +136,15 @@ bool report_type_selected(const struct type_row *t, const char *query);
  * none. */
 void report_name_note(FILE *f, const struct dt_report *r, const char *query,
 		      bool as_c);
+/* The samples layout row i of t stands for (a member's: not those of the
+ * holes inside it). */
+void report_row_counts(const struct type_row *t, const struct dt_layout *l,
+		       size_t i, struct counts *c);
 /* The counts of t's offset rows in [lo, hi). */
 void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 		      struct counts *c);
+/* Samples of event e counted under a reason (not resolved to a type). */
+uint64_t report_unresolved(const struct dt_report *r, int e);
 /* Event e's name ("samples" when the input named none). */
 const char *report_event_name(const struct dt_report *r, int e);
 /* Shared printing helpers of report.c. */

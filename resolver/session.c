@@ -539,6 +539,22 @@ int dt_session_symbol(struct dt_session *s, const char *name,
 	return 0;
 }
 
+int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
+			 uint64_t *start, uint64_t *size)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *n = s->mod ? dwfl_module_addrinfo(s->mod, pc + s->elf_bias, &off,
+						       &sym, NULL, NULL, NULL) : NULL;
+
+	if (!n || !*n)
+		return -ENOENT;
+	*name = session_intern(s, n);
+	*start = pc - off;
+	*size = sym.st_size;
+	return 0;
+}
+
 const char *dt_session_path(const struct dt_session *s)
 {
 	return s->path;
