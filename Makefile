@@ -43,7 +43,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 # Debian's binutils-multiarch-dev decodes every ISA; plain binutils-dev
 # only the host's
 OPCODES_LIBS := $(if $(wildcard $(shell $(CC) -print-file-name=libopcodes-multiarch.so)),-lopcodes-multiarch -lbfd-multiarch,-lopcodes -lbfd)
-LIBS = $(DW_LIBS) $(OPCODES_LIBS)
+LIBS = $(DW_LIBS) $(OPCODES_LIBS) -lm
 
 ARCH_SRC = arch/arch.c arch/x86_64.c arch/aarch64.c
 LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
@@ -100,7 +100,8 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
 	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
-	elfutils clang linux-perf perl time valgrind qemu-user sqlite3 gdb
+	elfutils clang linux-perf perl time valgrind qemu-user sqlite3 gdb \
+	chromium
 # make bench also builds perf from Debian's kernel source as its large binary
 BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison
 deps:

@@ -15,7 +15,7 @@ _dtresolve()
 	esac
 	case $cur in
 	--format=*) COMPREPLY=($(compgen -W "tsv perf json" -- "${cur#--format=}")); return ;;
-	--aggregate=*) COMPREPLY=($(compgen -W "report annotate sharing" -- "${cur#--aggregate=}")); return ;;
+	--aggregate=*) COMPREPLY=($(compgen -W "report annotate annotate= sharing sharing= advise advise= code= html" -- "${cur#--aggregate=}")); return ;;
 	--sort=*) COMPREPLY=($(compgen -W "samples period weight" -- "${cur#--sort=}")); return ;;
 	-*)
 		COMPREPLY=($(compgen -W "--exe= --format= --stat --verbose --skid
@@ -36,7 +36,8 @@ _dtprof_perf_dlarg()
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	if [ "$prev" = --dlarg ]; then
 		COMPREPLY=($(compgen -W "report annotate annotate= stat sharing
-			format=tsv format=json filter= output= skid=auto skid=on
+			advise advise= code= html= format=tsv format=json filter=
+			output= skid=auto skid=on
 			skid=off sort=samples sort=period sort=weight vmlinux=" -- "$cur"))
 		return 0
 	fi

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE	/* open_memstream */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,9 @@ static void heat_map(FILE *f, const struct dt_report *r,
 				continue;
 			}
 			report_row_counts(t, l, i, &c);
-			double heat = (double)c.samples[0] / (double)hottest;
+			/* a log scale: a field with a twentieth of the
+			 * hottest one's samples still shows */
+			double heat = log1p((double)c.samples[0]) / log1p((double)hottest);
 			bool first = (uint64_t)b == row->offset;	/* the field starts */
 			fprintf(f, "<i class=\"%s%s\" style=\"background:hsl(%d,85%%,%d%%)\" title=\"+%"
 				PRId64 " ", c.stores[0] ? "store" : "", first ? " first" : "",
@@ -283,7 +286,7 @@ int html_print(FILE *f, const struct dt_report *r, struct type_row **v)
 	if (r->nev > 1)
 		fputs("<p>Tables and heat maps show the first event.</p>\n", f);
 	type_table(f, r, v, drawn);
-	fputs("<p class=\"legend\">Heat maps: one cell per byte, redder is hotter"
+	fputs("<p class=\"legend\">Heat maps: one cell per byte, redder is hotter (log scale)"
 	      "<i style=\"background:hsl(10,85%,45%)\"></i>hottest field"
 	      "<i style=\"background:hsl(210,85%,94%)\"></i>no samples"
 	      "<i class=\"store\" style=\"background:#fff;box-shadow:inset 0 -4px #2255cc\"></i>"

@@ -28,4 +28,12 @@ dt_test 'every long option of dtresolve --help is offered' '
 dt_test 'perf script --dlarg ann<TAB> offers annotate' '
 	FN=_dtprof_perf complete_words perf script --dlarg ann >out && grep -qx annotate out
 '
+dt_test 'every --dlarg of the plugin s help is offered' '
+	FN=_dtprof_perf complete_words perf script --dlarg "" >out &&
+	for a in advise advise= code= html= sharing stat; do grep -qx -- "$a" out || { echo "missing $a"; exit 1; }; done
+'
+dt_test 'dtresolve --aggregate=<TAB> offers advise, code= and html' '
+	FN=_dtresolve complete_words dtresolve --aggregate= >out &&
+	grep -qx advise out && grep -qx code= out && grep -qx html out
+'
 dt_done
