@@ -553,6 +553,42 @@ static void print_tsv(FILE *f, const struct plan *p)
 	}
 }
 
+static void print_json(FILE *f, const struct plan *p)
+{
+	fputs("{\"type\":", f);
+	report_json_string(f, p->t->name);
+	fprintf(f, ",\"size_before\":%" PRIu64, p->cs->size);
+	if (p->verdict) {
+		fputs(",\"verdict\":", f);
+		report_json_string(f, p->verdict);
+		fputs("}", f);
+		return;
+	}
+	fprintf(f, ",\"size_after\":%" PRIu64 ",\"align_before\":%" PRIu64
+		",\"align_after\":%" PRIu64 ",\"lines_before\":%u,\"lines_after\":%u,"
+		"\"shared_before\":%u,\"shared_after\":%u,\"members\":[",
+		p->size_after, p->cs->align, p->align_after, p->lines_before,
+		p->lines_after, p->shared_before, p->shared_after);
+	for (size_t k = 0, n = 0; k < p->nu; k++) {
+		const struct unit *u = &p->u[p->order[k]];
+		for (size_t j = 0; j < u->n; j++) {
+			size_t i = u->first + j;
+			const struct dt_cmember *m = &p->cs->m[i];
+			fprintf(f, "%s{\"name\":", n++ ? "," : "");
+			report_json_string(f, m->name);
+			fputs(",\"decl\":", f);
+			report_json_string(f, m->decl);
+			fprintf(f, ",\"new_bit\":%" PRIu64 ",\"old_bit\":%" PRIu64
+				",\"bits\":%" PRIu64 ",\"group\":\"%s\",\"samples\":%" PRIu64
+				",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 "}",
+				p->new_bit[i], p->old_bit[i], member_bits(m),
+				group_key[u->group], j ? 0 : u->c.samples[0],
+				j ? 0 : u->c.loads[0], j ? 0 : u->c.stores[0]);
+		}
+	}
+	fputs("]}", f);
+}
+
 int advise_type(FILE *f, const struct dt_report *r,
 		const struct sharing_view *sv, const struct type_row *t,
 		enum dt_format format)
@@ -566,6 +602,8 @@ int advise_type(FILE *f, const struct dt_report *r,
 	err = plan_make(&p, r, sv, t, cs);
 	if (!err && format == DT_FORMAT_TSV)
 		print_tsv(f, &p);
+	else if (!err && format == DT_FORMAT_JSON)
+		print_json(f, &p);
 	else if (!err)
 		print_c(f, r, &p);
 	plan_free(&p);
@@ -573,8 +611,8 @@ int advise_type(FILE *f, const struct dt_report *r,
 	return err;
 }
 
-/* The structs worth advice: the one named, or every struct with 1% of
- * all samples (at most ten, hottest first). */
+/* The structs worth advice: the one named, or every struct (tagged or a
+ * typedef's) with 1% of all samples (at most ten, hottest first). */
 int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
 		 const struct dt_table_opts *o)
 {
@@ -584,24 +622,32 @@ int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
 	if (o->format == DT_FORMAT_TSV)
 		fputs("type\tmember\tnew_bit\told_bit\tbits\tbitfield\tgroup"
 		      "\tsamples\tloads\tstores\n", f);
+	else if (o->format == DT_FORMAT_JSON)
+		fputs("{\"advice\":[", f);
 	else if (r->sharing && !sv)
 		fputs("/* out of memory for the sharing facts: advice without them */\n", f);
-	if (o->type && o->format != DT_FORMAT_TSV)
+	if (o->type && o->format == DT_FORMAT_PERF)
 		report_name_note(f, r, o->type, true);
 	for (size_t i = 0; i < r->ntypes && shown < 10 && !err; i++) {
 		const struct type_row *t = v[i];
 		if (!t->session || !t->type_id)
 			continue;
+		const struct dt_layout *l;
 		if (o->type ? !report_type_selected(t, o->type) :
 		    t->c.samples[0] * 100 < r->total.samples[0] ||
-		    strncmp(t->name, "struct ", 7))
+		    !strncmp(t->name, "union ", 6))
 			continue;
+		if (dt_layout_get(t->session, t->type_id, &l) ||
+		    (!o->type && l->n < 2))
+			continue;	/* no DWARF for it, or no members */
 		if (shown++ && o->format != DT_FORMAT_TSV)
-			fputc('\n', f);
+			fputs(o->format == DT_FORMAT_JSON ? ",\n" : "\n", f);
 		err = advise_type(f, r, sv, t, o->format);
 		if (err == -ENOENT)
 			err = 0;	/* no DWARF for it: nothing to say */
 	}
+	if (o->format == DT_FORMAT_JSON)
+		fputs("]}\n", f);
 	sharing_view_free(sv);
 	return err;
 }

@@ -183,7 +183,7 @@ static const char *access_word(enum dt_access a)
 static void print_function(FILE *f, const struct dt_report *r,
 			   struct dt_session *s, const char *symbol,
 			   uint64_t start, uint64_t size, enum dt_format format,
-			   struct source *src)
+			   struct source *src, size_t *nrows)
 {
 	int nev = r->nev ? r->nev : 1;
 	uint64_t total[NEV] = { 0 };
@@ -244,6 +244,28 @@ static void print_function(FILE *f, const struct dt_report *r,
 				fprintf(f, " %8" PRIu64 " %8" PRIu64, c ? c->samples[e] : 0,
 					c ? c->charged[e] : 0);
 			fprintf(f, "  %#-12" PRIx64 "  %-40s  %s\n", pc, text, data);
+		} else if (format == DT_FORMAT_JSON) {
+			for (int e = 0; e < nev; e++) {
+				fprintf(f, "%s{\"event\":", (*nrows)++ ? ",\n" : "");
+				report_json_string(f, report_event_name(r, e));
+				fputs(",\"symbol\":", f);
+				report_json_string(f, symbol);
+				fputs(",\"dso\":", f);
+				report_json_string(f, dt_session_path(s));
+				fprintf(f, ",\"address\":%" PRIu64 ",\"samples\":%" PRIu64
+					",\"charged\":%" PRIu64 ",\"file\":", pc,
+					c ? c->samples[e] : 0, c ? c->charged[e] : 0);
+				report_json_string(f, file);
+				fprintf(f, ",\"line\":%u,\"instruction\":", line);
+				report_json_string(f, text);
+				fputs(",\"type\":", f);
+				report_json_string(f, a.reason == DT_OK ? a.type : "");
+				fprintf(f, ",\"offset\":%" PRId64 ",\"field\":",
+					a.reason == DT_OK ? a.offset : 0);
+				report_json_string(f, a.reason == DT_OK ? a.field : "");
+				fprintf(f, ",\"access\":\"%s\"}", a.reason == DT_OK ?
+					dt_access_str(a.access) : "");
+			}
 		} else {
 			for (int e = 0; e < nev; e++)
 				fprintf(f, "%s\t%s\t%s\t%#" PRIx64 "\t%" PRIu64 "\t%" PRIu64
@@ -268,9 +290,13 @@ void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 	struct source src = { 0 };
 	bool found = false;
 
-	if (format != DT_FORMAT_PERF)
+	size_t nrows = 0;
+
+	if (format == DT_FORMAT_TSV)
 		fputs("event\tsymbol\tdso\taddress\tsamples\tcharged\tfile\tline"
 		      "\tinstruction\ttype\toffset\tfield\taccess\n", f);
+	else if (format == DT_FORMAT_JSON)
+		fputs("{\"code\":[", f);
 	else if (!t)
 		fputs("# the code view needs samples kept per instruction\n", f);
 	if (t && t->lost && format == DT_FORMAT_PERF)
@@ -288,10 +314,12 @@ void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 		if (dt_session_symbol(s, symbol, &start, &size) || !size)
 			continue;
 		found = true;
-		print_function(f, r, s, symbol, start, size, format, &src);
+		print_function(f, r, s, symbol, start, size, format, &src, &nrows);
 	}
 	if (!found && format == DT_FORMAT_PERF)
 		fprintf(f, "\nNo function '%s' in the binaries sampled.\n", symbol);
+	if (format == DT_FORMAT_JSON)
+		fputs("]}\n", f);
 	free(src.text);
 	free(src.line);
 }

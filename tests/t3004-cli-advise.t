@@ -84,6 +84,16 @@ dt_test 'every advice is C: comments and definitions only' '
 	EOF
 '
 
+dt_test 'advise in json: every struct with its verdict or members' '
+	"$DTRESOLVE" -e $bin --aggregate=advise --format=json <$bin.addrs >adv.json &&
+	perl -MJSON::PP -e "
+		my \$d = decode_json(join q(), <STDIN>);
+		my %a = map { \$_->{type} => \$_ } @{\$d->{advice}};
+		exit 1 unless \$a{q(struct mixed)} && @{\$a{q(struct mixed)}{members}} == 19;
+		exit 1 unless \$a{q(anon_t)} && \$a{q(struct packed_one)}{verdict} =~ /packed/;
+	" <adv.json || dt_show adv.json
+'
+
 # --- names as perf users type them ---
 ann() {
 	"$DTRESOLVE" -e $bin --aggregate=annotate="$1" <$bin.addrs 2>&1

@@ -45,6 +45,15 @@ dt_test 'dtresolve on perf script text counts the same per instruction' '
 		"$DTRESOLVE" --aggregate=code=count_matches --format=tsv 2>/dev/null >dt.tsv &&
 	cut -f4-6 code.tsv >want && cut -f4-6 dt.tsv >got && dt_cmp want got
 '
+dt_test 'the json view is the tsv view' '
+	dt_perf_script perf -i lw.data --dlarg code=count_matches --dlarg format=json >code.json 2>/dev/null &&
+	perl -MJSON::PP -e "
+		my \$d = decode_json(join q(), <STDIN>);
+		print join(qq(\t), sprintf(q(%#x), \$_->{address}), \$_->{samples}, \$_->{charged}), qq(\n)
+			for @{\$d->{code}};
+	" <code.json >got && awk -F"\t" "NR > 1 { print \$4 \"\t\" \$5 \"\t\" \$6 }" code.tsv >want &&
+	dt_cmp want got
+'
 dt_test 'an unknown function is said' '
 	dt_perf_script perf -i lw.data --dlarg code=no_such_function 2>/dev/null |
 		grep -q "^No function .no_such_function. in the binaries sampled"
