@@ -269,21 +269,37 @@ static void close_holes(struct plan *p, size_t n)
 /* The proposed order of the units (rules 2 to 5).  Each "bin" is a run
  * of lines that starts a line: the hot members' lines, hottest first,
  * then one per writing thread. */
-static void plan_order(struct plan *p)
+/* The units of group g, into v, sorted by cmp; how many. */
+static size_t units_of(struct plan *p, enum group g, size_t *v,
+		       int (*cmp)(const void *, const void *, void *))
 {
-	size_t n = 0, nhot = 0, nw = 0, nbins = 0;
-	size_t *v = p->order;		/* scratch until the order is made */
-	uint64_t used[MAX_BINS];
+	size_t n = 0;
 
 	for (size_t k = 0; k < p->nu; k++)
-		if (p->u[k].group == G_HOT)
-			v[nhot++] = k;
-	qsort_r(v, nhot, sizeof(*v), cmp_heat, p);
+		if (p->u[k].group == g)
+			v[n++] = k;
+	qsort_r(v, n, sizeof(*v), cmp, p);
+	return n;
+}
+
+/* Bytes left in the last line of a bin that holds used bytes. */
+static uint64_t line_room(uint64_t used)
+{
+	return used ? (CACHE_LINE - used % CACHE_LINE) % CACHE_LINE : CACHE_LINE;
+}
+
+static void plan_order(struct plan *p)
+{
+	size_t n = 0, nbins = 0;
+	size_t *v = p->order;		/* scratch until the order is made */
+	uint64_t used[MAX_BINS];
+	size_t nhot = units_of(p, G_HOT, v, cmp_heat);
+
 	/* hot members: first fit, hottest first, into 64-byte lines */
 	for (size_t i = 0; i < nhot; i++) {
 		struct unit *u = &p->u[v[i]];
 		size_t b = 0;
-		while (b < nbins && u->footprint > CACHE_LINE - used[b] % CACHE_LINE)
+		while (b < nbins && u->footprint > line_room(used[b]))
 			b++;
 		if (b == nbins && nbins < MAX_BINS)
 			used[nbins++] = 0;
@@ -291,10 +307,7 @@ static void plan_order(struct plan *p)
 		used[u->bin] += u->footprint;
 	}
 	/* writers: a bin per thread */
-	for (size_t k = 0; k < p->nu; k++)
-		if (p->u[k].group == G_WRITE)
-			v[nw++] = k;
-	qsort_r(v, nw, sizeof(*v), cmp_writer, p);
+	size_t nw = units_of(p, G_WRITE, v, cmp_writer);
 	for (size_t i = 0; i < nw; i++) {
 		struct unit *u = &p->u[v[i]];
 		bool next = !i || u->sh.writer != p->u[v[i - 1]].sh.writer;
@@ -309,8 +322,7 @@ static void plan_order(struct plan *p)
 	for (size_t b = 0; b + 1 < nbins; b++)
 		for (size_t k = 0; k < p->nu && used[b] % CACHE_LINE; k++) {
 			struct unit *u = &p->u[k];
-			uint64_t room = CACHE_LINE - used[b] % CACHE_LINE;
-			if (u->group != G_COLD || u->footprint > room ||
+			if (u->group != G_COLD || u->footprint > line_room(used[b]) ||
 			    used[b] % u->align)
 				continue;
 			u->group = G_FILL;

@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The library's two array idioms, written once.
+ * The library's array idioms, written once.
  * GROW(v, cap, n, first) makes room for element n of array v (cap slots),
  * doubling from first; evaluates to 0, or -ENOMEM with v and cap unchanged.
  * AT_OR_BELOW(n, i, key_of_i, x) is, for n elements sorted by the key
  * expression key_of_i of element i, how many have a key <= x: element
  * result - 1 is the last at or below x (none when 0).  The lookup of maps,
  * function ranges, functions, instructions, units, statics and symbols.
+ * INDEX_READY(slot, size, n, i, hash_of_i) makes the open-addressing index
+ * slot[size] of an array (a slot holds element index + 1, 0 is empty)
+ * ready for element n: at half full it is rebuilt twice as large (1024
+ * first) from elements 0..n-1, hashed by the expression hash_of_i;
+ * evaluates to 0, or -ENOMEM with the index unchanged.  Callers probe
+ * linearly from hash & (size - 1).  The sharing and code-view tables.
  */
 #ifndef DTPROF_ARRAYS_H
 #define DTPROF_ARRAYS_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static inline size_t grow_capacity(size_t cap, size_t n, size_t first)
@@ -42,6 +49,28 @@ static inline size_t grow_capacity(size_t cap, size_t n, size_t first)
 			hi_ = i;					\
 	}								\
 	lo_;								\
+})
+
+#define INDEX_READY(slot, size, n, i, hash_of_i) __extension__({	\
+	int e_ = 0;							\
+	if (((n) + 1) * 2 > (size)) {					\
+		size_t s_ = (size) ? (size) * 2 : 1024;			\
+		uint32_t *x_ = calloc(s_, sizeof(*x_));			\
+		for (size_t i = 0; x_ && i < (n); i++) {		\
+			size_t h_ = (hash_of_i) & (s_ - 1);		\
+			while (x_[h_])					\
+				h_ = (h_ + 1) & (s_ - 1);		\
+			x_[h_] = (uint32_t)i + 1;			\
+		}							\
+		if (x_) {						\
+			free(slot);					\
+			(slot) = x_;					\
+			(size) = s_;					\
+		} else {						\
+			e_ = -ENOMEM;					\
+		}							\
+	}								\
+	e_;								\
 })
 
 #endif

@@ -36,31 +36,13 @@ static size_t pc_hash(const struct dt_session *s, uint64_t pc)
 	return (size_t)(((uintptr_t)s >> 4) * 0x9e3779b97f4a7c15ull ^ pc * 0xff51afd7ed558ccdull);
 }
 
-static int index_grow(struct pc_table *t)
-{
-	size_t size = t->index_size ? t->index_size * 2 : 1024;
-	uint32_t *idx = calloc(size, sizeof(*idx));
-
-	if (!idx)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t h = pc_hash(t->v[i].s, t->v[i].pc) & (size - 1);
-		while (idx[h])
-			h = (h + 1) & (size - 1);
-		idx[h] = (uint32_t)i + 1;
-	}
-	free(t->index);
-	t->index = idx;
-	t->index_size = size;
-	return 0;
-}
-
 static struct pc_count *pc_get(struct pc_table *t, struct dt_session *s,
 			       uint64_t pc)
 {
 	size_t h;
 
-	if ((t->n + 1) * 2 > t->index_size && index_grow(t))
+	if (INDEX_READY(t->index, t->index_size, t->n, i,
+			pc_hash(t->v[i].s, t->v[i].pc)))
 		return NULL;
 	h = pc_hash(s, pc) & (t->index_size - 1);
 	for (; t->index[h]; h = (h + 1) & (t->index_size - 1)) {

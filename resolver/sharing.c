@@ -68,30 +68,12 @@ static size_t touch_hash(uint32_t ti, const char *field, int64_t off, int32_t ti
 	return (size_t)(h ^ (h >> 29));
 }
 
-static int index_grow(struct sharing *sh)
-{
-	size_t n = sh->index_size ? sh->index_size * 2 : 1024;
-	uint32_t *ix = calloc(n, sizeof(*ix));
-
-	if (!ix)
-		return -ENOMEM;
-	for (size_t i = 0; i < sh->ntouch; i++) {
-		const struct touch *t = &sh->touch[i];
-		size_t h = touch_hash(t->ti, t->field, t->offset, t->tid) & (n - 1);
-		while (ix[h])
-			h = (h + 1) & (n - 1);
-		ix[h] = (uint32_t)i + 1;
-	}
-	free(sh->index);
-	sh->index = ix;
-	sh->index_size = n;
-	return 0;
-}
-
 static struct touch *touch_get(struct sharing *sh, uint32_t ti,
 			       const struct offset_row *o, int32_t tid)
 {
-	if ((sh->ntouch + 1) * 2 > sh->index_size && index_grow(sh))
+	if (INDEX_READY(sh->index, sh->index_size, sh->ntouch, i,
+			touch_hash(sh->touch[i].ti, sh->touch[i].field,
+				   sh->touch[i].offset, sh->touch[i].tid)))
 		return NULL;
 	size_t h = touch_hash(ti, o->field, o->offset, tid) & (sh->index_size - 1);
 	for (; sh->index[h]; h = (h + 1) & (sh->index_size - 1)) {

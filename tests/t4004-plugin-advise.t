@@ -30,6 +30,12 @@ advise() {	# advise NAME TYPE: NAME.h (C) and NAME.tsv
 apply() {	# apply NAME: the advice as advised.h
 	mkdir -p $1-adv && cp $1.h $1-adv/advised.h
 }
+unshared() {	# unshared NAME TYPE: TYPE is seen, and no line of it flagged
+	dt_perf_script perf -i $1.data --dlarg sharing --dlarg format=tsv >$1.share 2>/dev/null &&
+	grep -q "^$2	" $1.share &&
+	! awk -F'\t' -v t="$2" '$1 == t && $11 != ""' $1.share | grep -q . ||
+	dt_show $1.share
+}
 
 # --- listwalk ---
 dt_test 'listwalk: recorded' "record lw '$ex/listwalk/listwalk.c' '100000 40'"
@@ -67,10 +73,7 @@ dt_test 'fq: the counters leave the parameters line, to a line of their own' '
 apply fq
 dt_test 'fq: the advised build no longer shares a line between the threads' "
 	record fq-advised '$ex/fq/fq.c' 30000000 '-DADVISED -Ifq-adv' &&
-	dt_perf_script perf -i fq-advised.data --dlarg sharing --dlarg format=tsv >share.tsv 2>/dev/null &&
-	grep -q '^struct fq_sched_data	' share.tsv &&
-	! awk -F'\t' '\$1 == \"struct fq_sched_data\" && \$11 != \"\"' share.tsv | grep -q . ||
-	dt_show share.tsv
+	unshared fq-advised 'struct fq_sched_data'
 "
 dt_test 'fq, fixed by hand: nothing worth changing' "
 	record fq-fixed '$ex/fq/fq.c' 30000000 -DFIXED &&
@@ -90,9 +93,6 @@ dt_test 'counters: each thread s counters start a line of their own' '
 apply ct
 dt_test 'counters: the advised build no longer shares a line between the writers' "
 	record ct-advised '$ex/counters/counters.c' 50000000 '-DADVISED -Ict-adv' &&
-	dt_perf_script perf -i ct-advised.data --dlarg sharing --dlarg format=tsv >share.tsv 2>/dev/null &&
-	grep -q '^struct link_stats	' share.tsv &&
-	! awk -F'\t' '\$1 == \"struct link_stats\" && \$11 != \"\"' share.tsv | grep -q . ||
-	dt_show share.tsv
+	unshared ct-advised 'struct link_stats'
 "
 dt_done
