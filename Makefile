@@ -43,7 +43,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 # Debian's binutils-multiarch-dev decodes every ISA; plain binutils-dev
 # only the host's
 OPCODES_LIBS := $(if $(wildcard $(shell $(CC) -print-file-name=libopcodes-multiarch.so)),-lopcodes-multiarch -lbfd-multiarch,-lopcodes -lbfd)
-LIBS = $(DW_LIBS) $(OPCODES_LIBS) -lm
+LIBS = $(DW_LIBS) $(OPCODES_LIBS) -lz -lm
 
 ARCH_SRC = arch/arch.c arch/x86_64.c arch/aarch64.c
 LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
@@ -54,6 +54,7 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/track.c resolver/containers.c resolver/datasrc.c \
 	  resolver/sharing.c resolver/tables.c resolver/typenames.c \
 	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
+	  resolver/debuginfo.c \
 	  $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
@@ -99,7 +100,7 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 
 # Packages the build, tests, benchmarks and demo need (Debian 12).
 DEB_PACKAGES = build-essential pkg-config libdw-dev libelf-dev binutils-dev \
-	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross zlib1g-dev \
 	elfutils clang linux-perf perl time valgrind qemu-user sqlite3 gdb \
 	chromium
 # make bench also builds perf from Debian's kernel source as its large binary

@@ -348,6 +348,19 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out);
  * by it), NULL when none. */
 bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name);
 bool type_byte_size(Dwarf_Die *t, uint64_t *size);
+/* ---- debuginfo.c ---- */
+/* An fd of path when it is a regular file with build-id id[0..idlen)
+ * (idlen <= 0: none known), or, without build-ids, the debuglink CRC
+ * (when have_crc); -1 otherwise.  Never blocks on a FIFO. */
+int debuginfo_open_checked(const char *path, const void *id, int idlen,
+			   bool have_crc, GElf_Word crc);
+/* Separate debug info of file_name (with build-id id, .gnu_debuglink
+ * debuglink and its crc) along search_path (libdwfl's syntax; NULL: the
+ * default): an fd and *found (malloc'd path), or -1. */
+int debuginfo_search(const char *file_name, const char *search_path,
+		     const void *id, int idlen, const char *debuglink,
+		     GElf_Word crc, char **found);
+
 /* ---- typenames.c ---- */
 void typedef_cache_free(struct typedef_cache *c);
 

@@ -184,23 +184,42 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 	return NULL;
 }
 
-/* libdwfl's search, unless the caller named the debug file: then that. */
+/* The debug file the caller named, else debuginfo.c's search; both take
+ * only a regular file with the binary's build-id (or debuglink CRC).
+ * debuginfod, where configured, is asked last, by build-id only. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, GElf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	struct session_priv *p = *userdata;
+	const unsigned char *id = NULL;
+	GElf_Addr vaddr;
+	int idlen = dwfl_module_build_id(mod, &id, &vaddr);
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	int fd;
 
 	if (p && p->debuginfo_file) {
-		int fd = open(p->debuginfo_file, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0)
-			*debuginfo_file_name = strdup(p->debuginfo_file);
+		fd = debuginfo_open_checked(p->debuginfo_file, id, idlen, false, 0);
+		if (fd >= 0 && !(*debuginfo_file_name = strdup(p->debuginfo_file))) {
+			close(fd);
+			return -1;
+		}
+		if (fd < 0 && p->pub.log) {
+			char m[4096 + 128];
+			snprintf(m, sizeof(m), "'%s' is not a debug file of '%s' (not a regular file, or another build-id): not used",
+				 p->debuginfo_file, p->pub.path);
+			p->pub.log(p->pub.log_arg, m);
+		}
 		return fd;
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
-					    file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	fd = debuginfo_search(file_name, p ? p->debuginfo_path : NULL, id, idlen,
+			      debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && urls && *urls && idlen > 0)
+		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+						  file_name, NULL, 0,
+						  debuginfo_file_name);
+	return fd;
 }
 
 static bool opts_tail_is_zero(const struct dt_session_opts *o)
