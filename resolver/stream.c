@@ -195,6 +195,14 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 	}
 	dt_resolve_sample(s, pc, flags, &res->ans);
 	res->link_pc = pc;
+	/* perf script -F ip,addr of a PIE or a library: runtime addresses,
+	 * and no maps in the stream to take them back to the file */
+	if (res->ans.reason == DT_NO_INSN && !strcmp(res->how, "exe") &&
+	    req->addr < 0x800000000000ull && !res->error)	/* not the kernel's */
+		res->error = "addresses outside every segment of the -e binary: "
+			     "runtime addresses of a PIE or a shared library? Add "
+			     "pid and --show-mmap-events (perf script -F pid,ip,addr "
+			     "--show-mmap-events), or sym,symoff,dso";
 	res->ans.pc = req->addr;	/* the line's address, as it was written */
 }
 

@@ -70,5 +70,19 @@ for perf in $(dt_perf_list); do
 		test \$(awk -F'\t' 'NR > 1 { n += \$5 } END { print n }' plugin.tsv) = \
 		     \$($perf script -i f-$v.data -F ip 2>/dev/null | wc -l)
 	"
+	# the design's pipeline on a PIE: -F ip,addr has runtime addresses
+	# and no maps: said once, with what to add; with them it resolves
+	dt_test "perf $v: -F ip,addr of a PIE with -e says once what to add" "
+		$perf script -i f-$v.data -F ip,addr 2>/dev/null >ipaddr &&
+		'$DTRESOLVE' -e wl ipaddr >out 2>err &&
+		test \$(wc -l <out) = \$(wc -l <ipaddr) &&
+		test \$(grep -c 'outside every segment' err) = 1 &&
+		grep -q 'perf script -F pid,ip,addr --show-mmap-events' err || dt_show err
+	"
+	dt_test "perf $v: -F pid,ip,addr --show-mmap-events of the same PIE resolves" "
+		$perf script -i f-$v.data -F pid,ip,addr --show-mmap-events 2>/dev/null |
+			'$DTRESOLVE' -f perf >out 2>err &&
+		grep -q '^struct ' out && ! grep -q 'outside every segment' err || dt_show err
+	"
 done
 dt_done
