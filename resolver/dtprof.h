@@ -180,6 +180,15 @@ int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
 /* The binary's GNU build-id: its length and *id pointing into the session,
  * or 0 when it has none. */
 size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
+/* The same for a name several symbols may have (C++ overloads, as
+ * perf script prints them demangled without parameters): the one that
+ * offset off fits in and, when runtime_start (the sample's address less
+ * off) is not 0, that starts at the same place within a page (binaries
+ * are loaded at page multiples).  -EEXIST when more than one does,
+ * -ENOENT. */
+int dt_session_symbol_fit(struct dt_session *s, const char *name,
+			  uint64_t off, uint64_t runtime_start, uint64_t *start,
+			  uint64_t *size);
 /* The function symbol holding link-time pc: its name (lives until
  * dt_session_close()), start and size.  0 or -ENOENT. */
 int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,

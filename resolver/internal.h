@@ -348,6 +348,13 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out);
  * by it), NULL when none. */
 bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name);
 bool type_byte_size(Dwarf_Die *t, uint64_t *size);
+/* ---- demangle.c ---- */
+/* The demangled name of a C++ or Rust symbol, without parameters
+ * (malloc'd), or NULL when it is not mangled. */
+char *symbol_demangle(const char *mangled);
+/* Where a legacy Rust name's "::h<16 hex>" hash starts, or 0. */
+size_t symbol_rust_hash_start(const char *demangled);
+
 /* ---- debuginfo.c ---- */
 /* An fd of path when it is a regular file with build-id id[0..idlen)
  * (idlen <= 0: none known), or, without build-ids, the debuglink CRC

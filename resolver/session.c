@@ -457,6 +457,28 @@ static int add_named(struct session_priv *p, const char *name, uint64_t start,
 	return 0;
 }
 
+/* perf script prints C++ and Rust names demangled, without parameters
+ * (and a legacy Rust name with or without its hash): each is a name of
+ * the symbol too.  Overloads share a name: dt_session_symbol_fit(). */
+static int add_demangled(struct session_priv *p, const char *mangled,
+			 uint64_t start, uint64_t size)
+{
+	char *d = symbol_demangle(mangled);
+	size_t cut;
+	int err = 0;
+
+	if (!d)
+		return 0;
+	err = add_named(p, session_intern(&p->pub, d), start, size);
+	cut = symbol_rust_hash_start(d);
+	if (!err && cut) {
+		d[cut] = '\0';
+		err = add_named(p, session_intern(&p->pub, d), start, size);
+	}
+	free(d);
+	return err;
+}
+
 /* "calloc@plt": perf names PLT entries after their relocations, in order:
  * entry i of .rela.plt is .plt.sec + size * i where there is one (x86-64
  * IBT), else past the resolver stub at the start of .plt (the psABI's
@@ -526,8 +548,10 @@ static void load_names(struct session_priv *p)
 		GElf_Addr addr;
 		const char *sn = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
 							 NULL, NULL, NULL);
-		if (sn && *sn && sym.st_shndx != SHN_UNDEF &&
-		    add_named(p, sn, addr - s->elf_bias, sym.st_size))
+		if (!sn || !*sn || sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (add_named(p, sn, addr - s->elf_bias, sym.st_size) ||
+		    add_demangled(p, sn, addr - s->elf_bias, sym.st_size))
 			return;
 	}
 	add_plt_symbols(p);
@@ -572,6 +596,46 @@ int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
 	*start = pc - off;
 	*size = sym.st_size;
 	return 0;
+}
+
+int dt_session_symbol_fit(struct dt_session *s, const char *name,
+			  uint64_t off, uint64_t runtime_start, uint64_t *start,
+			  uint64_t *size)
+{
+	struct session_priv *p = priv(s);
+	size_t lo = 0, hi, fits = 0;
+
+	if (!p->names_loaded)
+		load_names(p);
+	for (hi = p->nnames; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(p->names[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* pass 0: the offset fits; pass 1 (when several do): and the start
+	 * is at the runtime start's place within a page, since binaries
+	 * are loaded at page multiples */
+	for (int pass = 0; pass < 2; pass++) {
+		bool several = false;
+		fits = 0;
+		for (size_t i = lo; i < p->nnames && !strcmp(p->names[i].name, name); i++) {
+			const struct named_symbol *n = &p->names[i];
+			if ((n->size && off >= n->size) ||
+			    (pass && (runtime_start - n->start) % 4096))
+				continue;
+			several |= fits && n->start != *start;
+			*start = n->start;
+			*size = n->size;
+			fits++;
+		}
+		if (!several)
+			return fits ? 0 : -ENOENT;
+		if (!runtime_start)
+			break;
+	}
+	return -EEXIST;		/* overloads the line cannot tell apart */
 }
 
 const char *dt_session_path(const struct dt_session *s)

@@ -169,7 +169,9 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		uint64_t start = 0, size;
 		res->how = "sym";
 		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
-		have_pc = s && !dt_session_symbol(s, sym, &start, &size);
+		have_pc = s && !dt_session_symbol_fit(s, sym, req->symoff,
+						      req->addr ? req->addr - req->symoff : 0,
+						      &start, &size);
 		pc = start + req->symoff;
 	} else if (st->exe) {
 		res->how = "exe";
