@@ -6,6 +6,7 @@
 #   make bench           benchmarks (not tests)
 #   make coverage        attribution per category, compiler and -O level
 #   make fuzz-accuracy   random programs checked by execution (SEEDS=200)
+#   make fuzz            AFL++ on every parser, FUZZ_SECONDS a target
 #   make demo            record and analyse the built-in example
 #   make install         PREFIX=/usr/local DESTDIR=
 #   make deps            install the Debian packages the build and tests need
@@ -54,13 +55,13 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/track.c resolver/containers.c resolver/datasrc.c \
 	  resolver/sharing.c resolver/tables.c resolver/typenames.c \
 	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
-	  resolver/debuginfo.c resolver/demangle.c \
+	  resolver/debuginfo.c resolver/demangle.c resolver/oom.c \
 	  $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
 
-TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack \
+TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack $(O)/tests/dtfuzz \
 	     $(O)/tests/qemu-trace.so
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 
@@ -153,6 +154,17 @@ fuzz-accuracy:
 	DT_BUILD=$(abspath $(O)) tests/gen/run -w $(O)/accuracy $(FIRST_SEED) $(SEEDS) \
 		$(ACCURACY_BUILDS)
 
+# AFL++ on each parser (tests/fuzz/run), an instrumented build of its own
+# in build/afl (with ASan: memory errors are findings too); what it finds
+# lands in tests/fuzz/found/, which make check
+# replays.  FUZZ_TARGETS: lines perfscript elf decode-x86 decode-a64.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?=
+fuzz:
+	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES) afl++
+	@AFL_USE_ASAN=1 $(MAKE) --no-print-directory O=build/afl CC=afl-clang-fast tests
+	sh tests/fuzz/run build/afl $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 demo:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES)
 	@$(MAKE) --no-print-directory all
@@ -173,7 +185,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all tests deps check bench coverage fuzz-accuracy demo install clean
+.PHONY: all tests deps check bench coverage fuzz-accuracy fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)

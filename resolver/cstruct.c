@@ -401,8 +401,8 @@ static int add_member(struct dt_session *s, struct cstruct_obj *o,
 	return 0;
 }
 
-int dt_cstruct_new(struct dt_session *s, uint64_t type_id,
-		   struct dt_cstruct **out)
+static int cstruct_new(struct dt_session *s, uint64_t type_id,
+		       struct dt_cstruct **out)
 {
 	struct cstruct_obj *o;
 	Dwarf_Die t, m;
@@ -446,4 +446,19 @@ int dt_cstruct_new(struct dt_session *s, uint64_t type_id,
 	o->pub.m = o->m;
 	*out = &o->pub;
 	return 0;
+}
+
+int dt_cstruct_new(struct dt_session *s, uint64_t type_id,
+		   struct dt_cstruct **out)
+{
+	struct oom_guard g;
+	int err;
+
+	*out = NULL;
+	if (s->no_memory)
+		return -ENOMEM;
+	OOM_GUARD(s, g, return -ENOMEM);
+	err = cstruct_new(s, type_id, out);
+	OOM_UNGUARD(g);
+	return err;
 }

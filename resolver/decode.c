@@ -39,6 +39,9 @@ static enum dt_tok_kind tok_kind(enum disassembler_style st)
 
 static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
 		       const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
+		       const char *fmt, va_list ap)
 {
 	size_t room = sizeof(out->text) - out->text_used;
 	char *dst = out->text + out->text_used;
@@ -61,6 +64,8 @@ static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
 }
 
 static int styled_cb(void *stream, enum disassembler_style st,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int styled_cb(void *stream, enum disassembler_style st,
 		     const char *fmt, ...)
 {
 	struct decoder *d = stream;
@@ -73,6 +78,8 @@ static int styled_cb(void *stream, enum disassembler_style st,
 }
 
 /* Unstyled output is rare (older code paths); keep it as text. */
+static int plain_cb(void *stream, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static int plain_cb(void *stream, const char *fmt, ...)
 {
 	struct decoder *d = stream;

@@ -30,6 +30,7 @@ enum dt_reason {
 	DT_BAD_OFFSET,		/* outside the pointee, and no single
 				 * container holds it (ans->note) */
 	DT_BAD_LINE,		/* input line could not be parsed (front ends) */
+	DT_NO_MEMORY,		/* out of memory while resolving it */
 	DT_REASON_COUNT
 };
 

@@ -579,11 +579,16 @@ int main(int argc, char **argv)
 			.type = r.opt.type, .sort = r.opt.sort,
 			.symbol = r.opt.symbol,
 		};
-		if (dt_report_print(stdout, r.report, r.opt.table, &to))
+		int perr = dt_report_print(stdout, r.report, r.opt.table, &to);
+		if (perr == -ENOMEM)
+			msg("out of memory printing the table");
+		if (perr)
 			r.status = EXIT_INPUT;
 	}
-	if (r.opt.stat)
-		dt_report_print(stderr, r.report, DT_TABLE_STAT, NULL);
+	if (r.opt.stat && dt_report_print(stderr, r.report, DT_TABLE_STAT, NULL) == -ENOMEM) {
+		msg("out of memory printing the counts per reason");
+		r.status = EXIT_INPUT;
+	}
 out:
 	dt_report_free(r.report);
 	dt_dsos_free(r.dsos);

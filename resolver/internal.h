@@ -8,6 +8,7 @@
 
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <setjmp.h>
 
 #include "../arch/arch.h"
 #include "dtprof.h"
@@ -99,6 +100,9 @@ struct dt_session {
 	bool debug;			/* DTPROF_DEBUG=1 */
 	bool no_track;			/* DTPROF_NO_TRACK=1: registers only
 					 * through variables (track.c off) */
+	bool no_memory;			/* libdw ran out of memory: every
+					 * answer is no_memory (oom.c) */
+	bool oom_said;			/* the log has said it once */
 	dt_code_reader *read_code;	/* instead of the file, when set */
 	void *read_code_arg;
 	uint8_t code_buf[32];		/* what read_code returned */
@@ -348,6 +352,33 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out);
  * by it), NULL when none. */
 bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name);
 bool type_byte_size(Dwarf_Die *t, uint64_t *size);
+/* ---- oom.c ---- */
+struct oom_guard {
+	sigjmp_buf env;
+	struct oom_guard *outer;
+};
+extern __thread struct oom_guard *oom_current;
+/* Send libdw's out-of-memory exits and asserts of s to the current guard. */
+void oom_watch(struct dt_session *s);
+/* Out of memory without a jump: the log says so once. */
+void oom_said(struct dt_session *s);
+/* After the jump: s is closed to further questions, and the log says so. */
+void oom_caught(struct dt_session *s);
+/* OOM_GUARD(s, g, on_oom): run the rest of the block under guard g; on
+ * out of memory in libdw, jump to the statement on_oom (after oom_caught).
+ * OOM_UNGUARD(g) ends it.  Variables changed between them must be
+ * volatile to be read in on_oom. */
+#define OOM_GUARD(s, g, on_oom) do {					\
+	(g).outer = oom_current;					\
+	oom_current = &(g);						\
+	if (sigsetjmp((g).env, 0)) {					\
+		oom_current = (g).outer;				\
+		oom_caught(s);						\
+		on_oom;							\
+	}								\
+} while (0)
+#define OOM_UNGUARD(g) (oom_current = (g).outer)
+
 /* ---- demangle.c ---- */
 /* The demangled name of a C++ or Rust symbol, without parameters
  * (malloc'd), or NULL when it is not mangled. */

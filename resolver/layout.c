@@ -98,8 +98,8 @@ static int expand(struct dt_session *s, struct layout_entry *e, Dwarf_Die *t,
 	return err;
 }
 
-int dt_layout_get(struct dt_session *s, uint64_t type_id,
-		  const struct dt_layout **out)
+static int layout_get(struct dt_session *s, uint64_t type_id,
+		      const struct dt_layout **out)
 {
 	struct layout_cache *c = s->layouts;
 	Dwarf_Die t;
@@ -142,6 +142,20 @@ int dt_layout_get(struct dt_session *s, uint64_t type_id,
 	c->v[c->n++] = e;
 	*out = &e->layout;
 	return 0;
+}
+
+int dt_layout_get(struct dt_session *s, uint64_t type_id,
+		  const struct dt_layout **out)
+{
+	struct oom_guard g;
+	int err;
+
+	if (s->no_memory)
+		return -ENOMEM;
+	OOM_GUARD(s, g, return -ENOMEM);
+	err = layout_get(s, type_id, out);
+	OOM_UNGUARD(g);
+	return err;
 }
 
 void layout_cache_free(struct layout_cache *c)

@@ -223,8 +223,6 @@ void dt_report_free(struct dt_report *r)
 		free(r->types[i].name);
 	}
 	free(r->types);
-	for (int e = 0; e < r->nev; e++)
-		free(r->events[e]);
 	sharing_free(r->sharing);
 	codeview_free(r->pcs);
 	free(r->hot);
@@ -234,14 +232,12 @@ void dt_report_free(struct dt_report *r)
 int dt_report_event(struct dt_report *r, const char *name)
 {
 	for (int e = 0; e < r->nev; e++)
-		if (r->events[e] && !strcmp(r->events[e], name))
+		if (r->events[e][0] && !strncmp(r->events[e], name, sizeof(r->events[e]) - 1))
 			return e;
 	if (r->nev == NEV)
 		return NEV - 1;
 	const char *n = r->nev == NEV - 1 ? "(other events)" : name;
-	r->events[r->nev] = strdup(n);
-	if (!r->events[r->nev])
-		return r->nev ? r->nev - 1 : 0;
+	snprintf(r->events[r->nev], sizeof(r->events[r->nev]), "%s", n);
 	return r->nev++;
 }
 
@@ -409,7 +405,7 @@ int64_t type_line_of(const struct type_row *t, int64_t off)
 
 const char *report_event_name(const struct dt_report *r, int e)
 {
-	return e < r->nev && r->events[e] ? r->events[e] : "samples";
+	return e < r->nev && r->events[e][0] ? r->events[e] : "samples";
 }
 
 static int nevents(const struct dt_report *r)

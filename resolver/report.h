@@ -49,7 +49,8 @@ struct sharing_view;
 struct pc_table;
 
 struct dt_report {
-	char *events[NEV];
+	char events[NEV][128];		/* names, "" unnamed: no allocation,
+					 * so no event is lost or split */
 	int nev;
 	struct counts total;
 	struct counts by_reason[DT_REASON_COUNT];

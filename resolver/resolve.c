@@ -5,6 +5,7 @@
  * the base register, and walk its type to the field.  Answers are cached
  * per (pc, operand); the cached path allocates nothing.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "internal.h"
@@ -26,6 +27,7 @@ const char *dt_reason_str(enum dt_reason r)
 	case DT_NO_TYPE: return "no_type";
 	case DT_BAD_OFFSET: return "bad_offset";
 	case DT_BAD_LINE: return "bad_line";
+	case DT_NO_MEMORY: return "no_memory";
 	case DT_REASON_COUNT: break;
 	}
 	return "?";
@@ -286,6 +288,25 @@ static void finish(struct dt_session *s, const struct answer_key *key,
 	cache_store(&s->cache, key, ans);	/* failure: just not cached */
 }
 
+/* An allocation failed during the call (glibc's allocators set ENOMEM):
+ * the answer, and whatever the session cached on the way (indexes, maps,
+ * strings), may be incomplete, and an incomplete index gives wrong
+ * answers, not only misses.  The session answers no_memory from now on. */
+static bool short_of_memory(struct dt_session *s)
+{
+	if (errno != ENOMEM)
+		return false;
+	oom_said(s);
+	s->no_memory = true;
+	return true;
+}
+
+static enum dt_reason no_memory(struct dt_answer *ans, uint64_t pc)
+{
+	dt_answer_miss(ans, pc, DT_NO_MEMORY);
+	return DT_NO_MEMORY;
+}
+
 enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 			     int64_t offset, struct dt_answer *ans)
 {
@@ -296,10 +317,18 @@ enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 		*ans = *hit;
 		return ans->reason;
 	}
+	if (s->no_memory)
+		return no_memory(ans, pc);
 	dt_answer_miss(ans, pc, DT_OK);
 	ans->reg = reg;
 	ans->disp = offset;
+	struct oom_guard g;
+	OOM_GUARD(s, g, return no_memory(ans, pc));
+	errno = 0;
 	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, NULL, false);
+	OOM_UNGUARD(g);
+	if (short_of_memory(s))
+		return no_memory(ans, pc);
 	finish(s, &key, ans, r);
 	return r;
 }
@@ -420,8 +449,16 @@ enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
 		*ans = *hit;
 		return ans->reason;
 	}
+	if (s->no_memory)
+		return no_memory(ans, pc);
 	dt_answer_miss(ans, pc, DT_OK);
+	struct oom_guard g;
+	OOM_GUARD(s, g, return no_memory(ans, pc));
+	errno = 0;
 	enum dt_reason r = classify_and_attribute(s, ans);
+	OOM_UNGUARD(g);
+	if (short_of_memory(s))
+		return no_memory(ans, pc);
 	finish(s, &key, ans, r);
 	return r;
 }
@@ -459,8 +496,17 @@ static uint64_t fused_source(struct dt_session *s, uint64_t pc)
 enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 				 unsigned flags, struct dt_answer *ans)
 {
+	struct oom_guard g;
+
+	if (s->no_memory)
+		return no_memory(ans, pc);
+	OOM_GUARD(s, g, return no_memory(ans, pc));
+	errno = 0;
 	uint64_t at = flags & DT_RESOLVE_SKID ? skid_source(s, pc) :
 		      fused_source(s, pc);
+	OOM_UNGUARD(g);
+	if (short_of_memory(s))
+		return no_memory(ans, pc);
 
 	dt_resolve_pc(s, at, ans);
 	ans->pc = pc;

@@ -309,15 +309,20 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s->arch = dt_arch_for_machine(eh.e_machine);
 	if (!s->arch)
 		goto out;
+	errno = 0;
 	s->decoder = decoder_new(s->arch);
-	if (!s->decoder)
+	if (!s->decoder) {
+		if (errno == ENOMEM)
+			err = -ENOMEM;	/* not an unknown architecture */
 		goto out;
+	}
 	err = read_segments(p);
 	if (err)
 		goto out;
 
 	Dwarf_Addr dwarf_bias = 0;
 	s->dwarf = dwfl_module_getdwarf(s->mod, &dwarf_bias);
+	oom_watch(s);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
 	session_debug(s, "open %s: arch %s, dwarf %s, adjust %lld", path,
@@ -401,11 +406,19 @@ int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
 	Dwarf_Line *l;
 	int n = 0;
 
+	struct oom_guard g;
+
 	*file = "";
 	*line = 0;
+	if (s->no_memory)
+		return -ENOMEM;
+	OOM_GUARD(s, g, return -ENOMEM);
 	if (!s->dwarf || !dwarf_addrdie(s->dwarf, at, &cu) ||
-	    !(l = dwarf_getsrc_die(&cu, at)) || dwarf_lineno(l, &n) != 0)
+	    !(l = dwarf_getsrc_die(&cu, at)) || dwarf_lineno(l, &n) != 0) {
+		OOM_UNGUARD(g);
 		return -ENOENT;
+	}
+	OOM_UNGUARD(g);
 	*file = session_intern(s, dwarf_linesrc(l, NULL, NULL));
 	*line = (unsigned)n;
 	return 0;

@@ -283,7 +283,7 @@ static void print_diff_event(FILE *f, const struct dt_report *a,
 			     const struct dt_table_opts *o, struct diff *d)
 {
 	uint64_t total[2] = { a->total.samples[ea], b->total.samples[eb] };
-	const char *evname = b->events[eb] ? b->events[eb] : "samples";
+	const char *evname = b->events[eb][0] ? b->events[eb] : "samples";
 	const struct diff_row **v = calloc(d->n + 1, sizeof(*v));
 
 	if (!v) {
@@ -359,7 +359,7 @@ int dt_report_print_diff(FILE *f, const struct dt_report *a,
 	for (int eb = 0; eb < (b->nev ? b->nev : 1); eb++) {
 		int ea = -1;
 		for (int e = 0; e < a->nev; e++)
-			if (a->events[e] && b->events[eb] && !strcmp(a->events[e], b->events[eb]))
+			if (a->events[e][0] && b->events[eb][0] && !strcmp(a->events[e], b->events[eb]))
 				ea = e;
 		if (ea < 0 && a->nev <= 1 && b->nev <= 1)
 			ea = 0;		/* one event each: compare them */

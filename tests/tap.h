@@ -17,6 +17,9 @@ static const char *tap_todo;	/* non-NULL: following tests are TODO */
 
 static void tap_result(int pass, const char *file, int line,
 		       const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+static void tap_result(int pass, const char *file, int line,
+		       const char *fmt, va_list ap)
 {
 	tap_count++;
 	printf("%sok %d - ", pass ? "" : "not ", tap_count);
@@ -32,6 +35,8 @@ static void tap_result(int pass, const char *file, int line,
 }
 
 static inline int tap_ok(int pass, const char *file, int line,
+			 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static inline int tap_ok(int pass, const char *file, int line,
 			 const char *fmt, ...)
 {
 	va_list ap;
@@ -42,6 +47,9 @@ static inline int tap_ok(int pass, const char *file, int line,
 	return pass;
 }
 
+static inline int tap_is_int(int64_t got, int64_t want, const char *file,
+			     int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 static inline int tap_is_int(int64_t got, int64_t want, const char *file,
 			     int line, const char *fmt, ...)
 {
@@ -57,6 +65,9 @@ static inline int tap_is_int(int64_t got, int64_t want, const char *file,
 	return pass;
 }
 
+static inline int tap_is_str(const char *got, const char *want,
+			     const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 static inline int tap_is_str(const char *got, const char *want,
 			     const char *file, int line, const char *fmt, ...)
 {

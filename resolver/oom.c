@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Out of memory inside libdw.  libdw's own allocator calls an OOM handler
+ * that exits the process, and some of its tables assert on a failed
+ * allocation (SIGABRT): either would kill perf around the plugin.  While
+ * a library call runs under a guard (OOM_GUARD in internal.h), both jump
+ * back to it instead: the call answers no_memory, and the session, whose
+ * DWARF state may be half-updated, answers no_memory from then on.
+ * Outside a guard, and in sanitizer builds (their reports abort), nothing
+ * changes: an abort is an abort.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+__thread struct oom_guard *oom_current;
+
+static struct sigaction previous_abort;
+
+static void on_abort(int sig)
+{
+	if (oom_current)
+		siglongjmp(oom_current->env, 1);
+	/* not ours: as if we were not there */
+	sigaction(SIGABRT, &previous_abort, NULL);
+	raise(sig);
+}
+
+__attribute__((noreturn)) static void dwarf_oom(void)
+{
+	if (oom_current)
+		siglongjmp(oom_current->env, 1);
+	abort();
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+static void install_abort_handler(void)
+{
+#ifndef SANITIZED
+	struct sigaction sa = { .sa_handler = on_abort };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGABRT, &sa, &previous_abort);
+#endif
+}
+
+void oom_watch(struct dt_session *s)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, install_abort_handler);
+	if (s->dwarf)
+		dwarf_new_oom_handler(s->dwarf, dwarf_oom);
+}
+
+void oom_said(struct dt_session *s)
+{
+	if (s->oom_said || !s->log)
+		return;
+	s->oom_said = true;
+	char m[4200];
+	snprintf(m, sizeof(m), "out of memory resolving in '%s': its samples "
+		 "count as no_memory from here on", s->path);
+	s->log(s->log_arg, m);
+}
+
+void oom_caught(struct dt_session *s)
+{
+	sigset_t abrt;
+
+	/* the jump left the handler with SIGABRT blocked */
+	sigemptyset(&abrt);
+	sigaddset(&abrt, SIGABRT);
+	sigprocmask(SIG_UNBLOCK, &abrt, NULL);
+	if (!s->no_memory && s->log) {
+		s->oom_said = true;
+		char m[4200];
+		snprintf(m, sizeof(m), "out of memory reading the debug info of '%s': "
+			 "its samples count as no_memory from here on", s->path);
+		s->log(s->log_arg, m);
+	}
+	s->no_memory = true;
+}

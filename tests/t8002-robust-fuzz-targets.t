@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The fixed-seed pass over the fuzz targets (the long runs are make fuzz,
+# with AFL++): instruction decoding and tracking on mutated code of both
+# architectures (tests/dtfuzz), perf script text mutated line by line
+# through dtresolve, and every input the fuzzers ever found
+# (tests/fuzz/found/TARGET/) replayed.  No crash, no sanitizer report,
+# every line answered.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc perl objcopy
+
+fuzz=$DT_SRC/tests/fuzz
+DTFUZZ=$DT_BUILD/tests/dtfuzz
+RUNS=${DT_FUZZ_RUNS:-100}
+
+# code of the corpus fixture, 256 bytes a seed
+seeds() {	# seeds BINARY PREFIX
+	objcopy -O binary --only-section=.text "$1" $2.text &&
+	split -b 256 -a 3 $2.text $2.seed.
+}
+
+for cc in $(dt_cc_list cross); do
+	case $cc in aarch64*) arch=a64 ;; *) arch=x86-$cc ;; esac
+	$cc -O2 -g -o $arch "$DT_SRC/tests/fixtures/corpus.c"
+	seeds $arch $arch
+	set -- $arch.seed.*
+	nseeds=$#
+	crashes=0
+	for i in $(seq 1 $RUNS); do
+		eval "seed=\${$(( (i % nseeds) + 1 ))}"
+		"$fuzz/mutate" $i $seed m
+		dt_no_crash "$DTFUZZ" $arch node_key m 2>err ||
+			{ crashes=$((crashes + 1)); echo "# $cc seed $i crashed:"; tail -3 err | sed 's/^/#   /'; }
+	done
+	dt_test "$cc: $RUNS mutated functions decoded and tracked, no crash" 'test $crashes = 0'
+done
+
+# perf script text of perf 6.1 and 6.12 (tests/fixtures/perfscript)
+crashes=0 lost=0
+set -- "$DT_SRC"/tests/fixtures/perfscript/*.txt
+for i in $(seq 1 $RUNS); do
+	eval "seed=\${$(( (i % $#) + 1 ))}"
+	"$fuzz/mutate" $i "$seed" lines
+	dt_no_crash "$DTRESOLVE" --stat lines >out 2>err ||
+		{ crashes=$((crashes + 1)); echo "# perf script seed $i crashed"; }
+	# a line is what ends in a newline, or a last line without one
+	test $(wc -l <out) = $(awk "END { print NR }" lines) ||
+		{ lost=$((lost + 1)); echo "# perf script seed $i: lines lost"; }
+done
+dt_test "$RUNS mutated perf script texts: no crash, every line answered" \
+	'test $crashes = 0 && test $lost = 0'
+
+# what the fuzzers found, kept: each input replayed on its target
+gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
+"$DTINSNS" corpus node_key cl_map item_val | cut -f1 >addrs
+replayed=0 crashes=0
+for f in "$fuzz"/found/*/*; do
+	[ -f "$f" ] || continue
+	target=$(basename "$(dirname "$f")")
+	case $target in
+	lines)		dt_no_crash "$DTRESOLVE" -e corpus "$f" >/dev/null 2>&1 ;;
+	perfscript)	dt_no_crash "$DTRESOLVE" "$f" >/dev/null 2>&1 ;;
+	elf)		dt_no_crash "$DTRESOLVE" -e "$f" addrs >/dev/null 2>&1 ;;
+	decode-x86)	dt_no_crash "$DTFUZZ" x86-gcc node_key "$f" 2>/dev/null ;;
+	decode-a64)	[ -f a64 ] && dt_no_crash "$DTFUZZ" a64 node_key "$f" 2>/dev/null ;;
+	*)		echo "# unknown fuzz target $target"; false ;;
+	esac || { crashes=$((crashes + 1)); echo "# $f crashed"; }
+	replayed=$((replayed + 1))
+done
+dt_test "$replayed inputs the fuzzers found: replayed, no crash" 'test $crashes = 0'
+dt_done

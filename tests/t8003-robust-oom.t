@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Out of memory at every place a run allocates (tests/failmalloc.c fails
+# every allocation after the first N): never an abort or a crash (libdw's
+# asserts and OOM exit included), never a wrong answer or a wrong message;
+# either a clean stop that says out of memory (exit 1), or every line
+# answered, each as without the limit or as no_memory, said on stderr and
+# counted in the totals.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+case $DT_BUILD in */san)
+	# the sanitizers own malloc: an interposed one cannot run under them
+	echo "1..0 # SKIP the sanitizer build allocates through its own runtime"
+	exit 0 ;;
+esac
+
+gcc -O2 -shared -fPIC -o failmalloc.so "$DT_SRC/tests/failmalloc.c" -ldl
+gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
+"$DTINSNS" corpus $(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' \
+	"$DT_SRC/tests/fixtures/corpus.c") | cut -f1 >addrs
+"$DTRESOLVE" -v -e corpus addrs >want
+lines=$(wc -l <addrs)
+
+bad=0 stops=0 partial=0
+runs() {	# for good (DT_FAIL_COUNT unset), then for 40 allocations
+	for n in $(seq 0 2 120) $(seq 130 25 600) 800 1200 2000 4000 8000 16000; do
+		echo "$n -"
+		echo "$n 40"
+	done
+}
+runs >plan
+while read n count; do
+	[ $count = - ] && count=
+	DT_FAIL_AFTER=$n DT_FAIL_COUNT=$count LD_PRELOAD=$PWD/failmalloc.so \
+		"$DTRESOLVE" -v --stat -e corpus addrs >out 2>err
+	rc=$?
+	why=
+	if [ $rc -ge 2 ]; then
+		why="exit $rc"
+	elif [ $rc = 1 ]; then
+		grep -q "out of memory\|Cannot allocate memory" err || why="exit 1 without saying out of memory"
+		stops=$((stops + 1))
+	elif [ $(wc -l <out) != $lines ]; then
+		why="$(wc -l <out) of $lines lines"
+	else
+		# each line as without the limit, or no_memory
+		paste want out | awk -F'\t' -v n=$(head -1 want | awk -F'\t' '{ print NF }') '
+			{ same = 1; for (i = 1; i <= n; i++) if ($i != $(i + n)) same = 0
+			  if (!same && $(n + 7) != "no_memory") { print "wrong: " $0; exit 1 } }' ||
+			why="a changed answer that is not no_memory"
+		if grep -q "	no_memory	" out; then
+			partial=$((partial + 1))
+			grep -q "out of memory" err || why="no_memory answers, nothing said"
+		fi
+		test "$(awk '$1 == "total" { print $2 }' err)" = $lines || why="totals do not add up"
+	fi
+	if [ -n "$why" ]; then
+		bad=$((bad + 1))
+		echo "# DT_FAIL_AFTER=$n DT_FAIL_COUNT=$count: $why"
+		sed 's/^/#   /' err | tail -3
+	fi
+done <plan
+dt_test "out of memory at every place: no crash, no wrong answer or message ($stops clean stops, $partial runs with no_memory answers)" \
+	'test $bad = 0 && test $partial -gt 0'
+dt_done
