@@ -212,7 +212,9 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		} else {
 			dt_session_close(s2);
 			uint64_t need, size;
-			if (dt_session_truncated(e->session, &need, &size))
+			if (dt_session_split_dwarf(e->session))
+				;	/* the session said why */
+			else if (dt_session_truncated(e->session, &need, &size))
 				say(d, "'%s' is truncated (%llu of %llu bytes): its "
 				    "samples count as no_debuginfo", path,
 				    (unsigned long long)size, (unsigned long long)need);

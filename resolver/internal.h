@@ -103,6 +103,7 @@ struct dt_session {
 	bool no_memory;			/* libdw ran out of memory: every
 					 * answer is no_memory (oom.c) */
 	bool oom_said;			/* the log has said it once */
+	bool split_dwarf;		/* skeleton units only: not read */
 	dt_code_reader *read_code;	/* instead of the file, when set */
 	void *read_code_arg;
 	uint8_t code_buf[32];		/* what read_code returned */

@@ -4,6 +4,7 @@
  * DWARF found through libdwfl (separate debug info included), the decoder
  * for its architecture, and the caches every answer lives in.
  */
+#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -222,6 +223,26 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	return fd;
 }
 
+/* Whether the binary's CUs are skeletons of split units (DWARF 5
+ * DW_UT_skeleton, or GNU's DWARF 4 DW_AT_GNU_dwo_name). */
+static bool split_dwarf(Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Die cudie;
+	uint8_t unit_type;
+	Dwarf_Half version;
+
+	while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, NULL) == 0) {
+		if (unit_type == DW_UT_skeleton ||
+		    dwarf_hasattr(&cudie, DW_AT_GNU_dwo_name))
+			return true;
+		if (unit_type == DW_UT_compile)
+			return false;	/* a whole unit: not split */
+		cu = next;
+	}
+	return false;
+}
+
 static bool opts_tail_is_zero(const struct dt_session_opts *o)
 {
 	const unsigned char *c = (const unsigned char *)o;
@@ -322,6 +343,18 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 
 	Dwarf_Addr dwarf_bias = 0;
 	s->dwarf = dwfl_module_getdwarf(s->mod, &dwarf_bias);
+	if (s->dwarf && split_dwarf(s->dwarf)) {
+		/* FIXME: split units are not read yet (tests/t2010) */
+		if (s->log) {
+			char m[4200];
+			snprintf(m, sizeof(m), "'%s' keeps its DWARF in split units "
+				 "(.dwo, -gsplit-dwarf), which dtprof does not read yet: "
+				 "its samples count as no_debuginfo", path);
+			s->log(s->log_arg, m);
+		}
+		s->dwarf = NULL;	/* libdwfl still owns it */
+		s->split_dwarf = true;
+	}
 	oom_watch(s);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
@@ -371,6 +404,11 @@ const char *dt_session_arch(const struct dt_session *s)
 bool dt_session_has_debuginfo(const struct dt_session *s)
 {
 	return s->dwarf != NULL;
+}
+
+bool dt_session_split_dwarf(const struct dt_session *s)
+{
+	return s->split_dwarf;
 }
 
 int dt_session_reg(const struct dt_session *s, const char *name)
