@@ -496,6 +496,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.ptr_size = 8,
 	.ngpr = 32,		/* x0..x30, sp */
 	.plt_header = 32,	/* PLT0: stp, adrp, ldr, add, br, 3 nops */
+	.tls_segment = -1,	/* tpidr_el0 is read into a register */
 	.plt_entry = 16,
 	.nregs = A64_NREGS,
 	.reg_from_name = a64_reg_from_name,

@@ -136,6 +136,10 @@ struct dt_arch {
 	/* PLT layout (psABI): entry i of .rela.plt is at .plt + plt_header +
 	 * plt_entry * i, or .plt.sec + plt_entry * i where that exists */
 	unsigned plt_header, plt_entry;
+	/* The segment register whose base is the thread pointer, with the
+	 * program's thread-locals just below it ("TLS variant II": x86-64
+	 * local-exec reads %fs:-8); -1 when the ISA has no such operand. */
+	int tls_segment;
 
 	/* DWARF number for any spelling of a register ("%eax", "ax", "al"
 	 * all give rax's number), -1 when unknown.  len bytes of name. */

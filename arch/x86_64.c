@@ -776,6 +776,7 @@ const struct dt_arch dt_arch_x86_64 = {
 	.ngpr = 16,		/* rax..r15; 16 is rip */
 	.plt_header = 16,	/* the resolver stub */
 	.plt_entry = 16,
+	.tls_segment = X86_FS,	/* psABI 3.4.6 / ELF TLS: variant II */
 	.nregs = X86_NREGS,
 	.reg_from_name = x86_reg_from_name,
 	.reg_name = x86_reg_name,

@@ -4,6 +4,9 @@
  * statics (DW_OP_addr locations), indexed by address once per session, so
  * a pc-relative or absolute operand names its variable, type and field.
  * Data without DWARF falls back to the ELF symbol: its name, no type.
+ * The program's thread-locals ("DW_OP_const8u off; DW_OP_GNU_push_tls_address"
+ * or DW_OP_form_tls_address) share the index, at TLS_TAG + their offset
+ * in the TLS block: no link-time address has that bit.
  */
 #include <dwarf.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 #include "internal.h"
 
 #define MAX_NEST 16
+#define TLS_TAG (1ull << 63)
 
 struct global_var {
 	uint64_t start, size;	/* link-time */
@@ -60,6 +64,29 @@ static bool static_address(Dwarf_Die *var, uint64_t *addr)
 	return false;
 }
 
+/* "DW_OP_const*u off; DW_OP_GNU_push_tls_address" (or form_tls_address):
+ * a thread-local at offset off of its module's TLS block. */
+static bool tls_offset(Dwarf_Die *var, uint64_t *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t n;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) ||
+	    dwarf_getlocation(&attr, &e, &n) != 0 || n != 2 ||
+	    (e[1].atom != DW_OP_GNU_push_tls_address &&
+	     e[1].atom != DW_OP_form_tls_address))
+		return false;
+	switch (e[0].atom) {
+	case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+	case DW_OP_const8u: case DW_OP_constu:
+		*off = e[0].number;
+		return *off < TLS_TAG;
+	default:
+		return false;	/* DW_OP_addrx-based forms: not read */
+	}
+}
+
 /* Variables among parent's children; with into_functions, also the
  * statics inside function bodies (the costly part of a large unit). */
 static void index_children(struct dt_session *s, Dwarf_Die *parent,
@@ -75,14 +102,18 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		Dwarf_Die t;
 		switch (dwarf_tag(&c)) {
 		case DW_TAG_variable:
-			if (!static_address(&c, &addr) || !die_type(&c, &t) ||
-			    !type_byte_size(&t, &size) || !size)
+			if (static_address(&c, &addr))
+				addr -= (uint64_t)s->dwarf_adjust;
+			else if (tls_offset(&c, &addr))
+				addr |= TLS_TAG;
+			else
+				break;
+			if (!die_type(&c, &t) || !type_byte_size(&t, &size) || !size)
 				break;
 			if (GROW(ix->v, ix->cap, ix->n, 256))
 				return;
-			ix->v[ix->n++] = (struct global_var){
-				addr - (uint64_t)s->dwarf_adjust, size,
-				dwarf_dieoffset(&c) };
+			ix->v[ix->n++] = (struct global_var){ addr, size,
+							      dwarf_dieoffset(&c) };
 			break;
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
@@ -281,6 +312,28 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 		return false;
 	*off = addr - g->start;
 	return true;
+}
+
+enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
+			     const struct access *acc, struct dt_answer *ans)
+{
+	const struct global_var *g;
+	Dwarf_Die var;
+	struct type_hit th;
+	/* variant II: the block ends at the thread pointer */
+	int64_t off = tpoff + (int64_t)s->tls_block;
+
+	if (!s->tls_block || tpoff >= 0 || off < 0)
+		return DT_NO_REG;	/* the thread's control block, not ours */
+	if (!(g = global_find(s, pc, TLS_TAG | (uint64_t)off)) ||
+	    !dwarf_offdie(s->dwarf, g->die, &var))
+		return DT_NO_VAR;
+	ans->var = session_intern(s, dwarf_diename(&var));
+	enum dt_reason r = var_member_at(s, &var, (TLS_TAG | (uint64_t)off) - g->start,
+					 acc, &th);
+	if (r == DT_OK)
+		answer_take(ans, &th);
+	return r;
 }
 
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,

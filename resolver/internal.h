@@ -104,6 +104,8 @@ struct dt_session {
 					 * answer is no_memory (oom.c) */
 	bool oom_said;			/* the log has said it once */
 	bool split_dwarf;		/* skeleton units only: not read */
+	uint64_t tls_block;		/* PT_TLS size rounded to its
+					 * alignment, 0: none or unusable */
 	dt_code_reader *read_code;	/* instead of the file, when set */
 	void *read_code_arg;
 	uint8_t code_buf[32];		/* what read_code returned */
@@ -162,6 +164,11 @@ struct access;
 /* ---- globals.c: variables with a static address ---- */
 struct global_index;
 void global_index_free(struct global_index *ix);
+/* The program's thread-local at tpoff from the thread pointer (TLS
+ * variant II: below it), accessed at pc: like global_attribute.
+ * DT_NO_REG when tpoff is not in the program's TLS block. */
+enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
+			     const struct access *acc, struct dt_answer *ans);
 /* Attribute a link-time data address, accessed at link-time pc, to the
  * static variable holding it (looked for in pc's compile unit first):
  * fills type, offset, field, var of *ans.  step > 0: addr is known modulo

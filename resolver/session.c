@@ -137,9 +137,25 @@ static int read_segments(struct session_priv *p)
 	p->segs = calloc(n ? n : 1, sizeof(*p->segs));
 	if (!p->segs)
 		return -ENOMEM;
+	GElf_Ehdr eh;
+	bool program = gelf_getehdr(p->pub.elf, &eh) && eh.e_type == ET_EXEC;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
-		if (!gelf_getphdr(p->pub.elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+		if (gelf_getphdr(p->pub.elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			program = true;	/* a PIE program, not a library */
+	}
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(p->pub.elf, (int)i, &ph))
+			continue;
+		/* the program's thread-locals: the block's size as the thread
+		 * pointer sees it (glibc's l_tls_offset), when the segment
+		 * starts aligned (else the two may differ: no answer); a
+		 * library's thread-locals are not at a fixed offset */
+		if (program && ph.p_type == PT_TLS && ph.p_align &&
+		    !(ph.p_vaddr % ph.p_align))
+			p->pub.tls_block = (ph.p_memsz + ph.p_align - 1) / ph.p_align * ph.p_align;
+		if (ph.p_type != PT_LOAD)
 			continue;
 		p->segs[p->nsegs++] = (struct load_segment){
 			ph.p_vaddr, ph.p_filesz, ph.p_offset };
