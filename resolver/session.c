@@ -358,8 +358,15 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		goto out;
 
 	Dwarf_Addr dwarf_bias = 0;
+	/* libdw's first reads: out of memory there (its asserts too) leaves
+	 * the session half built, unsafe to free: it is dropped (leaked) */
+	struct oom_guard g;
+	oom_watch(s);
+	OOM_GUARD(s, g, return -ENOMEM);
 	s->dwarf = dwfl_module_getdwarf(s->mod, &dwarf_bias);
-	if (s->dwarf && split_dwarf(s->dwarf)) {
+	bool split = s->dwarf && split_dwarf(s->dwarf);
+	OOM_UNGUARD(g);
+	if (split) {
 		/* FIXME: split units are not read yet (tests/t2010) */
 		if (s->log) {
 			char m[4200];
