@@ -18,6 +18,15 @@
 
 __thread struct oom_guard *oom_current;
 
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
+#ifndef SANITIZED
 static struct sigaction previous_abort;
 
 static void on_abort(int sig)
@@ -28,6 +37,7 @@ static void on_abort(int sig)
 	sigaction(SIGABRT, &previous_abort, NULL);
 	raise(sig);
 }
+#endif
 
 __attribute__((noreturn)) static void dwarf_oom(void)
 {
@@ -35,14 +45,6 @@ __attribute__((noreturn)) static void dwarf_oom(void)
 		siglongjmp(oom_current->env, 1);
 	abort();
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
 
 static void install_abort_handler(void)
 {
