@@ -633,15 +633,13 @@ static void load_names(struct session_priv *p)
 		qsort(p->names, p->nnames, sizeof(*p->names), cmp_named);
 }
 
-int dt_session_symbol(struct dt_session *s, const char *name,
-		      uint64_t *start, uint64_t *size)
+/* The first name-table entry not before name (the names loaded once). */
+static size_t first_named(struct session_priv *p, const char *name)
 {
-	struct session_priv *p = priv(s);
 	size_t lo = 0, hi;
 
 	if (!p->names_loaded)
 		load_names(p);
-	/* the first entry not before name */
 	for (hi = p->nnames; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (strcmp(p->names[mid].name, name) < 0)
@@ -649,6 +647,15 @@ int dt_session_symbol(struct dt_session *s, const char *name,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+int dt_session_symbol(struct dt_session *s, const char *name,
+		      uint64_t *start, uint64_t *size)
+{
+	struct session_priv *p = priv(s);
+	size_t lo = first_named(p, name);
+
 	if (lo == p->nnames || strcmp(p->names[lo].name, name))
 		return -ENOENT;
 	*start = p->names[lo].start;
@@ -677,17 +684,8 @@ int dt_session_symbol_fit(struct dt_session *s, const char *name,
 			  uint64_t *size)
 {
 	struct session_priv *p = priv(s);
-	size_t lo = 0, hi, fits = 0;
+	size_t lo = first_named(p, name), fits = 0;
 
-	if (!p->names_loaded)
-		load_names(p);
-	for (hi = p->nnames; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(p->names[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* pass 0: the offset fits; pass 1 (when several do): and the start
 	 * is at the runtime start's place within a page, since binaries
 	 * are loaded at page multiples */

@@ -129,6 +129,28 @@ dt_all_right() {
 		END { exit !(n > 0 && bad == 0) }' "$1"
 }
 
+# dt_eval_builds SOURCE PREFIX 'WHAT' 'RULE' CC...: build the labeled
+# fixture SOURCE with each CC at -O0 and -O2, PIE and not, score it with
+# corpus-eval, and test RULE on each build ($n accesses, $right correct,
+# $wrong of a wrong type), described as WHAT.
+dt_eval_builds() {
+	src=$1 prefix=$2 what=$3 rule=$4
+	shift 4
+	for cc; do
+		for o in 0 2; do
+			for pie in pie no-pie; do
+				bin=$prefix-$cc-$o-$pie
+				dt_test "$cc -O$o -$pie: builds" "$cc -O$o -g -$pie -o $bin '$src'"
+				"$DT_SRC/tests/corpus-eval" -v "$src" $bin >$bin.eval 2>$bin.err
+				set -- $(awk '$1 == "total"' $bin.eval) total 0 0 0 -1 0
+				n=$2 right=$3 wrong=$5
+				dt_test "$cc -O$o -$pie: $what ($right of $n)" \
+					"$rule || dt_show $bin.eval $bin.err"
+			done
+		done
+	done
+}
+
 # Address of the Nth instruction (1-based) of SYMBOL in BINARY.
 dt_insn_addr() {
 	"$DTINSNS" "$1" "$2" | sed -n "${3:-1}p" | cut -f1

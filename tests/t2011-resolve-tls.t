@@ -9,18 +9,9 @@
 dt_require gdb
 
 src=$DT_SRC/tests/fixtures/tls.c
-for cc in $(dt_cc_list); do
-	for o in 0 2; do
-		for pie in pie no-pie; do
-			bin=t-$cc-$o-$pie
-			dt_test "$cc -O$o -$pie: builds" "$cc -O$o -g -$pie -o $bin '$src'"
-			"$DT_SRC/tests/corpus-eval" -v "$src" $bin >$bin.eval 2>$bin.err
-			set -- $(awk '$1 == "total"' $bin.eval) total 0 0 0 -1 0
-			dt_test "$cc -O$o -$pie: every thread-local right ($3 of $2)" \
-				"test $2 -ge 6 && test $3 = $2 || dt_show $bin.eval $bin.err"
-		done
-	done
-done
+# shellcheck disable=SC2016
+dt_eval_builds "$src" t 'every thread-local right' \
+	'test $n -ge 6 && test $right = $n' $(dt_cc_list)
 
 # truth from execution: "%fs:DISP" falls inside the variable the answer
 # names, where gdb finds it below the thread pointer, at the answer's
