@@ -143,7 +143,7 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 		Dwarf_Die peeled;
 		if (!aggregate_key(s, &d, &peeled, &proto.outer, &proto.outer_size))
 			continue;
-		proto.outer_die = dwarf_dieoffset(&d);
+		proto.outer_die = session_die_key(s, &d);
 		index_members(s, ix, &d, 0, &proto, 0);
 		index_scope(s, ix, &d, depth + 1);	/* nested C++ types */
 	} while (dwarf_siblingof(&d, &d) == 0);
@@ -171,14 +171,10 @@ static struct container_index *index_get(struct dt_session *s)
 	struct container_index *ix = calloc(1, sizeof(*ix));
 	if (!ix)
 		return NULL;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	while (dwarf_nextcu(s->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		if (dwarf_offdie(s->dwarf, off + hsize, &cu))
-			index_scope(s, ix, &cu, 0);
-		off = next;
-	}
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu;
+	while (session_next_unit(s, &unit, &cu))
+		index_scope(s, ix, &cu, 0);
 	if (ix->n)
 		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_embed);
 	/* every unit repeats its headers' types: keep one of each */
@@ -201,7 +197,7 @@ static bool fits(struct dt_session *s, const struct embed *e,
 {
 	Dwarf_Die outer;
 
-	if (!dwarf_offdie(s->dwarf, e->outer_die, &outer))
+	if (!session_offdie(s, e->outer_die, &outer))
 		return false;
 	for (size_t i = 0; i < np; i++) {
 		int64_t co = p[i].off + delta;
@@ -277,7 +273,7 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 				      hits[i]->outer, (long long)hit_off[i]);
 		return DT_BAD_OFFSET;
 	}
-	if (!dwarf_offdie(s->dwarf, hits[0]->outer_die, &outer))
+	if (!session_offdie(s, hits[0]->outer_die, &outer))
 		return DT_BAD_OFFSET;
 	session_debug(s, "  container of %s%+lld: %s +%lld (%zu accesses agree)",
 		      name, (long long)off, hits[0]->outer, (long long)hit_off[0],

@@ -410,7 +410,7 @@ static int cstruct_new(struct dt_session *s, uint64_t type_id,
 	int err = 0;
 
 	*out = NULL;
-	if (!type_id || !s->dwarf || !dwarf_offdie(s->dwarf, type_id, &t))
+	if (!type_id || !s->dwarf || !session_offdie(s, type_id, &t))
 		return -ENOENT;
 	o = calloc(1, sizeof(*o));
 	if (!o)

@@ -132,8 +132,7 @@ const char *dt_session_path(const struct dt_session *s);
 const char *dt_session_arch(const struct dt_session *s);
 /* True when the session has DWARF. */
 bool dt_session_has_debuginfo(const struct dt_session *s);
-/* True when its DWARF is in split units (.dwo), not read yet: the
- * session has said so through its log, and answers no_debuginfo. */
+/* True when its DWARF is in split units (.dwo files, -gsplit-dwarf). */
 bool dt_session_split_dwarf(const struct dt_session *s);
 /* True when the file is shorter than its ELF headers say (*need bytes,
  * *have of them): its sections, DWARF among them, may be gone. */

@@ -113,7 +113,7 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 			if (GROW(ix->v, ix->cap, ix->n, 256))
 				return;
 			ix->v[ix->n++] = (struct global_var){ addr, size,
-							      dwarf_dieoffset(&c) };
+							      session_die_key(s, &c) };
 			break;
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
@@ -151,7 +151,7 @@ static bool cu_indexed(const struct global_index *ix, Dwarf_Off cu)
 static void index_cu(struct dt_session *s, struct global_index *ix,
 		     Dwarf_Die *cu, bool into_functions)
 {
-	Dwarf_Off off = dwarf_dieoffset(cu);
+	Dwarf_Off off = session_die_key(s, cu);
 
 	if (cu_indexed(ix, off) || GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
 		return;
@@ -167,15 +167,11 @@ static void sort_index(struct global_index *ix)
 
 static void index_all(struct dt_session *s, struct global_index *ix)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu;
 
-	while (dwarf_nextcu(s->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		if (dwarf_offdie(s->dwarf, off + hsize, &cu))
-			index_cu(s, ix, &cu, false);
-		off = next;
-	}
+	while (session_next_unit(s, &unit, &cu))
+		index_cu(s, ix, &cu, false);
 	sort_index(ix);
 	ix->all = true;
 	session_debug(s, "indexed %zu static variables", ix->n);
@@ -290,7 +286,7 @@ static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 	/* most statics live in the unit that uses them: index that one
 	 * first, every unit only when it is not there */
 	if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
-	    !cu_indexed(ix, dwarf_dieoffset(&cu))) {
+	    !cu_indexed(ix, session_die_key(s, &cu))) {
 		index_cu(s, ix, &cu, true);
 		sort_index(ix);
 	}
@@ -308,7 +304,7 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 	const struct global_var *g;
 
 	if (!in_data_section(s, addr) || !(g = global_find(s, pc, addr)) ||
-	    !dwarf_offdie(s->dwarf, g->die, var))
+	    !session_offdie(s, g->die, var))
 		return false;
 	*off = addr - g->start;
 	return true;
@@ -326,7 +322,7 @@ enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 	if (!s->tls_block || tpoff >= 0 || off < 0)
 		return DT_NO_REG;	/* the thread's control block, not ours */
 	if (!(g = global_find(s, pc, TLS_TAG | (uint64_t)off)) ||
-	    !dwarf_offdie(s->dwarf, g->die, &var))
+	    !session_offdie(s, g->die, &var))
 		return DT_NO_VAR;
 	ans->var = session_intern(s, dwarf_diename(&var));
 	enum dt_reason r = var_member_at(s, &var, (TLS_TAG | (uint64_t)off) - g->start,

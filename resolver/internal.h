@@ -103,7 +103,9 @@ struct dt_session {
 	bool no_memory;			/* libdw ran out of memory: every
 					 * answer is no_memory (oom.c) */
 	bool oom_said;			/* the log has said it once */
-	bool split_dwarf;		/* skeleton units only: not read */
+	bool split_dwarf;		/* skeleton units: the DWARF is in .dwo
+					 * files (session_unit_die) */
+	bool split_missing_said;	/* a .dwo was not found: said */
 	uint64_t tls_block;		/* PT_TLS size rounded to its
 					 * alignment, 0: none or unusable */
 	dt_code_reader *read_code;	/* instead of the file, when set */
@@ -360,6 +362,19 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out);
  * by it), NULL when none. */
 bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name);
 bool type_byte_size(Dwarf_Die *t, uint64_t *size);
+/* ---- session.c: DIEs of split DWARF ---- */
+/* A key for die valid across the binary's DWARF and its .dwo files (its
+ * offset, for the binary's own DIEs); 0 without memory. */
+uint64_t session_die_key(struct dt_session *s, Dwarf_Die *die);
+/* The DIE of a key from session_die_key(). */
+bool session_offdie(struct dt_session *s, uint64_t key, Dwarf_Die *die);
+/* A skeleton unit's DIE becomes its split unit's (from the .dwo); false,
+ * said once, when the .dwo cannot be found.  Other units stay as they are. */
+bool session_unit_die(struct dt_session *s, Dwarf_Die *cu);
+/* Iterate the compile units (split units in place of their skeletons):
+ * *cu starts NULL; false at the end. */
+bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die);
+
 /* ---- oom.c ---- */
 struct oom_guard {
 	sigjmp_buf env;

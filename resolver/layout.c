@@ -116,7 +116,7 @@ static int layout_get(struct dt_session *s, uint64_t type_id,
 			*out = &c->v[i]->layout;
 			return 0;
 		}
-	if (!type_id || !s->dwarf || !dwarf_offdie(s->dwarf, type_id, &t))
+	if (!type_id || !s->dwarf || !session_offdie(s, type_id, &t))
 		return -ENOENT;
 	if (GROW(c->v, c->cap, c->n, 16))
 		return -ENOMEM;

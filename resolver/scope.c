@@ -82,9 +82,9 @@ static bool cu_by_ranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 
 bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 {
-	if (dwarf_addrdie(s->dwarf, pc, cu))
-		return true;
-	return cu_by_ranges(s, pc, cu);
+	if (!dwarf_addrdie(s->dwarf, pc, cu) && !cu_by_ranges(s, pc, cu))
+		return false;
+	return session_unit_die(s, cu);	/* split DWARF: the .dwo's unit */
 }
 
 static bool is_code_scope(int tag)
@@ -159,7 +159,8 @@ static int add_range(struct cu_funcs *c, Dwarf_Addr lo, Dwarf_Addr hi,
 	return 0;
 }
 
-static void index_functions(Dwarf_Die *parent, struct cu_funcs *c)
+static void index_functions(struct dt_session *s, Dwarf_Die *parent,
+			    struct cu_funcs *c)
 {
 	Dwarf_Die child;
 
@@ -168,13 +169,13 @@ static void index_functions(Dwarf_Die *parent, struct cu_funcs *c)
 	do {
 		int tag = dwarf_tag(&child);
 		if (tag == DW_TAG_namespace) {
-			index_functions(&child, c);
+			index_functions(s, &child, c);
 		} else if (tag == DW_TAG_subprogram) {
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t off = 0;
 			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
 				if (hi > lo)
-					add_range(c, lo, hi, dwarf_dieoffset(&child));
+					add_range(c, lo, hi, session_die_key(s, &child));
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
@@ -189,7 +190,7 @@ static int range_cmp(const void *a, const void *b)
 static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 {
 	struct scope_index *ix = s->scope_index;
-	Dwarf_Off off = dwarf_dieoffset(cu);
+	Dwarf_Off off = session_die_key(s, cu);
 
 	if (!ix) {
 		ix = s->scope_index = calloc(1, sizeof(*ix));
@@ -205,7 +206,7 @@ static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 	ix->n++;
 	struct cu_funcs *c = &ix->cus[lo];
 	*c = (struct cu_funcs){ .cu = off };
-	index_functions(cu, c);
+	index_functions(s, cu, c);
 	if (c->n)	/* qsort of NULL is undefined, even for 0 */
 		qsort(c->r, c->n, sizeof(*c->r), range_cmp);
 	session_debug(s, "CU <%#llx>: indexed %zu function ranges",
@@ -244,7 +245,7 @@ static bool function_at(struct dt_session *s, Dwarf_Die *cu, Dwarf_Addr pc,
 {
 	struct func_range *r = range_at(s, cu, pc);
 
-	return r && dwarf_offdie(s->dwarf, r->die, fn) != NULL;
+	return r && session_offdie(s, r->die, fn);
 }
 
 bool scope_function_entry(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *fn)
@@ -253,7 +254,7 @@ bool scope_function_entry(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *fn)
 	const struct func_range *r;
 
 	return s->dwarf && scope_cu(s, pc, &cu) && (r = range_at(s, &cu, pc)) &&
-	       r->lo == pc && dwarf_offdie(s->dwarf, r->die, fn) != NULL;
+	       r->lo == pc && session_offdie(s, r->die, fn);
 }
 
 bool scope_function_range(struct dt_session *s, Dwarf_Addr pc,
@@ -526,7 +527,7 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 			return NULL;
 		s->scope_index->last = r;
 	}
-	if (r->homes || !dwarf_offdie(s->dwarf, r->die, &fn))
+	if (r->homes || !session_offdie(s, r->die, &fn))
 		return r->homes;
 	struct reg_homes *rh = calloc(1, sizeof(*rh));
 	if (!rh)

@@ -33,6 +33,8 @@ struct session_priv {
 	size_t nnames, names_cap;
 	bool names_loaded;
 	uint64_t need;			/* file size the ELF headers imply */
+	Dwarf **splits;			/* .dwo handles met (libdw owns them) */
+	size_t nsplits, splits_cap;
 };
 
 static struct session_priv *priv(const struct dt_session *s)
@@ -239,6 +241,90 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	return fd;
 }
 
+/* ---- split DWARF: DIEs in .dwo files ---- */
+
+#define DIE_KEY_SHIFT 40	/* DIE offsets of one file stay below */
+
+/* The index of dw among the session's Dwarf handles (0: the binary's own,
+ * then each .dwo as it is met), or -1 without memory for it. */
+static int dwarf_index(struct dt_session *s, Dwarf *dw)
+{
+	struct session_priv *p = priv(s);
+
+	if (dw == s->dwarf)
+		return 0;
+	for (size_t i = 0; i < p->nsplits; i++)
+		if (p->splits[i] == dw)
+			return (int)i + 1;
+	if (p->nsplits + 1 >= (1u << (63 - DIE_KEY_SHIFT)) ||
+	    GROW(p->splits, p->splits_cap, p->nsplits, 16))
+		return -1;
+	p->splits[p->nsplits++] = dw;
+	return (int)p->nsplits;
+}
+
+uint64_t session_die_key(struct dt_session *s, Dwarf_Die *die)
+{
+	Dwarf *dw = die->cu ? dwarf_cu_getdwarf(die->cu) : s->dwarf;
+	int i = dw ? dwarf_index(s, dw) : -1;
+
+	return i < 0 ? 0 : (uint64_t)i << DIE_KEY_SHIFT | dwarf_dieoffset(die);
+}
+
+bool session_offdie(struct dt_session *s, uint64_t key, Dwarf_Die *die)
+{
+	const struct session_priv *p = priv(s);
+	size_t i = key >> DIE_KEY_SHIFT;
+	Dwarf *dw = !i ? s->dwarf : i <= p->nsplits ? p->splits[i - 1] : NULL;
+
+	return key && dw &&
+	       dwarf_offdie(dw, key & ((1ull << DIE_KEY_SHIFT) - 1), die) != NULL;
+}
+
+bool session_unit_die(struct dt_session *s, Dwarf_Die *cu)
+{
+	uint8_t unit_type;
+	Dwarf_Die sub;
+
+	if (!cu->cu || dwarf_cu_info(cu->cu, NULL, &unit_type, NULL, &sub,
+				     NULL, NULL, NULL) != 0)
+		return true;	/* as it is */
+	if (unit_type != DW_UT_skeleton)
+		return true;
+	if (sub.cu) {
+		*cu = sub;
+		return true;
+	}
+	if (!s->split_missing_said && s->log) {
+		const char *name = dwarf_formstring(dwarf_attr(cu, DW_AT_dwo_name,
+						    &(Dwarf_Attribute){ 0 }));
+		char m[4300];
+		snprintf(m, sizeof(m), "'%s': split DWARF file '%s' not found "
+			 "(beside the binary or in its compilation directory): "
+			 "its samples count as no_cu", s->path, name ? name : "?.dwo");
+		s->log(s->log_arg, m);
+	}
+	s->split_missing_said = true;
+	return false;
+}
+
+bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die)
+{
+	Dwarf_CU *next;
+	Dwarf_Half version;
+	uint8_t unit_type;
+
+	while (s->dwarf && dwarf_get_units(s->dwarf, *cu, &next, &version,
+					   &unit_type, die, NULL) == 0) {
+		*cu = next;
+		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+			continue;	/* type units: reached through references */
+		if (session_unit_die(s, die))
+			return true;
+	}
+	return false;
+}
+
 /* Whether the binary's CUs are skeletons of split units (DWARF 5
  * DW_UT_skeleton, or GNU's DWARF 4 DW_AT_GNU_dwo_name). */
 static bool split_dwarf(Dwarf *dw)
@@ -364,20 +450,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	oom_watch(s);
 	OOM_GUARD(s, g, return -ENOMEM);
 	s->dwarf = dwfl_module_getdwarf(s->mod, &dwarf_bias);
-	bool split = s->dwarf && split_dwarf(s->dwarf);
+	s->split_dwarf = s->dwarf && split_dwarf(s->dwarf);
 	OOM_UNGUARD(g);
-	if (split) {
-		/* FIXME: split units are not read yet (tests/t2010) */
-		if (s->log) {
-			char m[4200];
-			snprintf(m, sizeof(m), "'%s' keeps its DWARF in split units "
-				 "(.dwo, -gsplit-dwarf), which dtprof does not read yet: "
-				 "its samples count as no_debuginfo", path);
-			s->log(s->log_arg, m);
-		}
-		s->dwarf = NULL;	/* libdwfl still owns it */
-		s->split_dwarf = true;
-	}
 	oom_watch(s);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
@@ -413,6 +487,7 @@ void dt_session_close(struct dt_session *s)
 	track_values_free(s->track_values);
 	free(p->segs);
 	free(p->names);
+	free(p->splits);
 	free(p->debuginfo_path);
 	free(p->debuginfo_file);
 	free(s->path);

@@ -40,29 +40,25 @@ static const char *bare_tag(const char *type)
  * when the struct has no tag.  NULL when the DWARF has no such typedef. */
 static const char *find_typedef(struct dt_session *s, const char *name)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu, d;
 
-	while (s->dwarf && dwarf_nextcu(s->dwarf, off, &next, &hsize, NULL, NULL,
-					NULL) == 0) {
-		Dwarf_Die cu, d;
-		if (dwarf_offdie(s->dwarf, off + hsize, &cu) &&
-		    dwarf_child(&cu, &d) == 0) {
-			do {
-				const char *n = dwarf_tag(&d) == DW_TAG_typedef ?
-						dwarf_diename(&d) : NULL;
-				Dwarf_Die t;
-				const char *via;
-				char spelled[512];
-				if (!n || strcmp(n, name) || !type_peel_named(&d, &t, &via))
-					continue;
-				if (!dwarf_diename(&t) && via)
-					return session_intern(s, via);
-				type_spell(&t, spelled, sizeof(spelled));
-				return session_intern(s, spelled);
-			} while (dwarf_siblingof(&d, &d) == 0);
-		}
-		off = next;
+	while (session_next_unit(s, &unit, &cu)) {
+		if (dwarf_child(&cu, &d) != 0)
+			continue;
+		do {
+			const char *n = dwarf_tag(&d) == DW_TAG_typedef ?
+					dwarf_diename(&d) : NULL;
+			Dwarf_Die t;
+			const char *via;
+			char spelled[512];
+			if (!n || strcmp(n, name) || !type_peel_named(&d, &t, &via))
+				continue;
+			if (!dwarf_diename(&t) && via)
+				return session_intern(s, via);
+			type_spell(&t, spelled, sizeof(spelled));
+			return session_intern(s, spelled);
+		} while (dwarf_siblingof(&d, &d) == 0);
 	}
 	return NULL;
 }

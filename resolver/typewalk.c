@@ -548,7 +548,7 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 	else
 		spell_type(&t, name, sizeof(name), 0);
 	out->type = session_intern(s, name);
-	out->type_id = dwarf_dieoffset(&t);
+	out->type_id = session_die_key(s, &t);
 	if (type_byte_size(&t, &size))
 		out->size = size;
 	if (off < 0)
