@@ -391,12 +391,14 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		answer_pseudo(ans, DT_TYPE_CANARY);
 		return DT_OK;
 	}
-	/* "%fs:-0x8": the program's thread-local below the thread pointer;
-	 * FIXME: %fs:(%reg) after an initial-exec GOT load, AArch64's
-	 * tpidr_el0 and the kernel's per-CPU %gs: are not followed (no_reg) */
+	/* "%fs:-0x8": the program's thread-local below the thread pointer
+	 * ("%fs:-0x40(,%rax,8)": an array of them, the displacement its
+	 * start, as for statics); FIXME: %fs:(%reg) after an initial-exec
+	 * GOT load, AArch64's tpidr_el0 and the kernel's per-CPU %gs: are
+	 * not followed (no_reg) */
 	if (op.segment >= 0)
-		return op.segment == s->arch->tls_segment && op.absolute &&
-		       op.index < 0 ? tls_attribute(s, ans->pc, op.disp, &acc, ans) :
+		return op.segment == s->arch->tls_segment && op.base < 0 &&
+		       !op.pc_relative ? tls_attribute(s, ans->pc, op.disp, &acc, ans) :
 		       DT_NO_REG;
 	/* pc-relative and absolute (maybe indexed) operands name a static
 	 * address; with an index, the displacement is the array's start */
