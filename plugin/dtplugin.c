@@ -308,10 +308,22 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 	return 1;
 }
 
+/* One table; the first error is kept, out of memory said. */
+static void print_table(FILE *f, struct state *st, enum dt_table t,
+			const char *type, const char *symbol, int *err)
+{
+	struct dt_table_opts o = { .format = st->format, .type = type,
+				   .sort = st->sort, .symbol = symbol };
+	int e = dt_report_print(f, st->report, t, &o);
+
+	if (e == -ENOMEM)
+		note("out of memory printing a table");
+	if (e && !*err)
+		*err = e;
+}
+
 static int print_tables(struct state *st)
 {
-	struct dt_table_opts o = { .format = st->format, .type = st->annotate_type,
-				   .sort = st->sort };
 	FILE *f = stdout;
 	int err = 0;
 
@@ -326,23 +338,17 @@ static int print_tables(struct state *st)
 		}
 	}
 	if (st->want_report)
-		err |= dt_report_print(f, st->report, DT_TABLE_TYPES, &o);
+		print_table(f, st, DT_TABLE_TYPES, NULL, NULL, &err);
 	if (st->want_annotate)
-		err |= dt_report_print(f, st->report, DT_TABLE_ANNOTATE, &o);
+		print_table(f, st, DT_TABLE_ANNOTATE, st->annotate_type, NULL, &err);
 	if (st->want_sharing)
-		err |= dt_report_print(f, st->report, DT_TABLE_SHARING, &o);
-	if (st->code_symbol) {
-		struct dt_table_opts c = o;
-		c.symbol = st->code_symbol;
-		err |= dt_report_print(f, st->report, DT_TABLE_CODE, &c);
-	}
-	if (st->want_advise) {
-		struct dt_table_opts a = o;
-		a.type = st->advise_type;
-		err |= dt_report_print(f, st->report, DT_TABLE_ADVISE, &a);
-	}
+		print_table(f, st, DT_TABLE_SHARING, NULL, NULL, &err);
+	if (st->code_symbol)
+		print_table(f, st, DT_TABLE_CODE, NULL, st->code_symbol, &err);
+	if (st->want_advise)
+		print_table(f, st, DT_TABLE_ADVISE, st->advise_type, NULL, &err);
 	if (st->want_stat)
-		err |= dt_report_print(f, st->report, DT_TABLE_STAT, &o);
+		print_table(f, st, DT_TABLE_STAT, NULL, NULL, &err);
 	/* a full disk must not lose the report in silence */
 	int werr = fflush(f) || ferror(f) ? errno : 0;
 	if (f != stdout && fclose(f) && !werr)

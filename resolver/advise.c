@@ -60,6 +60,8 @@ struct plan {
 	unsigned shared_before, shared_after;	/* with a writer and others */
 	bool true_sharing;
 	const char *verdict;		/* set: no proposal, and why */
+	bool refused;			/* the verdict is a refusal (not
+					 * "nothing worth changing") */
 };
 
 static uint64_t round_up(uint64_t v, uint64_t a)
@@ -126,7 +128,7 @@ static int make_units(struct plan *p, const struct sharing_view *sv,
 	for (size_t i = 0; i < cs->n; i++) {
 		const struct dt_cmember *m = &cs->m[i];
 		struct unit *u = p->nu ? &p->u[p->nu - 1] : NULL;
-		uint64_t lo = m->bit_size ? m->bit_offset / 8 : m->offset;
+		uint64_t lo = m->offset;	/* a bitfield's: of its first bit */
 		uint64_t hi = m->bit_size ? (m->bit_offset + m->bit_size + 7) / 8 :
 			      m->offset + m->size;
 		if (u && m->bit_size && cs->m[u->first + u->n - 1].bit_size) {
@@ -371,7 +373,8 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	p->t = t;
 	p->cs = cs;
 	p->verdict = cs->why_not;
-	if (p->verdict)
+	p->refused = p->verdict != NULL;
+	if (p->refused)
 		return 0;
 	p->order = calloc(n, sizeof(*p->order));
 	p->old_bit = calloc(n, sizeof(*p->old_bit));
@@ -388,19 +391,17 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	/* the compiler's layout of the current order, as the psABI says */
 	for (size_t i = 0; i < cs->n; i++)
 		ident[i] = i;
-	if (lay_out(cs, ident, cs->n, NULL, p->old_bit, &align) != cs->size ||
-	    align != cs->align) {
+	bool same = lay_out(cs, ident, cs->n, NULL, p->old_bit, &align) == cs->size &&
+		    align == cs->align;
+	for (size_t i = 0; same && i < cs->n; i++) {
+		const struct dt_cmember *m = &cs->m[i];
+		same = p->old_bit[i] == (m->bit_size ? m->bit_offset : m->offset * 8);
+	}
+	if (!same) {
 		p->verdict = "its layout in the binary is not the one its members' "
 			     "types give (packed, or members the DWARF leaves out)";
+		p->refused = true;
 		goto out;
-	}
-	for (size_t i = 0; i < cs->n; i++) {
-		const struct dt_cmember *m = &cs->m[i];
-		if (p->old_bit[i] != (m->bit_size ? m->bit_offset : m->offset * 8)) {
-			p->verdict = "its layout in the binary is not the one its members' "
-				     "types give (packed, or members the DWARF leaves out)";
-			goto out;
-		}
 	}
 	uint64_t total = t->c.samples[0];
 	bool any_write = false;
@@ -423,9 +424,10 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	for (size_t k = 0; k < p->nu; k++)
 		uoff[k] = p->new_bit[p->u[k].first] / 8;
 	count_lines(p, uoff, &p->lines_after, &p->shared_after);
-	if (!p->lines_before)
+	if (!p->lines_before) {
 		p->verdict = "no member has 0.5% of its samples";
-	else if (!any_write && p->lines_after >= p->lines_before)
+		p->refused = true;
+	} else if (!any_write && p->lines_after >= p->lines_before)
 		p->verdict = "nothing worth changing: the hot members already "
 			     "sit in as few cache lines as they can";
 out:
@@ -461,8 +463,7 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 	if (cs->decl_file[0])
 		fprintf(f, " * defined in %s\n", cs->decl_file);
 	if (p->verdict) {
-		fprintf(f, " * %s%s\n", cs->why_not || strncmp(p->verdict, "nothing", 7) ?
-			"not reordered: " : "", p->verdict);
+		fprintf(f, " * %s%s\n", p->refused ? "not reordered: " : "", p->verdict);
 		if (p->size_after && p->size_after < cs->size)
 			fprintf(f, " * (an order by alignment alone would take it from %"
 				PRIu64 " to %" PRIu64 " bytes,\n *  as pahole --reorganize"
@@ -548,9 +549,11 @@ static void print_c(FILE *f, const struct dt_report *r, const struct plan *p)
 
 static const char *const group_key[] = { "hot", "fill", "write", "cold", "last" };
 
+/* Rows only for a proposal: a verdict has none (the json and the C
+ * comment say it). */
 static void print_tsv(FILE *f, const struct plan *p)
 {
-	for (size_t k = 0; k < p->nu; k++) {
+	for (size_t k = 0; !p->verdict && k < p->nu; k++) {
 		const struct unit *u = &p->u[p->order[k]];
 		for (size_t j = 0; j < u->n; j++) {
 			size_t i = u->first + j;

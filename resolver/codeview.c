@@ -99,13 +99,19 @@ struct source {
 	size_t nlines;
 };
 
-static void source_load(struct source *src, const char *path)
+/* The source files of one print, each read once: an inlined header's
+ * lines alternate with the function's own. */
+#define SOURCES 8
+struct sources {
+	struct source f[SOURCES];
+	unsigned next;			/* the slot to reuse next */
+};
+
+static void source_read(struct source *src, const char *path)
 {
 	FILE *f;
 	size_t cap = 0, len = 0;
 
-	if (src->path == path)
-		return;
 	free(src->text);
 	free(src->line);
 	*src = (struct source){ .path = path };
@@ -129,6 +135,25 @@ static void source_load(struct source *src, const char *path)
 		p = strchr(p, '\n');
 		if (p)
 			*p++ = '\0';
+	}
+}
+
+/* The file at path (an interned pointer), read at its first use. */
+static const struct source *source_get(struct sources *c, const char *path)
+{
+	for (unsigned i = 0; i < SOURCES; i++)
+		if (c->f[i].path == path)
+			return &c->f[i];
+	struct source *src = &c->f[c->next++ % SOURCES];
+	source_read(src, path);
+	return src;
+}
+
+static void sources_free(struct sources *c)
+{
+	for (unsigned i = 0; i < SOURCES; i++) {
+		free(c->f[i].text);
+		free(c->f[i].line);
 	}
 }
 
@@ -165,7 +190,7 @@ static const char *access_word(enum dt_access a)
 static void print_function(FILE *f, const struct dt_report *r,
 			   struct dt_session *s, const char *symbol,
 			   uint64_t start, uint64_t size, enum dt_format format,
-			   struct source *src, size_t *nrows)
+			   struct sources *src, size_t *nrows)
 {
 	int nev = r->nev ? r->nev : 1;
 	uint64_t total[NEV] = { 0 };
@@ -215,9 +240,8 @@ static void print_function(FILE *f, const struct dt_report *r,
 		if (format == DT_FORMAT_PERF) {
 			if (file != last_file || line != last_line) {
 				const char *base = strrchr(file, '/');
-				source_load(src, file);
 				fprintf(f, "  %s:%u  %s\n", base ? base + 1 : file, line,
-					source_text(src, line));
+					source_text(source_get(src, file), line));
 				last_file = file;
 				last_line = line;
 			}
@@ -269,7 +293,7 @@ void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 	const struct pc_table *t = r->pcs;
 	struct dt_session *done[64];
 	size_t ndone = 0;
-	struct source src = { 0 };
+	struct sources src = { 0 };
 	bool found = false;
 
 	size_t nrows = 0;
@@ -302,8 +326,7 @@ void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 		fprintf(f, "\nNo function '%s' in the binaries sampled.\n", symbol);
 	if (format == DT_FORMAT_JSON)
 		fputs("]}\n", f);
-	free(src.text);
-	free(src.line);
+	sources_free(&src);
 }
 
 static int cmp_hot_fn(const void *x, const void *y)

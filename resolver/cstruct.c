@@ -395,6 +395,8 @@ static int add_member(struct dt_session *s, struct cstruct_obj *o,
 	free(decl);
 	if (dwarf_diename(m))
 		cm.name = session_intern(s, dwarf_diename(m));
+	if (!*cm.decl || (dwarf_diename(m) && !*cm.name))
+		return -ENOMEM;	/* interning failed: "" would print broken C */
 	if (GROW(o->m, o->cap, o->pub.n, 16))
 		return -ENOMEM;
 	o->m[o->pub.n++] = cm;

@@ -151,6 +151,25 @@ static size_t row_at(const struct dt_layout *l, uint64_t off)
 	return best;
 }
 
+/* What a layout row stands for, of the first event: the samples, loads
+ * and stores report_row_counts() gives, computed once per row. */
+struct row_heat {
+	uint64_t samples, loads, stores;
+};
+
+static struct row_heat *rows_heat(const struct type_row *t,
+				  const struct dt_layout *l)
+{
+	struct row_heat *h = calloc(l->n, sizeof(*h));
+	struct counts c;
+
+	for (size_t i = 0; h && i < l->n; i++) {
+		report_row_counts(t, l, i, &c);
+		h[i] = (struct row_heat){ c.samples[0], c.loads[0], c.stores[0] };
+	}
+	return h;
+}
+
 static void heat_map(FILE *f, const struct dt_report *r,
 		     const struct sharing_view *sv, const struct type_row *t,
 		     const struct dt_layout *l)
@@ -158,13 +177,16 @@ static void heat_map(FILE *f, const struct dt_report *r,
 	unsigned phase = type_line_phase(t);
 	uint64_t lines = (l->size + phase + CACHE_LINE - 1) / CACHE_LINE;
 	uint64_t hottest = 1;
+	struct row_heat *h = rows_heat(t, l);
 	struct counts c;
 
-	for (size_t i = 1; i < l->n; i++) {
-		report_row_counts(t, l, i, &c);
-		if (l->rows[i].kind == DT_LAYOUT_MEMBER && c.samples[0] > hottest)
-			hottest = c.samples[0];
+	if (!h) {
+		fputs("<p class=\"err\">out of memory for the heat map</p>\n", f);
+		return;
 	}
+	for (size_t i = 1; i < l->n; i++)
+		if (l->rows[i].kind == DT_LAYOUT_MEMBER && h[i].samples > hottest)
+			hottest = h[i].samples;
 	for (uint64_t n = 0; n < lines && n < HTML_LINES; n++) {
 		int64_t lo = (int64_t)(n * CACHE_LINE) - (int64_t)phase;
 		const char *flag, *evidence;
@@ -189,17 +211,16 @@ static void heat_map(FILE *f, const struct dt_report *r,
 					row->kind == DT_LAYOUT_HOLE ? "hole" : "padding");
 				continue;
 			}
-			report_row_counts(t, l, i, &c);
 			/* a log scale: a field with a twentieth of the
 			 * hottest one's samples still shows */
-			double heat = log1p((double)c.samples[0]) / log1p((double)hottest);
+			double heat = log1p((double)h[i].samples) / log1p((double)hottest);
 			bool first = (uint64_t)b == row->offset;	/* the field starts */
 			fprintf(f, "<i class=\"%s%s\" style=\"background:hsl(%d,85%%,%d%%)\" title=\"+%"
-				PRId64 " ", c.stores[0] ? "store" : "", first ? " first" : "",
-				c.samples[0] ? 10 : 210, c.samples[0] ? 92 - (int)(heat * 47) : 94, b);
+				PRId64 " ", h[i].stores ? "store" : "", first ? " first" : "",
+				h[i].samples ? 10 : 210, h[i].samples ? 92 - (int)(heat * 47) : 94, b);
 			esc(f, row->name[0] ? row->name : "(anonymous)");
 			fprintf(f, ": %" PRIu64 " samples, %" PRIu64 " loads, %" PRIu64
-				" stores\"></i>", c.samples[0], c.loads[0], c.stores[0]);
+				" stores\"></i>", h[i].samples, h[i].loads, h[i].stores);
 		}
 		fputs("</div>\n<table class=\"members\"><tr><th>Field</th><th>Offset</th>"
 		      "<th>Size</th><th>Samples</th><th>Loads</th><th>Stores</th></tr>\n", f);
@@ -207,7 +228,6 @@ static void heat_map(FILE *f, const struct dt_report *r,
 			const struct dt_layout_row *row = &l->rows[i];
 			if (type_line_of(t, (int64_t)row->offset) != (int64_t)n)
 				continue;
-			report_row_counts(t, l, i, &c);
 			fprintf(f, "<tr><td>%*s", (int)(row->depth - 1) * 2, "");
 			if (row->kind == DT_LAYOUT_MEMBER)
 				esc(f, row->name[0] ? row->name : "(anonymous)");
@@ -215,12 +235,13 @@ static void heat_map(FILE *f, const struct dt_report *r,
 				fputs(row->kind == DT_LAYOUT_HOLE ? "<i>hole</i>" : "<i>padding</i>", f);
 			fprintf(f, "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
 				"</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n",
-				row->offset, row->size, c.samples[0], c.loads[0], c.stores[0]);
+				row->offset, row->size, h[i].samples, h[i].loads, h[i].stores);
 		}
 		fputs("</table></div>\n", f);
 	}
 	if (lines > HTML_LINES)
 		fprintf(f, "<p>%" PRIu64 " more cache lines not drawn.</p>\n", lines - HTML_LINES);
+	free(h);
 }
 
 struct advice_arg {

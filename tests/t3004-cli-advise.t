@@ -73,6 +73,12 @@ dt_test 'one hot member in line 0: nothing worth changing' '
 	advise already_good >good.h && grep -q "nothing worth changing" good.h &&
 	! grep -q "^struct" good.h
 '
+dt_test 'in tsv, a struct with no proposal (refused or fine) has no rows' '
+	for t in packed_one already_good; do
+		"$DTRESOLVE" -e $bin --aggregate=advise=$t --format=tsv <$bin.addrs >t.tsv &&
+		test $(wc -l <t.tsv) = 1 && grep -q "^type	member	new_bit" t.tsv || { cat t.tsv; return 1; }
+	done
+'
 dt_test 'every advice is C: comments and definitions only' '
 	"$DTRESOLVE" -e $bin --aggregate=advise <$bin.addrs >all.h &&
 	grep -q "struct mixed {" all.h &&

@@ -4,7 +4,7 @@
 # cpu-clock profile of the listwalk example: every sample perf took in the
 # function is on one of its instructions, the accesses name their type,
 # field and kind, skid-compensated samples are charged to the access they
-# came from, and both front ends agree.
+# came from, and both front ends agree.  And --dlarg stat alone.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 dt_require_perf_record
@@ -53,6 +53,11 @@ dt_test 'the json view is the tsv view' '
 			for @{\$d->{code}};
 	" <code.json >got && awk -F"\t" "NR > 1 { print \$4 \"\t\" \$5 \"\t\" \$6 }" code.tsv >want &&
 	dt_cmp want got
+'
+dt_test '--dlarg stat alone prints the reasons table only' '
+	dt_perf_script perf -i lw.data --dlarg stat >stat.txt 2>/dev/null &&
+	grep -q "^# reason	cpu-clock" stat.txt && grep -q "^total	" stat.txt &&
+	! grep -q "Data Type" stat.txt || dt_show stat.txt
 '
 dt_test 'an unknown function is said' '
 	dt_perf_script perf -i lw.data --dlarg code=no_such_function 2>/dev/null |
