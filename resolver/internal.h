@@ -120,6 +120,9 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 /* Trace line through the log callback when DTPROF_DEBUG=1. */
 void session_debug(const struct dt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A warning through the log callback (always, unlike session_debug). */
+void session_warn(const struct dt_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Interned string, "" on allocation failure or NULL input. */
 const char *session_intern(struct dt_session *s, const char *str);
 

@@ -67,13 +67,11 @@ void oom_watch(struct dt_session *s)
 
 void oom_said(struct dt_session *s)
 {
-	if (s->oom_said || !s->log)
+	if (s->oom_said)
 		return;
 	s->oom_said = true;
-	char m[4200];
-	snprintf(m, sizeof(m), "out of memory resolving in '%s': its samples "
-		 "count as no_memory from here on", s->path);
-	s->log(s->log_arg, m);
+	session_warn(s, "out of memory resolving in '%s': its samples count as "
+		     "no_memory from here on", s->path);
 }
 
 void oom_caught(struct dt_session *s)
@@ -84,12 +82,9 @@ void oom_caught(struct dt_session *s)
 	sigemptyset(&abrt);
 	sigaddset(&abrt, SIGABRT);
 	sigprocmask(SIG_UNBLOCK, &abrt, NULL);
-	if (!s->no_memory && s->log) {
-		s->oom_said = true;
-		char m[4200];
-		snprintf(m, sizeof(m), "out of memory reading the debug info of '%s': "
-			 "its samples count as no_memory from here on", s->path);
-		s->log(s->log_arg, m);
-	}
+	if (!s->no_memory && !s->oom_said)
+		session_warn(s, "out of memory reading the debug info of '%s': "
+			     "its samples count as no_memory from here on", s->path);
+	s->oom_said = true;
 	s->no_memory = true;
 }

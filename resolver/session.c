@@ -57,17 +57,37 @@ const char *dt_strerror(int err)
 	}
 }
 
+static void session_vlog(const struct dt_session *s, const char *fmt,
+			 va_list ap) __attribute__((format(printf, 2, 0)));
+static void session_vlog(const struct dt_session *s, const char *fmt,
+			 va_list ap)
+{
+	char buf[4608];		/* a path of PATH_MAX and a sentence */
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	s->log(s->log_arg, buf);
+}
+
 void session_debug(const struct dt_session *s, const char *fmt, ...)
 {
-	char buf[512];
 	va_list ap;
 
 	if (!s->debug || !s->log)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	session_vlog(s, fmt, ap);
 	va_end(ap);
-	s->log(s->log_arg, buf);
+}
+
+void session_warn(const struct dt_session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->log)
+		return;
+	va_start(ap, fmt);
+	session_vlog(s, fmt, ap);
+	va_end(ap);
 }
 
 const char *session_intern(struct dt_session *s, const char *str)
@@ -141,27 +161,24 @@ static int read_segments(struct session_priv *p)
 		return -ENOMEM;
 	GElf_Ehdr eh;
 	bool program = gelf_getehdr(p->pub.elf, &eh) && eh.e_type == ET_EXEC;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(p->pub.elf, (int)i, &ph) && ph.p_type == PT_INTERP)
-			program = true;	/* a PIE program, not a library */
-	}
+	uint64_t tls_block = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(p->pub.elf, (int)i, &ph))
 			continue;
-		/* the program's thread-locals: the block's size as the thread
-		 * pointer sees it (glibc's l_tls_offset), when the segment
-		 * starts aligned (else the two may differ: no answer); a
-		 * library's thread-locals are not at a fixed offset */
-		if (program && ph.p_type == PT_TLS && ph.p_align &&
-		    !(ph.p_vaddr % ph.p_align))
-			p->pub.tls_block = (ph.p_memsz + ph.p_align - 1) / ph.p_align * ph.p_align;
+		program |= ph.p_type == PT_INTERP;	/* a PIE program */
+		/* the thread-locals' block as the thread pointer sees it
+		 * (glibc's l_tls_offset), when the segment starts aligned
+		 * (else the two may differ: no answer) */
+		if (ph.p_type == PT_TLS && ph.p_align && !(ph.p_vaddr % ph.p_align))
+			tls_block = (ph.p_memsz + ph.p_align - 1) / ph.p_align * ph.p_align;
 		if (ph.p_type != PT_LOAD)
 			continue;
 		p->segs[p->nsegs++] = (struct load_segment){
 			ph.p_vaddr, ph.p_filesz, ph.p_offset };
 	}
+	/* a library's thread-locals are not at a fixed offset */
+	p->pub.tls_block = program ? tls_block : 0;
 	return 0;
 }
 
@@ -224,12 +241,10 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			close(fd);
 			return -1;
 		}
-		if (fd < 0 && p->pub.log) {
-			char m[4096 + 128];
-			snprintf(m, sizeof(m), "'%s' is not a debug file of '%s' (not a regular file, or another build-id): not used",
-				 p->debuginfo_file, p->pub.path);
-			p->pub.log(p->pub.log_arg, m);
-		}
+		if (fd < 0)
+			session_warn(&p->pub, "'%s' is not a debug file of '%s' (not a regular "
+				     "file, or another build-id): not used",
+				     p->debuginfo_file, p->pub.path);
 		return fd;
 	}
 	fd = debuginfo_search(file_name, p ? p->debuginfo_path : NULL, id, idlen,
@@ -295,14 +310,12 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu)
 		*cu = sub;
 		return true;
 	}
-	if (!s->split_missing_said && s->log) {
+	if (!s->split_missing_said) {
 		const char *name = dwarf_formstring(dwarf_attr(cu, DW_AT_dwo_name,
 						    &(Dwarf_Attribute){ 0 }));
-		char m[4300];
-		snprintf(m, sizeof(m), "'%s': split DWARF file '%s' not found "
-			 "(beside the binary or in its compilation directory): "
-			 "its samples count as no_cu", s->path, name ? name : "?.dwo");
-		s->log(s->log_arg, m);
+		session_warn(s, "'%s': split DWARF file '%s' not found (beside the "
+			     "binary or in its compilation directory): its samples "
+			     "count as no_cu", s->path, name ? name : "?.dwo");
 	}
 	s->split_missing_said = true;
 	return false;
