@@ -81,6 +81,25 @@ int debuginfo_open_checked(const char *path, const void *id, int idlen,
 	return fd;
 }
 
+bool build_id_path(char *buf, size_t len, const char *root, const void *id,
+		   size_t n, const char *suffix)
+{
+	const unsigned char *b = id;
+	size_t used;
+	int k;
+
+	if (!n || n > 64)
+		return false;
+	k = snprintf(buf, len, "%s/.build-id/%02x/", root, b[0]);
+	if (k < 0 || (size_t)k >= len)
+		return false;
+	used = (size_t)k;
+	for (size_t i = 1; i < n && used + 3 < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%02x", b[i]);
+	k = snprintf(buf + used, len - used, "%s", suffix);
+	return k >= 0 && used + (size_t)k < len;
+}
+
 /* Try one candidate; on success *found is its path (malloc'd). */
 static int try_path(const char *path, const void *id, int idlen, bool have_crc,
 		    GElf_Word crc, char **found)
@@ -124,16 +143,10 @@ int debuginfo_search(const char *file_name, const char *search_path,
 		debuglink = NULL;
 	for (char *save = NULL, *e = strtok_r(p, ":", &save); fd < 0 && e;
 	     e = strtok_r(NULL, ":", &save)) {
-		if (*e == '/' && idlen > 0) {	/* a root: by build-id */
-			const unsigned char *b = id;
-			int n = snprintf(cand, sizeof(cand), "%s/.build-id/%02x/", e, b[0]);
-			for (int i = 1; i < idlen && n > 0 && (size_t)n + 3 < sizeof(cand); i++)
-				n += snprintf(cand + n, sizeof(cand) - (size_t)n, "%02x", b[i]);
-			if (n > 0 && (size_t)n + 7 < sizeof(cand)) {
-				strcpy(cand + n, ".debug");
-				fd = try_path(cand, id, idlen, false, 0, found);
-			}
-		}
+		/* a root: by build-id */
+		if (*e == '/' && idlen > 0 &&
+		    build_id_path(cand, sizeof(cand), e, id, (size_t)idlen, ".debug"))
+			fd = try_path(cand, id, idlen, false, 0, found);
 		if (fd >= 0 || !debuglink)
 			continue;
 		int n = *e == '/' ? snprintf(cand, sizeof(cand), "%s%s/%s", e, dir, debuglink) :

@@ -16,6 +16,7 @@
 
 #include "dtprof.h"
 #include "arrays.h"
+#include "internal.h"
 
 struct dso {
 	char *name;
@@ -117,18 +118,11 @@ char *dt_find_vmlinux(void)
 static char *buildid_cache_file(const uint8_t *id, size_t n, const char *leaf)
 {
 	const char *home = getenv("HOME");
-	char path[512];
-	size_t used;
+	char root[512], path[640];
 
-	if (!home || !n || n > 64)
+	if (!home || (size_t)snprintf(root, sizeof(root), "%s/.debug", home) >= sizeof(root) ||
+	    !build_id_path(path, sizeof(path), root, id, n, leaf))
 		return NULL;
-	used = (size_t)snprintf(path, sizeof(path), "%s/.debug/.build-id/%02x/",
-				home, id[0]);
-	for (size_t i = 1; i < n && used + 3 < sizeof(path); i++)
-		used += (size_t)snprintf(path + used, sizeof(path) - used, "%02x", id[i]);
-	if (used + strlen(leaf) + 2 >= sizeof(path))
-		return NULL;
-	snprintf(path + used, sizeof(path) - used, "/%s", leaf);
 	return access(path, R_OK) == 0 ? strdup(path) : NULL;
 }
 
@@ -185,7 +179,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 	if (e->session && !e->kernel && !build_id_matches(e->session, id, idlen)) {
 		dt_session_close(e->session);
 		e->session = NULL;
-		alt = buildid_cache_file(id, idlen, "elf");
+		alt = buildid_cache_file(id, idlen, "/elf");
 		if (!alt) {
 			say(d, "'%s' is not the binary that was recorded (build-id differs) and perf's build-id cache has no copy: its samples count as no_dso",
 			    e->name);
@@ -204,7 +198,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		 * from the binary, DWARF from there */
 		const uint8_t *have;
 		size_t m = dt_session_build_id(e->session, &have);
-		alt = m ? buildid_cache_file(have, m, "debug") : NULL;
+		alt = m ? buildid_cache_file(have, m, "/debug") : NULL;
 		struct dt_session *s2 = alt ? open_file(d, path, alt, &err) : NULL;
 		if (s2 && dt_session_has_debuginfo(s2)) {
 			dt_session_close(e->session);

@@ -413,6 +413,10 @@ char *symbol_demangle(const char *mangled);
 size_t symbol_rust_hash_start(const char *demangled);
 
 /* ---- debuginfo.c ---- */
+/* ROOT/.build-id/xx/rest<suffix> for build-id id[0..n) into buf; false
+ * when it does not fit or there is no id. */
+bool build_id_path(char *buf, size_t len, const char *root, const void *id,
+		   size_t n, const char *suffix);
 /* An fd of path when it is a regular file with build-id id[0..idlen)
  * (idlen <= 0: none known), or, without build-ids, the debuglink CRC
  * (when have_crc); -1 otherwise.  Never blocks on a FIFO. */
