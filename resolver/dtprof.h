@@ -185,10 +185,11 @@ int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
 size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
 /* The same for a name several symbols may have (C++ overloads, as
  * perf script prints them demangled without parameters): the one that
- * offset off fits in and, when runtime_start (the sample's address less
- * off) is not 0, that starts at the same place within a page (binaries
- * are loaded at page multiples).  -EEXIST when more than one does,
- * -ENOENT. */
+ * offset off fits in and, when several do and runtime_start (the
+ * sample's address less off) is not 0, the one that starts at the same
+ * place within a page (binaries are loaded at page multiples).  -EEXIST
+ * when several fit and the address does not pick one, -ENOENT when none
+ * fits. */
 int dt_session_symbol_fit(struct dt_session *s, const char *name,
 			  uint64_t off, uint64_t runtime_start, uint64_t *start,
 			  uint64_t *size);

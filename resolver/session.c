@@ -790,12 +790,14 @@ int dt_session_symbol_fit(struct dt_session *s, const char *name,
 			*size = n->size;
 			fits++;
 		}
-		if (!several)
+		if (!several && (fits || !pass))
 			return fits ? 0 : -ENOENT;
 		if (!runtime_start)
 			break;
 	}
-	return -EEXIST;		/* overloads the line cannot tell apart */
+	/* overloads the line cannot tell apart: several places in a page
+	 * fit the address, or none does */
+	return -EEXIST;
 }
 
 const char *dt_session_path(const struct dt_session *s)

@@ -169,9 +169,14 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		uint64_t start = 0, size;
 		res->how = "sym";
 		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
-		have_pc = s && !dt_session_symbol_fit(s, sym, req->symoff,
-						      req->addr ? req->addr - req->symoff : 0,
-						      &start, &size);
+		int err = s ? dt_session_symbol_fit(s, sym, req->symoff,
+						    req->addr ? req->addr - req->symoff : 0,
+						    &start, &size) : -ENOENT;
+		have_pc = !err;
+		if (err == -EEXIST)	/* said once: the message is static */
+			res->error = "a symbol name perf printed demangled fits several "
+				     "symbols (overloads) that the address cannot tell "
+				     "apart: no_insn (perf script --no-demangle avoids it)";
 		pc = start + req->symoff;
 	} else if (st->exe) {
 		res->how = "exe";

@@ -36,7 +36,8 @@ while echo " $pages" | grep -q " $other "; do other=$((other + 16)); done
 dt_test 'an overload nothing tells apart: unknown, not a guess' '
 	test $(echo $pages | wc -w) = 2 &&
 	printf " %16x ns::Table::scan+0x10 ($PWD/ovl)\n" $((0x7f0000000000 + other + 16)) >line &&
-	"$DTRESOLVE" -v line >out 2>/dev/null && grep -q "	no_insn	sym$" out || dt_show line out
+	"$DTRESOLVE" -v line >out 2>err && grep -q "	no_insn	sym$" out &&
+	grep -q "fits several symbols (overloads)" err || dt_show line out err
 '
 
 rustc=$(command -v rustc || echo "$HOME/.cargo/bin/rustc")
