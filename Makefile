@@ -4,6 +4,7 @@
 #   make check           install missing packages (root), build, run the TAP suite
 #   make check SANITIZE=1  the same under ASan + UBSan, in build/san
 #   make bench           benchmarks (not tests)
+#   make bench-kernel    dtresolve on Debian's vmlinux (downloads it once)
 #   make coverage        attribution per category, compiler and -O level
 #   make fuzz-accuracy   random programs checked by execution (SEEDS=200)
 #   make fuzz            AFL++ on every parser, FUZZ_SECONDS a target
@@ -133,6 +134,12 @@ bench:
 	@echo
 	sh bench/plugin.sh $(abspath $(O)) $(abspath $(O))/bench/plugin
 
+# a kernel: Debian's vmlinux with DWARF, downloaded (about 860 MB) only here
+bench-kernel:
+	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES) bc
+	@$(MAKE) --no-print-directory all $(TEST_TOOLS)
+	sh bench/kernel.sh $(abspath $(O)) $(abspath $(O))/bench/kernel
+
 # per category, compiler and -O level: right / wrong field / wrong type / unknown
 coverage:
 	@$(MAKE) --no-print-directory all $(TEST_TOOLS)
@@ -185,7 +192,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all tests deps check bench coverage fuzz-accuracy fuzz demo install clean
+.PHONY: all tests deps check bench bench-kernel coverage fuzz-accuracy fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)

@@ -65,11 +65,6 @@ static unsigned reg_width(const char *name)
 	}
 }
 
-static bool starts_with(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
-}
-
 #define MAX_REGS 4
 
 /* One instruction: its register operands in order, and the one memory
@@ -497,6 +492,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.ngpr = 32,		/* x0..x30, sp */
 	.plt_header = 32,	/* PLT0: stp, adrp, ldr, add, br, 3 nops */
 	.tls_segment = -1,	/* tpidr_el0 is read into a register */
+	.percpu_segment = -1,	/* tpidr_el1 too: not followed */
 	.plt_entry = 16,
 	.nregs = A64_NREGS,
 	.reg_from_name = a64_reg_from_name,

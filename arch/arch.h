@@ -140,6 +140,9 @@ struct dt_arch {
 	 * program's thread-locals just below it ("TLS variant II": x86-64
 	 * local-exec reads %fs:-8); -1 when the ISA has no such operand. */
 	int tls_segment;
+	/* The segment register a Linux kernel reaches this CPU's per-CPU
+	 * variables through ("%gs:0x1a0" on x86-64), -1 when none. */
+	int percpu_segment;
 
 	/* DWARF number for any spelling of a register ("%eax", "ax", "al"
 	 * all give rax's number), -1 when unknown.  len bytes of name. */
@@ -156,6 +159,11 @@ struct dt_arch {
 	/* What the instruction at pc, len bytes long, does to a register. */
 	void (*def)(const struct dt_tok *toks, size_t ntoks, uint64_t pc,
 		    unsigned len, struct dt_def *d);
+	/* classify and def of one instruction from one parse of its
+	 * tokens, for whole-function maps; NULL: the two are called. */
+	enum dt_op_kind (*classify_def)(const struct dt_tok *toks, size_t ntoks,
+					uint64_t pc, unsigned len,
+					struct dt_mem_op *op, struct dt_def *d);
 	uint64_t caller_saved;	/* bit n: DWARF register n dies in a call */
 	/* True for the stack-protector load (x86-64: %fs:0x28). */
 	bool (*is_stack_canary)(const struct dt_mem_op *op);
@@ -173,5 +181,16 @@ extern const struct dt_arch dt_arch_aarch64;
 const struct dt_arch *dt_arch_for_machine(uint16_t e_machine);
 /* By name ("x86-64", "x86_64"), NULL when unsupported. */
 const struct dt_arch *dt_arch_for_name(const char *name);
+
+
+/* Whether mnemonic or token s begins with prefix: the decoders ask this
+ * dozens of times per instruction, so no strlen + strncmp calls. */
+static inline bool starts_with(const char *s, const char *prefix)
+{
+	while (*prefix)
+		if (*s++ != *prefix++)
+			return false;
+	return true;
+}
 
 #endif

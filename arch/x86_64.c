@@ -41,7 +41,8 @@ static const char *const x86_legacy_aliases[8][4] = {
 
 static bool name_is(const char *name, size_t len, const char *want)
 {
-	return want && strlen(want) == len && memcmp(name, want, len) == 0;
+	return want && want[0] == name[0] && strlen(want) == len &&
+	       memcmp(name, want, len) == 0;
 }
 
 static int x86_reg_from_name(const char *name, size_t len)
@@ -123,11 +124,6 @@ static unsigned suffix_width(char c)
 	case 'q': return 8;
 	default: return 0;
 	}
-}
-
-static bool starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
 static bool is_stack_mnemonic(const char *m)
@@ -620,33 +616,30 @@ static void memory_written(const struct parsed_insn *pi, struct dt_def *d)
 	d->mem_span = op.size ? op.size : 64;
 }
 
-static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
-		    unsigned len, struct dt_def *d)
+static void def_parsed(const struct parsed_insn *pi, const struct dt_tok *toks,
+		       size_t n, uint64_t pc, unsigned len, struct dt_def *d)
 {
-	struct parsed_insn pi;
-
-	parse_insn(toks, n, &pi);
 	memset(d, 0, sizeof(*d));
 	d->dst = d->src = d->src2 = d->src3 = d->wb_reg = -1;
 	d->mem.base = d->mem.index = d->mem.segment = -1;
-	if (starts_with(pi.mnem, "call")) {
+	if (starts_with(pi->mnem, "call")) {
 		uint64_t target;
 		d->kind = DT_DEF_CALL;
 		if (x86_flow(toks, n, &target) == DT_FLOW_CALL &&
-		    !(pi.nops && pi.ops[0].star))
+		    !(pi->nops && pi->ops[0].star))
 			d->value = (int64_t)target;
 		return;
 	}
-	d->clobbers = implicit_writes(&pi);
-	if (!pi.nops)
+	d->clobbers = implicit_writes(pi);
+	if (!pi->nops)
 		return;
-	memory_written(&pi, d);
-	if (writes_no_register(pi.mnem))
+	memory_written(pi, d);
+	if (writes_no_register(pi->mnem))
 		return;
-	const struct operand *dst = &pi.ops[pi.nops - 1];
-	const struct operand *src = &pi.ops[0];
-	bool is_mov = !strcmp(pi.mnem, "mov") || !strcmp(pi.mnem, "movq");
-	if (is_mov && pi.nops == 2 && d->mem_span && !pi.unparsed &&
+	const struct operand *dst = &pi->ops[pi->nops - 1];
+	const struct operand *src = &pi->ops[0];
+	bool is_mov = !strcmp(pi->mnem, "mov") || !strcmp(pi->mnem, "movq");
+	if (is_mov && pi->nops == 2 && d->mem_span && !pi->unparsed &&
 	    is_gpr(src) && src->reg_size == 8) {
 		d->kind = DT_DEF_STORE;		/* a spill: mov %rdi,-0x8(%rsp) */
 		d->src = src->reg;
@@ -656,7 +649,7 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		return;		/* writes memory, or a register we do not follow */
 	d->dst = dst->reg;
 	d->kind = DT_DEF_OTHER;
-	if ((is_mov || !strcmp(pi.mnem, "movabs")) && pi.nops == 2 &&
+	if ((is_mov || !strcmp(pi->mnem, "movabs")) && pi->nops == 2 &&
 	    src->immediate && (dst->reg_size == 8 || dst->reg_size == 4)) {
 		/* "mov $0x128,%ecx": a constant, a multiple of itself (a
 		 * 32-bit write zeroes the upper half) */
@@ -664,38 +657,38 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->value = src->imm;
 		return;
 	}
-	if (dst->reg_size != 8 || pi.unparsed)
+	if (dst->reg_size != 8 || pi->unparsed)
 		return;
-	if ((!strcmp(pi.mnem, "movslq") || !strcmp(pi.mnem, "movsxd")) &&
-	    pi.nops == 2 && is_gpr(src) && src->reg_size == 4) {
+	if ((!strcmp(pi->mnem, "movslq") || !strcmp(pi->mnem, "movsxd")) &&
+	    pi->nops == 2 && is_gpr(src) && src->reg_size == 4) {
 		d->kind = DT_DEF_MUL;	/* "movslq %edi,%rdi": the same index */
 		d->src = src->reg;
 		d->value = 1;
 		return;
 	}
-	if (!strcmp(pi.mnem, "imul") && pi.nops == 2 && is_gpr(src) &&
+	if (!strcmp(pi->mnem, "imul") && pi->nops == 2 && is_gpr(src) &&
 	    src->reg_size == 8) {
 		d->kind = DT_DEF_MADD;	/* "imul %rcx,%rax" */
 		d->src = dst->reg;
 		d->src2 = src->reg;
 		return;
 	}
-	if (!strcmp(pi.mnem, "imul") && pi.nops == 3 && src->immediate) {
+	if (!strcmp(pi->mnem, "imul") && pi->nops == 3 && src->immediate) {
 		/* "imul $0x18,%rax,%rcx", "imul $0x18,-0x10(%rbp),%rcx" */
 		d->kind = DT_DEF_MUL;
-		d->src = is_gpr(&pi.ops[1]) && pi.ops[1].reg_size == 8 ? pi.ops[1].reg : -1;
+		d->src = is_gpr(&pi->ops[1]) && pi->ops[1].reg_size == 8 ? pi->ops[1].reg : -1;
 		d->value = src->imm;
 		return;
 	}
-	if ((!strcmp(pi.mnem, "shl") || !strcmp(pi.mnem, "sal")) && pi.nops == 1) {
+	if ((!strcmp(pi->mnem, "shl") || !strcmp(pi->mnem, "sal")) && pi->nops == 1) {
 		d->kind = DT_DEF_MUL;	/* "shl %rax": by one */
 		d->src = dst->reg;
 		d->value = 2;
 		return;
 	}
-	if (pi.nops != 2)
+	if (pi->nops != 2)
 		return;
-	bool lea = !strcmp(pi.mnem, "lea");
+	bool lea = !strcmp(pi->mnem, "lea");
 	if (lea && src->base == X86_RIP && src->index < 0) {
 		/* "lea 0x2ee1(%rip),%rdx": the address of a static */
 		d->kind = DT_DEF_ADDR;
@@ -709,19 +702,19 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->src2 = src->index;
 		d->scale = (unsigned)src->scale;
 		d->value = src->disp;
-	} else if ((!strcmp(pi.mnem, "shl") || !strcmp(pi.mnem, "sal")) &&
+	} else if ((!strcmp(pi->mnem, "shl") || !strcmp(pi->mnem, "sal")) &&
 		   src->immediate && src->imm >= 0 && src->imm < 32) {
 		d->kind = DT_DEF_MUL;	/* "shl $0x3,%rax" */
 		d->src = dst->reg;
 		d->value = 1ll << src->imm;
-	} else if ((!strcmp(pi.mnem, "add") || !strcmp(pi.mnem, "sub")) &&
+	} else if ((!strcmp(pi->mnem, "add") || !strcmp(pi->mnem, "sub")) &&
 		   src->immediate) {
 		d->kind = DT_DEF_ADDI;
 		d->src = dst->reg;
-		d->value = pi.mnem[0] == 's' ? -src->imm : src->imm;
-	} else if ((!strcmp(pi.mnem, "add") || !strcmp(pi.mnem, "sub")) &&
+		d->value = pi->mnem[0] == 's' ? -src->imm : src->imm;
+	} else if ((!strcmp(pi->mnem, "add") || !strcmp(pi->mnem, "sub")) &&
 		   is_gpr(src) && src->reg_size == 8) {
-		d->kind = pi.mnem[0] == 's' ? DT_DEF_SUB : DT_DEF_ADD;
+		d->kind = pi->mnem[0] == 's' ? DT_DEF_SUB : DT_DEF_ADD;
 		d->src = dst->reg;
 		d->src2 = src->reg;
 		d->scale = 1;
@@ -733,6 +726,26 @@ static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		d->kind = DT_DEF_LOAD;
 		mem_op_of(src, &d->mem);
 	}
+}
+
+static void x86_def(const struct dt_tok *toks, size_t n, uint64_t pc,
+		    unsigned len, struct dt_def *d)
+{
+	struct parsed_insn pi;
+
+	parse_insn(toks, n, &pi);
+	def_parsed(&pi, toks, n, pc, len, d);
+}
+
+static enum dt_op_kind x86_classify_def(const struct dt_tok *toks, size_t n,
+					uint64_t pc, unsigned len,
+					struct dt_mem_op *op, struct dt_def *d)
+{
+	struct parsed_insn pi;
+
+	parse_insn(toks, n, &pi);
+	def_parsed(&pi, toks, n, pc, len, d);
+	return classify_parsed(&pi, op);
 }
 
 static bool x86_tests_bits(const struct dt_tok *toks, size_t n, int *reg,
@@ -777,12 +790,14 @@ const struct dt_arch dt_arch_x86_64 = {
 	.plt_header = 16,	/* the resolver stub */
 	.plt_entry = 16,
 	.tls_segment = X86_FS,	/* psABI 3.4.6 / ELF TLS: variant II */
+	.percpu_segment = X86_GS,
 	.nregs = X86_NREGS,
 	.reg_from_name = x86_reg_from_name,
 	.reg_name = x86_reg_name,
 	.classify = x86_classify,
 	.flow = x86_flow,
 	.def = x86_def,
+	.classify_def = x86_classify_def,
 	/* System V x86-64 psABI 3.2.1: rax, rdx, rcx, rsi, rdi, r8-r11 */
 	.caller_saved = (1u << X86_RAX) | (1u << X86_RDX) | (1u << X86_RCX) |
 			(1u << X86_RSI) | (1u << X86_RDI) | (1u << X86_R8) |

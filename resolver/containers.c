@@ -36,6 +36,91 @@ struct container_index {
 	bool failed;		/* out of memory while building: no answers */
 };
 
+/* One definition of an aggregate, as far as indexing it goes: every unit
+ * repeats the definitions of the headers it includes, and spelling and
+ * walking each copy again is most of the index's cost.  Two definitions
+ * with the same tag, name, size, line and members (names and offsets)
+ * are taken for one.  Names are compared by content (a hash), as units
+ * need not share one string table. */
+struct def_seen {
+	uint64_t name;		/* tag and a hash of the name */
+	uint64_t size, members;	/* members: a hash of names and offsets */
+	Dwarf_Word line;
+};
+
+struct defs_seen {
+	struct def_seen *v;
+	size_t n, cap;
+	uint32_t *slot;		/* open addressing over v: arrays.h */
+	size_t size;
+};
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t def_hash(const struct def_seen *d)
+{
+	return mix(mix(mix(d->name, d->size), d->members), d->line);
+}
+
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	uint64_t c = 0;
+
+	for (; s && *s; s++)
+		c = c * 131 + (unsigned char)*s;
+	return mix(h, c);
+}
+
+static uint64_t members_hash(Dwarf_Die *t)
+{
+	Dwarf_Die m;
+	uint64_t h = 0;
+
+	if (dwarf_child(t, &m) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word off = ~0ULL;
+		h = str_hash(mix(h, (uint64_t)dwarf_tag(&m)), dwarf_diename(&m));
+		if (dwarf_attr(&m, DW_AT_data_member_location, &a))
+			dwarf_formudata(&a, &off);	/* a location expression: ~0 */
+		h = mix(h, off);
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return h;
+}
+
+/* Whether an identical definition was indexed already (else it is
+ * remembered); false when memory runs short: indexed again, not lost. */
+static bool seen_before(struct defs_seen *seen, Dwarf_Die *d)
+{
+	struct def_seen k = { .name = str_hash((uint64_t)dwarf_tag(d), dwarf_diename(d)),
+			      .members = members_hash(d) };
+	Dwarf_Attribute a;
+
+	if (dwarf_attr(d, DW_AT_decl_line, &a))
+		dwarf_formudata(&a, &k.line);
+	if (dwarf_attr(d, DW_AT_byte_size, &a))
+		dwarf_formudata(&a, &k.size);
+	if (INDEX_READY(seen->slot, seen->size, seen->n, i, def_hash(&seen->v[i])))
+		return false;
+	size_t j = def_hash(&k) & (seen->size - 1);
+	for (; seen->slot[j]; j = (j + 1) & (seen->size - 1)) {
+		const struct def_seen *o = &seen->v[seen->slot[j] - 1];
+		if (o->name == k.name && o->size == k.size &&
+		    o->members == k.members && o->line == k.line)
+			return true;
+	}
+	if (GROW(seen->v, seen->cap, seen->n, 256))
+		return false;
+	seen->v[seen->n] = k;
+	seen->slot[j] = (uint32_t)++seen->n;
+	return false;
+}
+
 void container_index_free(struct container_index *ix)
 {
 	if (!ix)
@@ -125,7 +210,7 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 }
 
 static void index_scope(struct dt_session *s, struct container_index *ix,
-			Dwarf_Die *scope, int depth)
+			struct defs_seen *seen, Dwarf_Die *scope, int depth)
 {
 	Dwarf_Die d;
 
@@ -134,10 +219,11 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 	do {
 		int tag = dwarf_tag(&d);
 		if (tag == DW_TAG_namespace) {
-			index_scope(s, ix, &d, depth + 1);
+			index_scope(s, ix, seen, &d, depth + 1);
 			continue;
 		}
-		if (!is_aggregate_tag(tag) || dwarf_hasattr(&d, DW_AT_declaration))
+		if (!is_aggregate_tag(tag) || dwarf_hasattr(&d, DW_AT_declaration) ||
+		    seen_before(seen, &d))
 			continue;
 		struct embed proto;
 		Dwarf_Die peeled;
@@ -145,7 +231,7 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 			continue;
 		proto.outer_die = session_die_key(s, &d);
 		index_members(s, ix, &d, 0, &proto, 0);
-		index_scope(s, ix, &d, depth + 1);	/* nested C++ types */
+		index_scope(s, ix, seen, &d, depth + 1);	/* nested C++ types */
 	} while (dwarf_siblingof(&d, &d) == 0);
 }
 
@@ -173,8 +259,12 @@ static struct container_index *index_get(struct dt_session *s)
 		return NULL;
 	Dwarf_CU *unit = NULL;
 	Dwarf_Die cu;
+	struct defs_seen seen = { 0 };
 	while (session_next_unit(s, &unit, &cu))
-		index_scope(s, ix, &cu, 0);
+		index_scope(s, ix, &seen, &cu, 0);
+	session_debug(s, "%zu distinct aggregate definitions", seen.n);
+	free(seen.v);
+	free(seen.slot);
 	if (ix->n)
 		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_embed);
 	/* every unit repeats its headers' types: keep one of each */

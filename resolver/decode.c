@@ -50,7 +50,17 @@ static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
 		out->overflow = true;
 		return;
 	}
-	int n = vsnprintf(dst, room, fmt, ap);
+	int n;
+	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
+		/* most of what libopcodes prints: no formatting to do */
+		const char *str = va_arg(ap, const char *);
+		size_t len = strlen(str);
+		n = len < room ? (int)len : -1;
+		if (n > 0)
+			memcpy(dst, str, len + 1);
+	} else {
+		n = vsnprintf(dst, room, fmt, ap);
+	}
 	if (n < 0 || (size_t)n >= room) {
 		out->overflow = true;
 		return;

@@ -149,14 +149,19 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 		struct func_insn *fi = &fm->insns[fm->n++];
 		*fi = (struct func_insn){ .pc = pc };
 		fi->len = (uint8_t)insn.len;
-		fi->op = (uint8_t)s->arch->classify(insn.toks, insn.ntoks, &op);
-		fi->fuses = fi->op == DT_OP_MEMORY && op.fuses;
-		fi->leader = next_leads;
 		/* what it does to registers, for track.c: decoded once here */
 		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
 				    .src2 = -1, .src3 = -1, .wb_reg = -1 };
-		if (s->arch->def)
-			s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
+		if (s->arch->classify_def) {
+			fi->op = (uint8_t)s->arch->classify_def(insn.toks, insn.ntoks,
+								pc, insn.len, &op, &d);
+		} else {
+			fi->op = (uint8_t)s->arch->classify(insn.toks, insn.ntoks, &op);
+			if (s->arch->def)
+				s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
+		}
+		fi->fuses = fi->op == DT_OP_MEMORY && op.fuses;
+		fi->leader = next_leads;
 		take_def(fi, &d);
 		enum dt_flow flow = s->arch->flow(insn.toks, insn.ntoks, &target);
 		fi->flow = (uint8_t)flow;

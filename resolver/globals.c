@@ -6,7 +6,9 @@
  * Data without DWARF falls back to the ELF symbol: its name, no type.
  * The program's thread-locals ("DW_OP_const8u off; DW_OP_GNU_push_tls_address"
  * or DW_OP_form_tls_address) share the index, at TLS_TAG + their offset
- * in the TLS block: no link-time address has that bit.
+ * in the TLS block: no link-time address has that bit.  A kernel's per-CPU
+ * variables (linked from 0 in .data..percpu) are at PERCPU_TAG + their
+ * offset, so only a per-CPU access ("%gs:0x1a0") can name one.
  */
 #include <dwarf.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #define MAX_NEST 16
 #define TLS_TAG (1ull << 63)
+#define PERCPU_TAG (1ull << 62)
 
 struct global_var {
 	uint64_t start, size;	/* link-time */
@@ -102,9 +105,11 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		Dwarf_Die t;
 		switch (dwarf_tag(&c)) {
 		case DW_TAG_variable:
-			if (static_address(&c, &addr))
+			if (static_address(&c, &addr)) {
 				addr -= (uint64_t)s->dwarf_adjust;
-			else if (tls_offset(&c, &addr))
+				if (addr < s->percpu_size)
+					addr |= PERCPU_TAG;
+			} else if (tls_offset(&c, &addr))
 				addr |= TLS_TAG;
 			else
 				break;
@@ -257,6 +262,8 @@ static bool in_data_section(struct dt_session *s, uint64_t addr)
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
+	if (addr < s->percpu_size)
+		return false;	/* per-CPU offsets are no address without %gs */
 	if (elf_getshdrstrndx(s->elf, &shstrndx))
 		return true;	/* no sections to tell: look anyway */
 	while ((scn = elf_nextscn(s->elf, scn))) {
@@ -310,12 +317,31 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 	return true;
 }
 
+/* var, holding the access at off, accessed at pc: its member there (in an
+ * element of an array of step-sized elements, when step > 0). */
+static enum dt_reason static_var_attribute(struct dt_session *s, Dwarf_Die *var,
+					   uint64_t off, uint64_t step,
+					   const struct access *acc,
+					   struct dt_answer *ans)
+{
+	struct type_hit th;
+	Dwarf_Die type;
+
+	ans->var = session_intern(s, dwarf_diename(var));
+	if (step && (!die_type(var, &type) ||
+		     !type_in_array_of_step(&type, off, step)))
+		return DT_NO_VAR;	/* addr + some steps: not in an array */
+	enum dt_reason r = var_member_at(s, var, off, acc, &th);
+	if (r == DT_OK)
+		answer_take(ans, &th);
+	return r;
+}
+
 enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 			     const struct access *acc, struct dt_answer *ans)
 {
 	const struct global_var *g;
 	Dwarf_Die var;
-	struct type_hit th;
 	/* variant II: the block ends at the thread pointer */
 	int64_t off = tpoff + (int64_t)s->tls_block;
 
@@ -324,12 +350,24 @@ enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 	if (!(g = global_find(s, pc, TLS_TAG | (uint64_t)off)) ||
 	    !session_offdie(s, g->die, &var))
 		return DT_NO_VAR;
-	ans->var = session_intern(s, dwarf_diename(&var));
-	enum dt_reason r = var_member_at(s, &var, (TLS_TAG | (uint64_t)off) - g->start,
-					 acc, &th);
-	if (r == DT_OK)
-		answer_take(ans, &th);
-	return r;
+	return static_var_attribute(s, &var, (TLS_TAG | (uint64_t)off) - g->start,
+				    0, acc, ans);
+}
+
+enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,
+				uint64_t step, const struct access *acc,
+				struct dt_answer *ans)
+{
+	const struct global_var *g;
+	Dwarf_Die var;
+
+	if (off >= s->percpu_size)
+		return DT_NO_REG;	/* not a kernel, or not its per-CPU area */
+	if (!(g = global_find(s, pc, PERCPU_TAG | off)) ||
+	    !session_offdie(s, g->die, &var))
+		return DT_NO_VAR;
+	return static_var_attribute(s, &var, (PERCPU_TAG | off) - g->start, step,
+				    acc, ans);
 }
 
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
@@ -337,20 +375,11 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 				const struct access *acc, struct dt_answer *ans)
 {
 	Dwarf_Die var;
-	struct type_hit th;
 	uint64_t off;
 
 	if (!in_data_section(s, addr))
 		return DT_NO_VAR;
 	if (!global_var_at(s, pc, addr, &var, &off))
 		return elf_symbol(s, addr, ans);
-	ans->var = session_intern(s, dwarf_diename(&var));
-	Dwarf_Die type;
-	if (step && (!die_type(&var, &type) ||
-		     !type_in_array_of_step(&type, off, step)))
-		return DT_NO_VAR;	/* addr + some steps: not in an array */
-	enum dt_reason r = var_member_at(s, &var, off, acc, &th);
-	if (r == DT_OK)
-		answer_take(ans, &th);
-	return r;
+	return static_var_attribute(s, &var, off, step, acc, ans);
 }

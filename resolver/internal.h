@@ -108,6 +108,9 @@ struct dt_session {
 	bool split_missing_said;	/* a .dwo was not found: said */
 	uint64_t tls_block;		/* PT_TLS size rounded to its
 					 * alignment, 0: none or unusable */
+	uint64_t percpu_size;		/* a kernel's per-CPU area, linked at
+					 * address 0 (.data..percpu): its
+					 * size, else 0 */
 	dt_code_reader *read_code;	/* instead of the file, when set */
 	void *read_code_arg;
 	uint8_t code_buf[32];		/* what read_code returned */
@@ -174,6 +177,12 @@ void global_index_free(struct global_index *ix);
  * DT_NO_REG when tpoff is not in the program's TLS block. */
 enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 			     const struct access *acc, struct dt_answer *ans);
+/* A kernel's per-CPU variable at offset off of the per-CPU area (x86-64:
+ * "%gs:off"), accessed at pc; step as for global_attribute.  DT_NO_REG
+ * when the binary has no zero-based per-CPU area or off is outside it. */
+enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,
+				uint64_t step, const struct access *acc,
+				struct dt_answer *ans);
 /* Attribute a link-time data address, accessed at link-time pc, to the
  * static variable holding it (looked for in pc's compile unit first):
  * fills type, offset, field, var of *ans.  step > 0: addr is known modulo

@@ -393,13 +393,21 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	}
 	/* "%fs:-0x8": the program's thread-local below the thread pointer
 	 * ("%fs:-0x40(,%rax,8)": an array of them, the displacement its
-	 * start, as for statics); FIXME: %fs:(%reg) after an initial-exec
-	 * GOT load, AArch64's tpidr_el0 and the kernel's per-CPU %gs: are
-	 * not followed (no_reg) */
+	 * start, as for statics).  "%gs:0x1a0" in a kernel: its per-CPU
+	 * variable at that offset (rip-relative in newer kernels).
+	 * FIXME: %fs:(%reg) after an initial-exec GOT load, %gs:(%reg)
+	 * (this_cpu_ptr), AArch64's tpidr_el0/tpidr_el1 are not followed
+	 * (no_reg) */
+	if (op.segment >= 0 && op.base < 0) {
+		if (op.segment == s->arch->tls_segment && !op.pc_relative)
+			return tls_attribute(s, ans->pc, op.disp, &acc, ans);
+		if (op.segment == s->arch->percpu_segment)
+			return percpu_attribute(s, ans->pc, op.pc_relative ?
+						ans->pc + insn.len + (uint64_t)op.disp :
+						(uint64_t)op.disp, 0, &acc, ans);
+	}
 	if (op.segment >= 0)
-		return op.segment == s->arch->tls_segment && op.base < 0 &&
-		       !op.pc_relative ? tls_attribute(s, ans->pc, op.disp, &acc, ans) :
-		       DT_NO_REG;
+		return DT_NO_REG;
 	/* pc-relative and absolute (maybe indexed) operands name a static
 	 * address; with an index, the displacement is the array's start */
 	if (op.pc_relative)

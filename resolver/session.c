@@ -150,6 +150,29 @@ bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
 	return p->need > s->image_size;
 }
 
+/* A Linux kernel (vmlinux, and x86-64 modules do not have one) links its
+ * per-CPU variables from address 0 in .data..percpu; each CPU's copy is
+ * at its own base (%gs on x86-64), so "%gs:0x1a0" is offset 0x1a0 of that
+ * area.  Its size, or 0 when there is no such section. */
+static uint64_t percpu_area_size(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+		    sh.sh_addr == 0 && sh.sh_size &&
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ".data..percpu"))
+			return sh.sh_size;
+	}
+	return 0;
+}
+
 static int read_segments(struct session_priv *p)
 {
 	size_t n;
@@ -179,6 +202,7 @@ static int read_segments(struct session_priv *p)
 	}
 	/* a library's thread-locals are not at a fixed offset */
 	p->pub.tls_block = program ? tls_block : 0;
+	p->pub.percpu_size = percpu_area_size(p->pub.elf);
 	return 0;
 }
 

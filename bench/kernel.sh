@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# dtresolve on a kernel: Debian's vmlinux with full DWARF (the
+# linux-image-*-amd64-dbg package, about 860 MB to download, 633 MB
+# vmlinux; fetched once into WORKDIR, only when this is asked for).
+#   - 100,000 distinct memory instructions of a quarter of the kernel's
+#     functions (every fourth text symbol): CPU time, wall, peak RSS and
+#     what share is attributed;
+#   - per-CPU accesses ("%gs:0x1fb80", "%gs:0x7ede1629(%rip)"): each
+#     answer's variable checked against the symbol table's per-CPU
+#     symbol at that offset (right / wrong / unknown).
+#   kernel.sh BUILD WORKDIR
+set -eu
+build=$1 work=$2
+mkdir -p "$work"
+cd "$work"
+
+vmlinux=$(ls usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -n 1 || true)
+if [ -z "$vmlinux" ]; then
+	pkg=$(apt-cache depends linux-image-amd64-dbg 2>/dev/null |
+	      sed -n 's/.*Depends: \(linux-image-[0-9].*-dbg\)$/\1/p' | head -n 1)
+	[ -n "$pkg" ] || { echo "kernel.sh: no linux-image-*-amd64-dbg package in apt's lists" >&2; exit 1; }
+	echo "kernel.sh: downloading $pkg (about 860 MB, once)" >&2
+	apt-get download "$pkg" >/dev/null
+	dpkg --fsys-tarfile "$pkg"_*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*'
+	rm -f "$pkg"_*.deb
+	vmlinux=$(ls usr/lib/debug/boot/vmlinux-* | head -n 1)
+fi
+echo "vmlinux: $vmlinux ($(du -h "$vmlinux" | cut -f1))"
+
+if [ ! -s mem100k ]; then
+	nm --defined-only "$vmlinux" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u |
+		awk 'NR % 4 == 0' >syms
+	"$build/tests/dtinsns" "$vmlinux" $(cat syms) 2>/dev/null >insns || true
+	grep -v '	lea\|	nop' insns | grep '(\|%gs:' | cut -f1 | sort -u |
+		head -n 100000 >mem100k
+	grep '%gs:' insns | grep -v '%gs:0x28' | cut -f1 | sort -u >percpu
+fi
+
+t0=$(date +%s.%N)
+/usr/bin/time -f '%U %S %M' -o rss "$build/dtresolve" --stat -e "$vmlinux" mem100k \
+	>mem100k.out 2>mem100k.stat
+t1=$(date +%s.%N)
+read -r user sys kb <rss
+resolved=$(awk '$1 == "resolved" { print $2 " (" $3 "%)" }' mem100k.stat)
+echo "$(wc -l <mem100k) memory instructions: $(echo "$user + $sys" | bc -l | xargs printf '%.2f') s CPU," \
+	"$(echo "$t1 - $t0" | bc -l | xargs printf '%.2f') s wall, peak RSS $((kb / 1024)) MB, resolved $resolved"
+
+# per-CPU: the variable named against the per-CPU symbol at the offset
+"$build/dtresolve" -v -e "$vmlinux" percpu >percpu.out 2>/dev/null
+nm -S "$vmlinux" | awk 'NF == 4 && $1 ~ /^00000000000/ && $3 ~ /^[dDbB]$/' >percpu.syms
+perl -e '
+	my (%text, %next, @syms);
+	open my $in, "<", "insns" or die;
+	my ($prev, $prevfn);
+	while (<$in>) {
+		chomp; my ($pc, $fn, $t) = split /\t/;
+		$next{$prev} = hex($pc) if defined $prev && $prevfn eq $fn;
+		$text{$pc} = $t; ($prev, $prevfn) = ($pc, $fn);
+	}
+	open my $s, "<", "percpu.syms" or die;
+	while (<$s>) { my ($a, $z, $t, $n) = split; push @syms, [hex($a), hex($z), $n]; }
+	@syms = sort { $a->[0] <=> $b->[0] } @syms;
+	my ($right, $wrong, $unknown, $untold) = (0, 0, 0, 0);
+	open my $o, "<", "percpu.out" or die;
+	while (<$o>) {
+		chomp; my @f = split /\t/; my $pc = $f[0];
+		if ($f[1] eq "(unknown)") { $unknown++; next; }
+		my ($d, $rip) = $text{$pc} =~ /%gs:(-?0x[0-9a-f]+)(\(%rip\))?/ or do { $untold++; next; };
+		$d = $d =~ /^-/ ? -hex(substr($d, 1)) : hex($d);
+		if ($rip) {	# 64-bit wrap-around, not floating point
+			defined $next{$pc} or do { $untold++; next; };
+			use integer; $d = $next{$pc} + $d;
+		}
+		my ($truth) = map { $_->[2] } grep { $d >= $_->[0] && $d < $_->[0] + ($_->[1] || 1) } @syms;
+		if (!defined $truth) { $untold++; next; }
+		if ($f[5] eq $truth) { $right++ } else { $wrong++; print STDERR "wrong: $pc $text{$pc}: $f[5], symbol $truth\n" }
+	}
+	printf "per-CPU accesses: %d: %d right, %d wrong, %d unknown (%%gs:(%%reg): this_cpu_ptr), %d not checkable\n",
+		$right + $wrong + $unknown + $untold, $right, $wrong, $unknown, $untold;
+'
+rm -f rss
