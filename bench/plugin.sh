@@ -42,18 +42,21 @@ row() {
 	printf '%-44s %8.2f s %9d KB\n' "$name" "$secs" "$(tail -n 1 rss)"
 }
 
+# versus_floor DATA: the do-nothing filter and the plugin on DATA, a row
+# each; sets floor and secs (the plugin's)
+versus_floor() {
+	printf '%-44s %10s %12s\n' run "wall" "peak RSS"
+	row "perf script --dlfilter null-dlfilter.so" perf script -i "$1" --dlfilter "$build/bench/null-dlfilter.so"
+	floor=$secs
+	row "perf script --dlfilter dtplugin.so" perf script -i "$1" --dlfilter "$build/dtplugin.so"
+}
+
 echo "static.data (static program): $ns samples"
-printf '%-44s %10s %12s\n' run "wall" "peak RSS"
-row "perf script --dlfilter null-dlfilter.so" perf script -i static.data --dlfilter "$build/bench/null-dlfilter.so"
-floor=$secs
-row "perf script --dlfilter dtplugin.so" perf script -i static.data --dlfilter "$build/dtplugin.so"
+versus_floor static.data
 echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  (per-sample cost)"
 echo
 echo "big.data (dynamic program, samples in libc too): $n samples ($(du -h big.data | cut -f1))"
-printf '%-44s %10s %12s\n' run "wall" "peak RSS"
-row "perf script --dlfilter null-dlfilter.so" perf script -i big.data --dlfilter "$build/bench/null-dlfilter.so"
-floor=$secs
-row "perf script --dlfilter dtplugin.so" perf script -i big.data --dlfilter "$build/dtplugin.so"
+versus_floor big.data
 plugin=$secs
 cp out.$$ plugin.report
 row "perf script --dlfilter dtplugin.so annotate" perf script -i big.data --dlfilter "$build/dtplugin.so" --dlarg annotate
@@ -81,10 +84,7 @@ np=$(perf script -i perfreport.data -F ip 2>/dev/null | wc -l)
 sites=$(perf script -i perfreport.data -F ip,dso 2>/dev/null | sort -u | wc -l)
 echo
 echo "perfreport.data (large dynamic program: perf -O2 -g running perf report): $np samples, $sites distinct instructions"
-printf '%-44s %10s %12s\n' run "wall" "peak RSS"
-row "perf script --dlfilter null-dlfilter.so" perf script -i perfreport.data --dlfilter "$build/bench/null-dlfilter.so"
-floor=$secs
-row "perf script --dlfilter dtplugin.so" perf script -i perfreport.data --dlfilter "$build/dtplugin.so"
+versus_floor perfreport.data
 echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  (large dynamic program)"
 # a small profile of the same program: one perf report at 40 us, about
 # 90,000 samples, where the one-time costs (opening debug info, indexes,
@@ -95,9 +95,7 @@ if [ ! -s perfreport-small.data ]; then
 fi
 nsm=$(perf script -i perfreport-small.data -F ip 2>/dev/null | wc -l)
 echo "perfreport-small.data (the same, small profile): $nsm samples"
-row "perf script --dlfilter null-dlfilter.so" perf script -i perfreport-small.data --dlfilter "$build/bench/null-dlfilter.so"
-floor=$secs
-row "perf script --dlfilter dtplugin.so" perf script -i perfreport-small.data --dlfilter "$build/dtplugin.so"
+versus_floor perfreport-small.data
 echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  (small profile, large dynamic program)"
 
 p612=$(ls "$src"/build/perf-6.12/usr/bin/perf 2>/dev/null || true)
