@@ -143,6 +143,10 @@ struct dt_arch {
 	/* The segment register a Linux kernel reaches this CPU's per-CPU
 	 * variables through ("%gs:0x1a0" on x86-64), -1 when none. */
 	int percpu_segment;
+	/* The dynamic relocation that fills a GOT slot with a thread-local's
+	 * offset from the thread pointer (initial-exec: R_X86_64_TPOFF64),
+	 * 0 when its accesses are not followed. */
+	unsigned tpoff_reloc;
 
 	/* DWARF number for any spelling of a register ("%eax", "ax", "al"
 	 * all give rax's number), -1 when unknown.  len bytes of name. */

@@ -6,6 +6,7 @@
  * the operand of an indirect call or jump.
  */
 #include <ctype.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -791,6 +792,7 @@ const struct dt_arch dt_arch_x86_64 = {
 	.plt_entry = 16,
 	.tls_segment = X86_FS,	/* psABI 3.4.6 / ELF TLS: variant II */
 	.percpu_segment = X86_GS,
+	.tpoff_reloc = R_X86_64_TPOFF64,
 	.nregs = X86_NREGS,
 	.reg_from_name = x86_reg_from_name,
 	.reg_name = x86_reg_name,

@@ -20,6 +20,7 @@
 #define NAME_LEN 256
 #define MAX_ELEMS 64		/* array members: elements indexed each */
 #define MAX_NEST 4		/* containers of containers */
+#define MAX_HITS 4		/* containers a bad_offset note names */
 
 struct embed {
 	const char *inner;	/* interned spelled name of the embedded type */
@@ -310,7 +311,8 @@ static size_t find(struct dt_session *s, const struct container_index *ix,
 	struct embed key = { .inner = inner, .inner_size = inner_size };
 	size_t i = AT_OR_BELOW(ix->n, k, cmp_embed(&ix->v[k], &key) < 0 ? 0 : 1, 0);
 
-	for (; i < ix->n && ix->v[i].inner == inner &&
+	/* past max, the answer is "several" whatever the count: stop */
+	for (; n <= max && i < ix->n && ix->v[i].inner == inner &&
 	       ix->v[i].inner_size == inner_size; i++) {
 		const struct embed *e = &ix->v[i];
 		int64_t d = delta + (int64_t)e->offset;
@@ -336,8 +338,8 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 				   const struct access *acc,
 				   struct type_hit *out, char *why, size_t why_len)
 {
-	const struct embed *hits[4];
-	int64_t hit_off[4];
+	const struct embed *hits[MAX_HITS];
+	int64_t hit_off[MAX_HITS];
 	const char *name;
 	uint64_t size;
 	Dwarf_Die peeled, outer;
@@ -350,15 +352,17 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 	if (!ix || ix->failed)
 		return DT_BAD_OFFSET;
 	size_t n = find(s, ix, name, size, probes, nprobes, 0, hits, hit_off,
-			0, 4, 0);
+			0, MAX_HITS, 0);
 	if (n == 0) {
 		snprintf(why, why_len, "no struct embeds %s at %+lld", name,
 			 (long long)off);
 		return DT_BAD_OFFSET;
 	}
 	if (n > 1) {
-		int w = snprintf(why, why_len, "%zu containers fit:", n);
-		for (size_t i = 0; i < n && i < 4 && w > 0 && (size_t)w < why_len; i++)
+		int w = n > MAX_HITS ?
+			snprintf(why, why_len, "more than %d containers fit:", MAX_HITS) :
+			snprintf(why, why_len, "%zu containers fit:", n);
+		for (size_t i = 0; i < n && i < MAX_HITS && w > 0 && (size_t)w < why_len; i++)
 			w += snprintf(why + w, why_len - (size_t)w, " %s+%lld",
 				      hits[i]->outer, (long long)hit_off[i]);
 		return DT_BAD_OFFSET;

@@ -31,9 +31,19 @@ struct object_symbol {
 	const char *name;		/* libdwfl's, lives with the module */
 };
 
+/* A GOT slot the dynamic linker fills with the offset of one of this
+ * module's thread-locals from the thread pointer (initial-exec). */
+struct tpoff_slot {
+	uint64_t slot;		/* link-time address of the GOT slot */
+	uint64_t off;		/* the variable's offset in the module's block */
+};
+
 struct global_index {
 	struct global_var *v;		/* sorted by start */
 	size_t n, cap;
+	struct tpoff_slot *tpoffs;	/* sorted by slot */
+	size_t ntpoffs, tpoffs_cap;
+	bool tpoffs_loaded;
 	struct object_symbol *syms;	/* ELF data symbols, sorted */
 	size_t nsyms, syms_cap;
 	bool syms_loaded;
@@ -187,6 +197,7 @@ void global_index_free(struct global_index *ix)
 	if (!ix)
 		return;
 	free(ix->cus);
+	free(ix->tpoffs);
 	free(ix->syms);
 	free(ix->v);
 	free(ix);
@@ -352,6 +363,89 @@ enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 		return DT_NO_VAR;
 	return static_var_attribute(s, &var, (TLS_TAG | (uint64_t)off) - g->start,
 				    0, acc, ans);
+}
+
+static int cmp_tpoff(const void *a, const void *b)
+{
+	const struct tpoff_slot *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* The offset in this module's TLS block of the thread-local a TPOFF
+ * relocation names: its own symbol's value plus the addend, or the
+ * addend alone for a local one (symbol 0); false for another module's. */
+static bool tpoff_target(Elf *elf, GElf_Shdr *rela_sh, const GElf_Rela *r,
+			 uint64_t *off)
+{
+	size_t symi = GELF_R_SYM(r->r_info);
+	GElf_Sym sym;
+
+	if (symi == 0) {
+		*off = (uint64_t)r->r_addend;
+		return true;
+	}
+	Elf_Scn *symscn = elf_getscn(elf, rela_sh->sh_link);
+	Elf_Data *syms = symscn ? elf_getdata(symscn, NULL) : NULL;
+	if (!syms || !gelf_getsym(syms, (int)symi, &sym) ||
+	    GELF_ST_TYPE(sym.st_info) != STT_TLS || sym.st_shndx == SHN_UNDEF)
+		return false;
+	*off = sym.st_value + (uint64_t)r->r_addend;
+	return true;
+}
+
+static void load_tpoffs(struct dt_session *s, struct global_index *ix)
+{
+	Elf_Scn *scn = NULL;
+
+	ix->tpoffs_loaded = true;
+	if (!s->arch->tpoff_reloc)
+		return;
+	while ((scn = elf_nextscn(s->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
+		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela r;
+			uint64_t off;
+			if (!gelf_getrela(d, (int)i, &r) ||
+			    GELF_R_TYPE(r.r_info) != s->arch->tpoff_reloc ||
+			    !tpoff_target(s->elf, &sh, &r, &off) || off >= TLS_TAG)
+				continue;
+			if (GROW(ix->tpoffs, ix->tpoffs_cap, ix->ntpoffs, 16))
+				return;
+			ix->tpoffs[ix->ntpoffs++] = (struct tpoff_slot){
+				r.r_offset, off };
+		}
+	}
+	if (ix->ntpoffs)
+		qsort(ix->tpoffs, ix->ntpoffs, sizeof(*ix->tpoffs), cmp_tpoff);
+}
+
+enum dt_reason tls_got_attribute(struct dt_session *s, uint64_t pc,
+				 uint64_t slot, int64_t disp,
+				 const struct access *acc, struct dt_answer *ans)
+{
+	struct global_index *ix = s->globals ? s->globals :
+				  (s->globals = calloc(1, sizeof(*ix)));
+	const struct global_var *g;
+	Dwarf_Die var;
+
+	if (!ix)
+		return DT_NO_VAR;
+	if (!ix->tpoffs_loaded)
+		load_tpoffs(s, ix);
+	size_t k = AT_OR_BELOW(ix->ntpoffs, i, ix->tpoffs[i].slot, slot);
+	if (!k || ix->tpoffs[k - 1].slot != slot)
+		return DT_NO_REG;	/* not a slot of one of our thread-locals */
+	uint64_t at = ix->tpoffs[k - 1].off + (uint64_t)disp;
+	if (at >= TLS_TAG || !(g = global_find(s, pc, TLS_TAG | at)) ||
+	    !session_offdie(s, g->die, &var))
+		return DT_NO_VAR;
+	return static_var_attribute(s, &var, (TLS_TAG | at) - g->start, 0, acc,
+				    ans);
 }
 
 enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,

@@ -177,6 +177,13 @@ void global_index_free(struct global_index *ix);
  * DT_NO_REG when tpoff is not in the program's TLS block. */
 enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 			     const struct access *acc, struct dt_answer *ans);
+/* The module's own thread-local whose offset from the thread pointer the
+ * GOT slot at link-time address slot holds (initial-exec: "mov
+ * x@gottpoff(%rip),%rax; mov %fs:disp(%rax),%edx"), accessed at pc.
+ * DT_NO_REG when no TPOFF relocation of ours fills that slot. */
+enum dt_reason tls_got_attribute(struct dt_session *s, uint64_t pc,
+				 uint64_t slot, int64_t disp,
+				 const struct access *acc, struct dt_answer *ans);
 /* A kernel's per-CPU variable at offset off of the per-CPU area (x86-64:
  * "%gs:off"), accessed at pc; step as for global_attribute.  DT_NO_REG
  * when the binary has no zero-based per-CPU area or off is outside it. */
@@ -272,6 +279,11 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc);
 uint64_t funcmap_call_clobbers(struct dt_session *s, uint64_t target);
 /* Index of the instruction starting at pc, -1 when none does. */
 long func_map_index(const struct func_map *fm, uint64_t pc);
+/* Whether reg, at pc, holds what an earlier instruction of pc's basic
+ * block loaded from the static at *addr ("mov 0x13a408(%rip),%r12"),
+ * unchanged since: the slot's link-time address in *addr. */
+bool funcmap_static_load(struct dt_session *s, uint64_t pc, int reg,
+			 uint64_t *addr);
 /* Index of the block holding instruction i. */
 size_t func_map_block(const struct func_map *fm, size_t i);
 struct funcmap_cache;

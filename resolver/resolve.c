@@ -395,9 +395,15 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * ("%fs:-0x40(,%rax,8)": an array of them, the displacement its
 	 * start, as for statics).  "%gs:0x1a0" in a kernel: its per-CPU
 	 * variable at that offset (rip-relative in newer kernels).
-	 * FIXME: %fs:(%reg) after an initial-exec GOT load, %gs:(%reg)
-	 * (this_cpu_ptr), AArch64's tpidr_el0/tpidr_el1 are not followed
-	 * (no_reg) */
+	 * "%fs:(%rax)" after "mov x@gottpoff(%rip),%rax" (initial-exec):
+	 * the module's own thread-local whose offset that GOT slot holds.
+	 * FIXME: %gs:(%reg) (this_cpu_ptr) and AArch64's
+	 * tpidr_el0/tpidr_el1 are not followed (no_reg) */
+	uint64_t slot;
+	if (op.segment >= 0 && op.segment == s->arch->tls_segment &&
+	    op.base >= 0 && op.index < 0 && !op.pc_relative &&
+	    funcmap_static_load(s, ans->pc, op.base, &slot))
+		return tls_got_attribute(s, ans->pc, slot, op.disp, &acc, ans);
 	if (op.segment >= 0 && op.base < 0) {
 		if (op.segment == s->arch->tls_segment && !op.pc_relative)
 			return tls_attribute(s, ans->pc, op.disp, &acc, ans);
