@@ -307,6 +307,28 @@ static const char *operand_shift(const struct dt_tok *toks, size_t n)
 	return NULL;
 }
 
+/* 12 for an immediate shifted "lsl #12" (add and sub take no other
+ * shift), -1 for any other shift. */
+static int lsl12_shift(const struct dt_tok *toks, size_t n)
+{
+	for (size_t i = 1; i + 1 < n; i++)
+		if (toks[i].kind != DT_TOK_MNEMONIC && strstr(toks[i].text, "lsl"))
+			for (size_t k = i + 1; k < n; k++)
+				if (toks[k].kind == DT_TOK_IMMEDIATE)
+					return !strcmp(toks[k].text, "#12") ||
+					       !strcmp(toks[k].text, "#0xc") ? 12 : -1;
+	return -1;
+}
+
+/* "mrs x0, tpidr_el0": the user thread pointer. */
+static bool reads_thread_pointer(const struct dt_tok *toks, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(toks[i].text, "tpidr_el0"))
+			return true;
+	return false;
+}
+
 static bool is_gpr(int r)
 {
 	return r >= 0 && r < A64_SP;
@@ -396,14 +418,20 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 	if (!strcmp(m, "adrp") && p.literal_addr) {
 		d->kind = DT_DEF_ADDR;
 		d->value = (int64_t)p.literal_addr;
+	} else if (!strcmp(m, "mrs") && reads_thread_pointer(toks, n)) {
+		/* the program's thread-locals are at offsets from it */
+		d->kind = DT_DEF_ADDR;
+		d->value = (int64_t)DT_THREAD_POINTER;
 	} else if ((!strcmp(m, "add") || !strcmp(m, "sub")) && p.nregs == 2 &&
 		   p.has_imm && src_ok) {
-		/* "add x0, x1, #0x30"; "add x29, sp, #0x10" sets up a frame
-		 * (a shifted immediate, "#1, lsl #12", is not followed) */
-		if (!operand_shift(toks, n)) {
+		/* "add x0, x1, #0x30"; "add x29, sp, #0x10" sets up a frame;
+		 * "add x0, x0, #0x1, lsl #12" adds 0x1000 */
+		const char *shift = operand_shift(toks, n);
+		int amount = shift ? lsl12_shift(toks, n) : 0;
+		if (amount >= 0) {
 			d->kind = DT_DEF_ADDI;
 			d->src = p.regs[1];
-			d->value = m[0] == 's' ? -p.imm : p.imm;
+			d->value = (m[0] == 's' ? -p.imm : p.imm) * (1ll << amount);
 		}
 	} else if ((!strcmp(m, "add") || !strcmp(m, "sub")) && p.nregs == 3 &&
 		   src_ok && is_gpr(p.regs[2])) {
@@ -493,6 +521,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.plt_header = 32,	/* PLT0: stp, adrp, ldr, add, br, 3 nops */
 	.tls_segment = -1,	/* tpidr_el0 is read into a register */
 	.percpu_segment = -1,	/* tpidr_el1 too: not followed */
+	.tls_tcb_size = 16,	/* glibc's TLS_TCB_SIZE: the DTV and a pointer */
 	.plt_entry = 16,
 	.nregs = A64_NREGS,
 	.reg_from_name = a64_reg_from_name,

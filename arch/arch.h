@@ -120,6 +120,12 @@ struct dt_def {
 };
 
 #define DT_MAX_GPRS 32	/* the most general registers of any ISA here */
+/* What a register holds after reading the thread pointer ("mrs x0,
+ * tpidr_el0"), as a static address (DT_DEF_ADDR) the dataflow adds
+ * offsets to: no link-time address is this high, and the offsets of
+ * thread-locals from it stay below DT_THREAD_POINTER_SPAN. */
+#define DT_THREAD_POINTER 0x7ff0000000000000ULL
+#define DT_THREAD_POINTER_SPAN (1ULL << 32)
 
 struct dt_arch {
 	const char *name;		/* "x86-64" */
@@ -147,6 +153,11 @@ struct dt_arch {
 	 * offset from the thread pointer (initial-exec: R_X86_64_TPOFF64),
 	 * 0 when its accesses are not followed. */
 	unsigned tpoff_reloc;
+	/* TLS variant I (AArch64): the thread pointer is read into a
+	 * register ("mrs x0, tpidr_el0"), and the program's block follows a
+	 * thread control block of this many bytes (rounded up to the
+	 * block's alignment); 0 for variant II (x86-64). */
+	unsigned tls_tcb_size;
 
 	/* DWARF number for any spelling of a register ("%eax", "ax", "al"
 	 * all give rax's number), -1 when unknown.  len bytes of name. */

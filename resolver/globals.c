@@ -41,6 +41,9 @@ struct tpoff_slot {
 struct global_index {
 	struct global_var *v;		/* sorted by start */
 	size_t n, cap;
+	struct object_symbol *tls_syms;	/* STT_TLS symbols, sorted by name */
+	size_t ntls_syms, tls_syms_cap;
+	bool tls_syms_loaded;
 	struct tpoff_slot *tpoffs;	/* sorted by slot */
 	size_t ntpoffs, tpoffs_cap;
 	bool tpoffs_loaded;
@@ -100,6 +103,55 @@ static bool tls_offset(Dwarf_Die *var, uint64_t *off)
 	}
 }
 
+static int cmp_sym_name(const void *a, const void *b)
+{
+	return strcmp(((const struct object_symbol *)a)->name,
+		      ((const struct object_symbol *)b)->name);
+}
+
+static void load_tls_symbols(struct dt_session *s, struct global_index *ix)
+{
+	int n = dwfl_module_getsymtab(s->mod);
+
+	ix->tls_syms_loaded = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_TLS ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_value >= TLS_TAG)
+			continue;
+		if (GROW(ix->tls_syms, ix->tls_syms_cap, ix->ntls_syms, 16))
+			return;
+		ix->tls_syms[ix->ntls_syms++] = (struct object_symbol){
+			sym.st_value, sym.st_size, name };
+	}
+	if (ix->ntls_syms)
+		qsort(ix->tls_syms, ix->ntls_syms, sizeof(*ix->tls_syms), cmp_sym_name);
+}
+
+/* GCC gives AArch64 thread-locals no location (there is no DTPREL
+ * relocation for DWARF there): a unit-level variable without one is
+ * placed by the ELF symbol, when exactly one STT_TLS symbol has its name
+ * and its size.  *off: where in the module's TLS block. */
+static bool tls_symbol_offset(struct dt_session *s, struct global_index *ix,
+			      const char *name, uint64_t size, uint64_t *off)
+{
+	if (!name)
+		return false;
+	if (!ix->tls_syms_loaded)
+		load_tls_symbols(s, ix);
+	size_t hi = AT_OR_BELOW(ix->ntls_syms, i,
+				strcmp(ix->tls_syms[i].name, name) <= 0 ? 0 : 1, 0);
+	if (!hi || strcmp(ix->tls_syms[hi - 1].name, name) ||
+	    (hi > 1 && !strcmp(ix->tls_syms[hi - 2].name, name)) ||
+	    ix->tls_syms[hi - 1].size != size)
+		return false;	/* none, two of that name, or not this one */
+	*off = ix->tls_syms[hi - 1].start;
+	return true;
+}
+
 /* Variables among parent's children; with into_functions, also the
  * statics inside function bodies (the costly part of a large unit). */
 static void index_children(struct dt_session *s, Dwarf_Die *parent,
@@ -113,18 +165,28 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 	do {
 		uint64_t addr, size;
 		Dwarf_Die t;
+		bool by_symbol = false;
 		switch (dwarf_tag(&c)) {
 		case DW_TAG_variable:
 			if (static_address(&c, &addr)) {
 				addr -= (uint64_t)s->dwarf_adjust;
 				if (addr < s->percpu_size)
 					addr |= PERCPU_TAG;
-			} else if (tls_offset(&c, &addr))
+			} else if (tls_offset(&c, &addr)) {
 				addr |= TLS_TAG;
-			else
+			} else if (depth == 0 && !dwarf_hasattr(&c, DW_AT_location) &&
+				   !dwarf_hasattr(&c, DW_AT_declaration)) {
+				by_symbol = true;	/* maybe a thread-local */
+			} else {
 				break;
+			}
 			if (!die_type(&c, &t) || !type_byte_size(&t, &size) || !size)
 				break;
+			if (by_symbol) {
+				if (!tls_symbol_offset(s, ix, dwarf_diename(&c), size, &addr))
+					break;
+				addr |= TLS_TAG;
+			}
 			if (GROW(ix->v, ix->cap, ix->n, 256))
 				return;
 			ix->v[ix->n++] = (struct global_var){ addr, size,
@@ -198,6 +260,7 @@ void global_index_free(struct global_index *ix)
 		return;
 	free(ix->cus);
 	free(ix->tpoffs);
+	free(ix->tls_syms);
 	free(ix->syms);
 	free(ix->v);
 	free(ix);
@@ -348,21 +411,38 @@ static enum dt_reason static_var_attribute(struct dt_session *s, Dwarf_Die *var,
 	return r;
 }
 
+/* Where in the program's TLS block tpoff from the thread pointer is, -1
+ * when outside it: variant II (x86-64) puts the block just below the
+ * thread pointer, variant I (AArch64) after a control block above it. */
+static int64_t tls_block_offset(const struct dt_session *s, int64_t tpoff)
+{
+	uint64_t tcb = s->arch->tls_tcb_size, align = s->tls_align;
+
+	if (!tcb)
+		return s->tls_block && tpoff < 0 && tpoff >= -(int64_t)s->tls_block ?
+		       tpoff + (int64_t)s->tls_block : -1;
+	if (!align || align > (1u << 20))
+		return -1;
+	int64_t start = (int64_t)((tcb + align - 1) / align * align);
+	return tpoff >= start && tpoff - start < (int64_t)(DT_THREAD_POINTER_SPAN / 2) ?
+	       tpoff - start : -1;
+}
+
 enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
-			     const struct access *acc, struct dt_answer *ans)
+			     uint64_t step, const struct access *acc,
+			     struct dt_answer *ans)
 {
 	const struct global_var *g;
 	Dwarf_Die var;
-	/* variant II: the block ends at the thread pointer */
-	int64_t off = tpoff + (int64_t)s->tls_block;
+	int64_t off = tls_block_offset(s, tpoff);
 
-	if (!s->tls_block || tpoff >= 0 || off < 0)
+	if (off < 0)
 		return DT_NO_REG;	/* the thread's control block, not ours */
 	if (!(g = global_find(s, pc, TLS_TAG | (uint64_t)off)) ||
 	    !session_offdie(s, g->die, &var))
 		return DT_NO_VAR;
 	return static_var_attribute(s, &var, (TLS_TAG | (uint64_t)off) - g->start,
-				    0, acc, ans);
+				    step, acc, ans);
 }
 
 static int cmp_tpoff(const void *a, const void *b)

@@ -108,6 +108,7 @@ struct dt_session {
 	bool split_missing_said;	/* a .dwo was not found: said */
 	uint64_t tls_block;		/* PT_TLS size rounded to its
 					 * alignment, 0: none or unusable */
+	uint64_t tls_align;		/* its alignment, 0 likewise */
 	uint64_t percpu_size;		/* a kernel's per-CPU area, linked at
 					 * address 0 (.data..percpu): its
 					 * size, else 0 */
@@ -173,10 +174,12 @@ struct access;
 struct global_index;
 void global_index_free(struct global_index *ix);
 /* The program's thread-local at tpoff from the thread pointer (TLS
- * variant II: below it), accessed at pc: like global_attribute.
+ * variant II, x86-64: below it; variant I, AArch64: after the thread
+ * control block), accessed at pc: like global_attribute (step too).
  * DT_NO_REG when tpoff is not in the program's TLS block. */
 enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
-			     const struct access *acc, struct dt_answer *ans);
+			     uint64_t step, const struct access *acc,
+			     struct dt_answer *ans);
 /* The module's own thread-local whose offset from the thread pointer the
  * GOT slot at link-time address slot holds (initial-exec: "mov
  * x@gottpoff(%rip),%rax; mov %fs:disp(%rax),%edx"), accessed at pc.

@@ -406,7 +406,7 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		return tls_got_attribute(s, ans->pc, slot, op.disp, &acc, ans);
 	if (op.segment >= 0 && op.base < 0) {
 		if (op.segment == s->arch->tls_segment && !op.pc_relative)
-			return tls_attribute(s, ans->pc, op.disp, &acc, ans);
+			return tls_attribute(s, ans->pc, op.disp, 0, &acc, ans);
 		if (op.segment == s->arch->percpu_segment)
 			return percpu_attribute(s, ans->pc, op.pc_relative ?
 						ans->pc + insn.len + (uint64_t)op.disp :
@@ -442,11 +442,17 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 			return ri;
 		ans->reg = op.base;
 	}
-	/* the register holds a static's address (lea, adrp + add) */
+	/* the register holds a static's address (lea, adrp + add), or the
+	 * thread pointer plus an offset ("mrs x0, tpidr_el0; add x0, x0,
+	 * #0x10": a thread-local of the program, TLS variant I) */
 	uint64_t base_addr, step;
 	if (track_address(s, ans->pc, op.base, &base_addr, &step) ||
 	    (op.index >= 0 && op.scale == 1 &&	/* "(%rdx,%rax,1)", rax the address */
 	     track_address(s, ans->pc, op.index, &base_addr, &step))) {
+		if (base_addr - DT_THREAD_POINTER < DT_THREAD_POINTER_SPAN)
+			return tls_attribute(s, ans->pc,
+					     (int64_t)(base_addr - DT_THREAD_POINTER) + op.disp,
+					     step, &acc, ans);
 		enum dt_reason g = global_attribute(s, ans->pc,
 						    base_addr + (uint64_t)op.disp,
 						    step, &acc, ans);

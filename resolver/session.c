@@ -184,7 +184,7 @@ static int read_segments(struct session_priv *p)
 		return -ENOMEM;
 	GElf_Ehdr eh;
 	bool program = gelf_getehdr(p->pub.elf, &eh) && eh.e_type == ET_EXEC;
-	uint64_t tls_block = 0;
+	uint64_t tls_block = 0, tls_align = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(p->pub.elf, (int)i, &ph))
@@ -193,8 +193,10 @@ static int read_segments(struct session_priv *p)
 		/* the thread-locals' block as the thread pointer sees it
 		 * (glibc's l_tls_offset), when the segment starts aligned
 		 * (else the two may differ: no answer) */
-		if (ph.p_type == PT_TLS && ph.p_align && !(ph.p_vaddr % ph.p_align))
+		if (ph.p_type == PT_TLS && ph.p_align && !(ph.p_vaddr % ph.p_align)) {
 			tls_block = (ph.p_memsz + ph.p_align - 1) / ph.p_align * ph.p_align;
+			tls_align = ph.p_align;
+		}
 		if (ph.p_type != PT_LOAD)
 			continue;
 		p->segs[p->nsegs++] = (struct load_segment){
@@ -202,6 +204,7 @@ static int read_segments(struct session_priv *p)
 	}
 	/* a library's thread-locals are not at a fixed offset */
 	p->pub.tls_block = program ? tls_block : 0;
+	p->pub.tls_align = program ? tls_align : 0;
 	p->pub.percpu_size = percpu_area_size(p->pub.elf);
 	return 0;
 }
