@@ -31,6 +31,15 @@ struct object_symbol {
 	const char *name;		/* libdwfl's, lives with the module */
 };
 
+/* Defined, sized symbols of one type (STT_OBJECT: by link-time address;
+ * STT_TLS: by offset in the module's TLS block), sorted by load_symbols'
+ * cmp; the list stops short when memory runs out. */
+struct symbol_list {
+	struct object_symbol *v;
+	size_t n, cap;
+	bool loaded;
+};
+
 /* A GOT slot the dynamic linker fills with the offset of one of this
  * module's thread-locals from the thread pointer (initial-exec). */
 struct tpoff_slot {
@@ -41,15 +50,11 @@ struct tpoff_slot {
 struct global_index {
 	struct global_var *v;		/* sorted by start */
 	size_t n, cap;
-	struct object_symbol *tls_syms;	/* STT_TLS symbols, sorted by name */
-	size_t ntls_syms, tls_syms_cap;
-	bool tls_syms_loaded;
+	struct symbol_list tls_syms;	/* STT_TLS symbols, by name */
 	struct tpoff_slot *tpoffs;	/* sorted by slot */
 	size_t ntpoffs, tpoffs_cap;
 	bool tpoffs_loaded;
-	struct object_symbol *syms;	/* ELF data symbols, sorted */
-	size_t nsyms, syms_cap;
-	bool syms_loaded;
+	struct symbol_list syms;	/* ELF data symbols, by address */
 	Dwarf_Off *cus;			/* compile units indexed so far */
 	size_t ncus, cus_cap;
 	bool all;			/* every unit is indexed */
@@ -103,32 +108,42 @@ static bool tls_offset(Dwarf_Die *var, uint64_t *off)
 	}
 }
 
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct object_symbol *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
 static int cmp_sym_name(const void *a, const void *b)
 {
 	return strcmp(((const struct object_symbol *)a)->name,
 		      ((const struct object_symbol *)b)->name);
 }
 
-static void load_tls_symbols(struct dt_session *s, struct global_index *ix)
+static void load_symbols(struct dt_session *s, int type, struct symbol_list *l,
+			 int (*cmp)(const void *, const void *))
 {
 	int n = dwfl_module_getsymtab(s->mod);
 
-	ix->tls_syms_loaded = true;
+	l->loaded = true;
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *name = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
 							   NULL, NULL, NULL);
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_TLS ||
-		    sym.st_shndx == SHN_UNDEF || sym.st_value >= TLS_TAG)
+		if (!name || GELF_ST_TYPE(sym.st_info) != type ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_size)
 			continue;
-		if (GROW(ix->tls_syms, ix->tls_syms_cap, ix->ntls_syms, 16))
-			return;
-		ix->tls_syms[ix->ntls_syms++] = (struct object_symbol){
-			sym.st_value, sym.st_size, name };
+		uint64_t at = type == STT_TLS ? sym.st_value : addr - s->elf_bias;
+		if (type == STT_TLS && at >= TLS_TAG)
+			continue;	/* no TLS block is that large */
+		if (GROW(l->v, l->cap, l->n, 64))
+			return;	/* ENOMEM: the session stops answering */
+		l->v[l->n++] = (struct object_symbol){ at, sym.st_size, name };
 	}
-	if (ix->ntls_syms)
-		qsort(ix->tls_syms, ix->ntls_syms, sizeof(*ix->tls_syms), cmp_sym_name);
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp);
 }
 
 /* GCC gives AArch64 thread-locals no location (there is no DTPREL
@@ -140,15 +155,15 @@ static bool tls_symbol_offset(struct dt_session *s, struct global_index *ix,
 {
 	if (!name)
 		return false;
-	if (!ix->tls_syms_loaded)
-		load_tls_symbols(s, ix);
-	size_t hi = AT_OR_BELOW(ix->ntls_syms, i,
-				strcmp(ix->tls_syms[i].name, name) <= 0 ? 0 : 1, 0);
-	if (!hi || strcmp(ix->tls_syms[hi - 1].name, name) ||
-	    (hi > 1 && !strcmp(ix->tls_syms[hi - 2].name, name)) ||
-	    ix->tls_syms[hi - 1].size != size)
+	const struct symbol_list *l = &ix->tls_syms;
+
+	if (!l->loaded)
+		load_symbols(s, STT_TLS, &ix->tls_syms, cmp_sym_name);
+	size_t hi = AT_OR_BELOW(l->n, i, strcmp(l->v[i].name, name) <= 0 ? 0 : 1, 0);
+	if (!hi || strcmp(l->v[hi - 1].name, name) ||
+	    (hi > 1 && !strcmp(l->v[hi - 2].name, name)) || l->v[hi - 1].size != size)
 		return false;	/* none, two of that name, or not this one */
-	*off = ix->tls_syms[hi - 1].start;
+	*off = l->v[hi - 1].start;
 	return true;
 }
 
@@ -260,8 +275,8 @@ void global_index_free(struct global_index *ix)
 		return;
 	free(ix->cus);
 	free(ix->tpoffs);
-	free(ix->tls_syms);
-	free(ix->syms);
+	free(ix->tls_syms.v);
+	free(ix->syms.v);
 	free(ix->v);
 	free(ix);
 }
@@ -280,36 +295,6 @@ static const struct global_var *find(const struct global_index *ix,
 	return NULL;
 }
 
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct object_symbol *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* The module's data symbols, sorted once: libdwfl's own address lookup
- * scans every symbol on every call. */
-static void load_object_symbols(struct dt_session *s, struct global_index *ix)
-{
-	int n = dwfl_module_getsymtab(s->mod);
-
-	ix->syms_loaded = true;
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		const char *name = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
-							   NULL, NULL, NULL);
-		if (!name || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
-		    sym.st_shndx == SHN_UNDEF || !sym.st_size)
-			continue;
-		if (GROW(ix->syms, ix->syms_cap, ix->nsyms, 256))
-			return;
-		ix->syms[ix->nsyms++] = (struct object_symbol){
-			addr - s->elf_bias, sym.st_size, name };
-	}
-	if (ix->nsyms)
-		qsort(ix->syms, ix->nsyms, sizeof(*ix->syms), cmp_sym);
-}
 
 /* Without DWARF for it: the ELF symbol, as a name without a type. */
 static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
@@ -319,12 +304,13 @@ static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
 
 	if (!ix)
 		return DT_NO_VAR;
-	if (!ix->syms_loaded)
-		load_object_symbols(s, ix);
-	size_t lo = AT_OR_BELOW(ix->nsyms, i, ix->syms[i].start, addr);
-	if (!lo || addr - ix->syms[lo - 1].start >= ix->syms[lo - 1].size)
+	const struct symbol_list *l = &ix->syms;
+	if (!l->loaded)
+		load_symbols(s, STT_OBJECT, &ix->syms, cmp_sym);
+	size_t lo = AT_OR_BELOW(l->n, i, l->v[i].start, addr);
+	if (!lo || addr - l->v[lo - 1].start >= l->v[lo - 1].size)
 		return DT_NO_VAR;
-	ans->var = session_intern(s, ix->syms[lo - 1].name);
+	ans->var = session_intern(s, l->v[lo - 1].name);
 	return DT_NO_TYPE;
 }
 
