@@ -49,6 +49,34 @@ dt_test "two containers fit: unknown, and -v names both" '
 	grep -q "struct kone+8" k.out && grep -q "struct ktwo+8" k.out || dt_show k.out
 '
 
+# five containers fit: the search stops past four (the answer is
+# "several" whatever the count) and -v says so, naming four
+cat >kfive.c <<'KFIVE'
+struct kn { struct kn *next; };
+struct c1 { struct kn k; long a; };
+struct c2 { struct kn k; long b; };
+struct c3 { struct kn k; long c; };
+struct c4 { struct kn k; long d; };
+struct c5 { struct kn k; long e; };
+__attribute__((noinline)) long kfive(struct kn *n)
+{
+	return ((struct c1 *)n->next)->a;
+}
+int main(void)
+{
+	static struct c1 x1; static struct c2 x2; static struct c3 x3;
+	static struct c4 x4; static struct c5 x5;
+	x1.k.next = &x1.k;
+	return (int)(kfive(&x1.k) + x2.b + x3.c + x4.d + x5.e);
+}
+KFIVE
+dt_test "five containers fit: unknown, and -v says more than four, naming four" '
+	gcc -O2 -g -o kfive kfive.c &&
+	"$DTINSNS" kfive kfive | grep "0x8(%r" | cut -f1 | "$DTRESOLVE" -v -e kfive >k5.out &&
+	grep "	(unknown)	0		.*	bad_offset	addr	more than 4 containers fit: " k5.out &&
+	test $(grep -o "struct c[1-5]+8" k5.out | wc -l) = 4 || dt_show k5.out
+'
+
 # macro fusion: "cmp ..,0x8(%rdi); jcc" is one micro-op; a precise sample
 # on the jcc is the compare's (perf annotate does the same)
 cat >fuse.c <<'FUSE'
