@@ -126,6 +126,11 @@ struct dt_def {
  * thread-locals from it stay below DT_THREAD_POINTER_SPAN. */
 #define DT_THREAD_POINTER 0x7ff0000000000000ULL
 #define DT_THREAD_POINTER_SPAN (1ULL << 32)
+/* Likewise, what a register holds after loading an initial-exec GOT slot:
+ * the module's TLS block, as the thread pointer plus the slot's value
+ * reaches it ("mov x@gottpoff(%rip),%rax"; then "%fs:8(%rax)" is offset
+ * 8 of x).  Below DT_THREAD_POINTER by more than its span. */
+#define DT_TLS_BLOCK 0x7fe0000000000000ULL
 
 struct dt_arch {
 	const char *name;		/* "x86-64" */

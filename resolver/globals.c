@@ -490,27 +490,33 @@ static void load_tpoffs(struct dt_session *s, struct global_index *ix)
 		qsort(ix->tpoffs, ix->ntpoffs, sizeof(*ix->tpoffs), cmp_tpoff);
 }
 
-enum dt_reason tls_got_attribute(struct dt_session *s, uint64_t pc,
-				 uint64_t slot, int64_t disp,
-				 const struct access *acc, struct dt_answer *ans)
+bool tls_got_offset(struct dt_session *s, uint64_t slot, uint64_t *off)
 {
 	struct global_index *ix = s->globals ? s->globals :
 				  (s->globals = calloc(1, sizeof(*ix)));
-	const struct global_var *g;
-	Dwarf_Die var;
 
 	if (!ix)
-		return DT_NO_VAR;
+		return false;
 	if (!ix->tpoffs_loaded)
 		load_tpoffs(s, ix);
 	size_t k = AT_OR_BELOW(ix->ntpoffs, i, ix->tpoffs[i].slot, slot);
 	if (!k || ix->tpoffs[k - 1].slot != slot)
-		return DT_NO_REG;	/* not a slot of one of our thread-locals */
-	uint64_t at = ix->tpoffs[k - 1].off + (uint64_t)disp;
-	if (at >= TLS_TAG || !(g = global_find(s, pc, TLS_TAG | at)) ||
+		return false;	/* not a slot of one of our thread-locals */
+	*off = ix->tpoffs[k - 1].off;
+	return true;
+}
+
+enum dt_reason tls_block_attribute(struct dt_session *s, uint64_t pc,
+				   uint64_t off, const struct access *acc,
+				   struct dt_answer *ans)
+{
+	const struct global_var *g;
+	Dwarf_Die var;
+
+	if (off >= TLS_TAG || !(g = global_find(s, pc, TLS_TAG | off)) ||
 	    !session_offdie(s, g->die, &var))
 		return DT_NO_VAR;
-	return static_var_attribute(s, &var, (TLS_TAG | at) - g->start, 0, acc,
+	return static_var_attribute(s, &var, (TLS_TAG | off) - g->start, 0, acc,
 				    ans);
 }
 

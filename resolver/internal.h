@@ -180,13 +180,16 @@ void global_index_free(struct global_index *ix);
 enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 			     uint64_t step, const struct access *acc,
 			     struct dt_answer *ans);
-/* The module's own thread-local whose offset from the thread pointer the
- * GOT slot at link-time address slot holds (initial-exec: "mov
- * x@gottpoff(%rip),%rax; mov %fs:disp(%rax),%edx"), accessed at pc.
- * DT_NO_REG when no TPOFF relocation of ours fills that slot. */
-enum dt_reason tls_got_attribute(struct dt_session *s, uint64_t pc,
-				 uint64_t slot, int64_t disp,
-				 const struct access *acc, struct dt_answer *ans);
+/* Initial-exec ("mov x@gottpoff(%rip),%rax; mov %fs:disp(%rax),%edx"):
+ * whether a TPOFF relocation fills the GOT slot at link-time address
+ * slot with the offset of one of the module's own thread-locals from the
+ * thread pointer; *off: where that variable is in the module's block. */
+bool tls_got_offset(struct dt_session *s, uint64_t slot, uint64_t *off);
+/* The module's thread-local holding offset off of its TLS block,
+ * accessed at pc: like global_attribute. */
+enum dt_reason tls_block_attribute(struct dt_session *s, uint64_t pc,
+				   uint64_t off, const struct access *acc,
+				   struct dt_answer *ans);
 /* A kernel's per-CPU variable at offset off of the per-CPU area (x86-64:
  * "%gs:off"), accessed at pc; step as for global_attribute.  DT_NO_REG
  * when the binary has no zero-based per-CPU area or off is outside it. */

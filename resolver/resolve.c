@@ -359,6 +359,24 @@ static uint64_t bits_tested_next(struct dt_session *s,
 	return size < 8 ? bits & ((1ull << size * 8) - 1) : bits;
 }
 
+/* Where in the module's TLS block the thread-local is whose offset reg
+ * holds at pc, loaded from an initial-exec GOT slot ("mov
+ * x@gottpoff(%rip),%rax"): earlier in pc's block, or as the dataflow
+ * follows it from another block. */
+static bool initial_exec_offset(struct dt_session *s, uint64_t pc, int reg,
+				uint64_t *off)
+{
+	uint64_t slot, v, step;
+
+	if (funcmap_static_load(s, pc, reg, &slot))
+		return tls_got_offset(s, slot, off);
+	if (!track_address(s, pc, reg, &v, &step) || step ||
+	    v - DT_TLS_BLOCK >= DT_THREAD_POINTER_SPAN)
+		return false;
+	*off = v - DT_TLS_BLOCK;
+	return true;
+}
+
 static enum dt_reason classify_and_attribute(struct dt_session *s,
 					     struct dt_answer *ans)
 {
@@ -399,11 +417,12 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * the module's own thread-local whose offset that GOT slot holds.
 	 * FIXME: %gs:(%reg) (this_cpu_ptr) and AArch64's
 	 * tpidr_el0/tpidr_el1 are not followed (no_reg) */
-	uint64_t slot;
+	uint64_t off;
 	if (op.segment >= 0 && op.segment == s->arch->tls_segment &&
 	    op.base >= 0 && op.index < 0 && !op.pc_relative &&
-	    funcmap_static_load(s, ans->pc, op.base, &slot))
-		return tls_got_attribute(s, ans->pc, slot, op.disp, &acc, ans);
+	    initial_exec_offset(s, ans->pc, op.base, &off))
+		return tls_block_attribute(s, ans->pc, off + (uint64_t)op.disp,
+					   &acc, ans);
 	if (op.segment >= 0 && op.base < 0) {
 		if (op.segment == s->arch->tls_segment && !op.pc_relative)
 			return tls_attribute(s, ans->pc, op.disp, 0, &acc, ans);

@@ -460,6 +460,10 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 	uint64_t off;
 
 	if (fi->mem_static) {
+		/* an initial-exec GOT slot: where the thread-local is */
+		if (tls_got_offset(s, (uint64_t)fi->mem_disp, &off))
+			return intern(s, &(struct tval){ .kind = TV_ADDR,
+					.n = (int64_t)(DT_TLS_BLOCK + off) });
 		if (!global_var_at(s, fi->pc, (uint64_t)fi->mem_disp, &var, &off) ||
 		    !die_type(&var, &t))
 			return 0;

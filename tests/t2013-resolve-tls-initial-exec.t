@@ -3,7 +3,8 @@
 # A shared library's thread-locals read the initial-exec way
 # (tests/fixtures/tls-ie.c: "mov x@gottpoff(%rip),%rax; mov %fs:8(%rax),%eax",
 # glibc's tcache and errno): named with their type and field through the
-# GOT slot's TPOFF relocation, gcc and clang, -O0 and -O2, no wrong answer
+# GOT slot's TPOFF relocation, the slot loaded in the same basic block or
+# (tie_across) in another, gcc and clang, -O0 and -O2, no wrong answer
 # (clang -O2 keeps one field of the static struct and drops its location:
 # unknown there);
 # each answer checked on the running program, where gdb stops at the
@@ -12,7 +13,7 @@
 dt_require gdb
 
 fx=$DT_SRC/tests/fixtures
-funcs="tie_call tie_depth tie_set_flags tie_count tie_slot2"
+funcs="tie_call tie_depth tie_set_flags tie_count tie_slot2 tie_across"
 for cc in $(dt_cc_list); do
 	for o in 0 2; do
 		lib=libtlsie-$cc-$o.so bin=tie-$cc-$o
@@ -28,6 +29,7 @@ for cc in $(dt_cc_list); do
 		dt_test "$cc -O$o: %fs:(%reg) after the GOT load names the thread-local ($right of $(wc -l <$bin.got))" '
 			test $right -ge 2 &&
 			grep -q "^0x[0-9a-f]*	tie_count	[a-z]* .*%fs:(%r[a-z0-9]*)	int	0		tie_counter	ok$" $bin.got &&
+			grep -q "^0x[0-9a-f]*	tie_across	mov %fs:(%rcx),%[a-z0-9]*	int	0		tie_counter	ok$" $bin.got &&
 			! grep -v "	ok$" $bin.got | grep -qv "	(unknown)	" ||
 			dt_show $bin.got
 		'
