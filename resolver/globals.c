@@ -470,8 +470,11 @@ static void load_tpoffs(struct dt_session *s, struct global_index *ix)
 	while ((scn = elf_nextscn(s->elf, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
+		/* the dynamic linker's (.rela.dyn): not a kernel's
+		 * --emit-relocs copies of every link-time relocation */
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA ||
-		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+		    !(sh.sh_flags & SHF_ALLOC) || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Rela r;
