@@ -338,16 +338,22 @@ static bool in_data_section(struct dt_session *s, uint64_t addr)
 	return false;
 }
 
+/* The session's index, made empty on first use; NULL without memory. */
+static struct global_index *global_index_get(struct dt_session *s)
+{
+	if (!s->globals)
+		s->globals = calloc(1, sizeof(*s->globals));
+	return s->globals;
+}
+
 /* The DWARF variable holding link-time addr (pc's unit searched first). */
 static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 					    uint64_t addr)
 {
-	struct global_index *ix = s->globals;
+	struct global_index *ix = global_index_get(s);
 	const struct global_var *g;
 	Dwarf_Die cu;
 
-	if (!ix)
-		ix = s->globals = calloc(1, sizeof(*ix));
 	if (!ix || !s->dwarf)
 		return NULL;
 	/* most statics live in the unit that uses them: index that one
@@ -414,21 +420,32 @@ static int64_t tls_block_offset(const struct dt_session *s, int64_t tpoff)
 	       tpoff - start : -1;
 }
 
+/* The variable indexed at tag | off (a thread-local at off in the TLS
+ * block, a per-CPU variable at off in the per-CPU area), accessed at pc:
+ * its member there. */
+static enum dt_reason tagged_attribute(struct dt_session *s, uint64_t pc,
+				       uint64_t tag, uint64_t off, uint64_t step,
+				       const struct access *acc,
+				       struct dt_answer *ans)
+{
+	const struct global_var *g;
+	Dwarf_Die var;
+
+	if (off >= PERCPU_TAG || !(g = global_find(s, pc, tag | off)) ||
+	    !session_offdie(s, g->die, &var))
+		return DT_NO_VAR;
+	return static_var_attribute(s, &var, (tag | off) - g->start, step, acc, ans);
+}
+
 enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
 			     uint64_t step, const struct access *acc,
 			     struct dt_answer *ans)
 {
-	const struct global_var *g;
-	Dwarf_Die var;
 	int64_t off = tls_block_offset(s, tpoff);
 
 	if (off < 0)
 		return DT_NO_REG;	/* the thread's control block, not ours */
-	if (!(g = global_find(s, pc, TLS_TAG | (uint64_t)off)) ||
-	    !session_offdie(s, g->die, &var))
-		return DT_NO_VAR;
-	return static_var_attribute(s, &var, (TLS_TAG | (uint64_t)off) - g->start,
-				    step, acc, ans);
+	return tagged_attribute(s, pc, TLS_TAG, (uint64_t)off, step, acc, ans);
 }
 
 static int cmp_tpoff(const void *a, const void *b)
@@ -495,8 +512,7 @@ static void load_tpoffs(struct dt_session *s, struct global_index *ix)
 
 bool tls_got_offset(struct dt_session *s, uint64_t slot, uint64_t *off)
 {
-	struct global_index *ix = s->globals ? s->globals :
-				  (s->globals = calloc(1, sizeof(*ix)));
+	struct global_index *ix = global_index_get(s);
 
 	if (!ix)
 		return false;
@@ -513,30 +529,16 @@ enum dt_reason tls_block_attribute(struct dt_session *s, uint64_t pc,
 				   uint64_t off, const struct access *acc,
 				   struct dt_answer *ans)
 {
-	const struct global_var *g;
-	Dwarf_Die var;
-
-	if (off >= TLS_TAG || !(g = global_find(s, pc, TLS_TAG | off)) ||
-	    !session_offdie(s, g->die, &var))
-		return DT_NO_VAR;
-	return static_var_attribute(s, &var, (TLS_TAG | off) - g->start, 0, acc,
-				    ans);
+	return tagged_attribute(s, pc, TLS_TAG, off, 0, acc, ans);
 }
 
 enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,
 				uint64_t step, const struct access *acc,
 				struct dt_answer *ans)
 {
-	const struct global_var *g;
-	Dwarf_Die var;
-
 	if (off >= s->percpu_size)
 		return DT_NO_REG;	/* not a kernel, or not its per-CPU area */
-	if (!(g = global_find(s, pc, PERCPU_TAG | off)) ||
-	    !session_offdie(s, g->die, &var))
-		return DT_NO_VAR;
-	return static_var_attribute(s, &var, (PERCPU_TAG | off) - g->start, step,
-				    acc, ans);
+	return tagged_attribute(s, pc, PERCPU_TAG, off, step, acc, ans);
 }
 
 enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
