@@ -312,24 +312,3 @@ void funcmap_cache_free(struct funcmap_cache *c)
 	free(c->maps);
 	free(c);
 }
-
-bool funcmap_static_load(struct dt_session *s, uint64_t pc, int reg,
-			 uint64_t *addr)
-{
-	const struct func_map *fm = funcmap_get(s, pc);
-	long i = fm ? func_map_index(fm, pc) : -1;
-
-	if (i < 0 || reg < 0 || reg >= 64)
-		return false;
-	while (!fm->insns[i].leader && i > 0) {
-		const struct func_insn *fi = &fm->insns[--i];
-		if (fi->def_dst == reg) {
-			*addr = (uint64_t)fi->mem_disp;
-			return fi->def == DT_DEF_LOAD && fi->mem_static;
-		}
-		if (fi->flow == DT_FLOW_CALL || fi->clobbers >> reg & 1 ||
-		    fi->wb_reg == reg)
-			return false;
-	}
-	return false;
-}

@@ -285,11 +285,6 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc);
 uint64_t funcmap_call_clobbers(struct dt_session *s, uint64_t target);
 /* Index of the instruction starting at pc, -1 when none does. */
 long func_map_index(const struct func_map *fm, uint64_t pc);
-/* Whether reg, at pc, holds what an earlier instruction of pc's basic
- * block loaded from the static at *addr ("mov 0x13a408(%rip),%r12"),
- * unchanged since: the slot's link-time address in *addr. */
-bool funcmap_static_load(struct dt_session *s, uint64_t pc, int reg,
-			 uint64_t *addr);
 /* Index of the block holding instruction i. */
 size_t func_map_block(const struct func_map *fm, size_t i);
 struct funcmap_cache;

@@ -361,15 +361,13 @@ static uint64_t bits_tested_next(struct dt_session *s,
 
 /* Where in the module's TLS block the thread-local is whose offset reg
  * holds at pc, loaded from an initial-exec GOT slot ("mov
- * x@gottpoff(%rip),%rax"): earlier in pc's block, or as the dataflow
- * follows it from another block. */
+ * x@gottpoff(%rip),%rax"): the dataflow makes that load DT_TLS_BLOCK
+ * plus the offset (track.c loaded_value). */
 static bool initial_exec_offset(struct dt_session *s, uint64_t pc, int reg,
 				uint64_t *off)
 {
-	uint64_t slot, v, step;
+	uint64_t v, step;
 
-	if (funcmap_static_load(s, pc, reg, &slot))
-		return tls_got_offset(s, slot, off);
 	if (!track_address(s, pc, reg, &v, &step) || step ||
 	    v - DT_TLS_BLOCK >= DT_THREAD_POINTER_SPAN)
 		return false;
@@ -415,8 +413,9 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * variable at that offset (rip-relative in newer kernels).
 	 * "%fs:(%rax)" after "mov x@gottpoff(%rip),%rax" (initial-exec):
 	 * the module's own thread-local whose offset that GOT slot holds.
-	 * FIXME: %gs:(%reg) (this_cpu_ptr) and AArch64's
-	 * tpidr_el0/tpidr_el1 are not followed (no_reg) */
+	 * (AArch64's "mrs x0, tpidr_el0" is followed as an address below.)
+	 * FIXME: %gs:(%reg) (this_cpu_ptr), global- and local-dynamic TLS
+	 * (__tls_get_addr) and AArch64's tpidr_el1 are not followed (no_reg) */
 	uint64_t off;
 	if (op.segment >= 0 && op.segment == s->arch->tls_segment &&
 	    op.base >= 0 && op.index < 0 && !op.pc_relative &&
