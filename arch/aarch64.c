@@ -307,16 +307,13 @@ static const char *operand_shift(const struct dt_tok *toks, size_t n)
 	return NULL;
 }
 
-/* 12 for an immediate shifted "lsl #12" (add and sub take no other
- * shift), -1 for any other shift. */
-static int lsl12_shift(const struct dt_tok *toks, size_t n)
+/* The last immediate's value ("#12" of "add x0, x0, #0x1, lsl #12":
+ * the shift), -1 when there is none. */
+static int64_t last_immediate(const struct dt_tok *toks, size_t n)
 {
-	for (size_t i = 1; i + 1 < n; i++)
-		if (toks[i].kind != DT_TOK_MNEMONIC && strstr(toks[i].text, "lsl"))
-			for (size_t k = i + 1; k < n; k++)
-				if (toks[k].kind == DT_TOK_IMMEDIATE)
-					return !strcmp(toks[k].text, "#12") ||
-					       !strcmp(toks[k].text, "#0xc") ? 12 : -1;
+	while (n--)
+		if (toks[n].kind == DT_TOK_IMMEDIATE)
+			return imm_value(toks[n].text);
 	return -1;
 }
 
@@ -427,8 +424,8 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		/* "add x0, x1, #0x30"; "add x29, sp, #0x10" sets up a frame;
 		 * "add x0, x0, #0x1, lsl #12" adds 0x1000 */
 		const char *shift = operand_shift(toks, n);
-		int amount = shift ? lsl12_shift(toks, n) : 0;
-		if (amount >= 0) {
+		int64_t amount = shift ? last_immediate(toks, n) : 0;
+		if (!shift || (!strcmp(shift, "lsl") && amount == 12)) {
 			d->kind = DT_DEF_ADDI;
 			d->src = p.regs[1];
 			d->value = (m[0] == 's' ? -p.imm : p.imm) * (1ll << amount);
