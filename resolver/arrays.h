@@ -13,6 +13,8 @@
  * first) from elements 0..n-1, hashed by the expression hash_of_i;
  * evaluates to 0, or -ENOMEM with the index unchanged.  Callers probe
  * linearly from hash & (size - 1).  The sharing and code-view tables.
+ * hash_bytes (FNV-1a from HASH_SEED) and hash_mix (one integer folded in)
+ * are their hashes: strings interned, definitions seen.
  */
 #ifndef DTPROF_ARRAYS_H
 #define DTPROF_ARRAYS_H
@@ -73,4 +75,22 @@ static inline size_t grow_capacity(size_t cap, size_t n, size_t first)
 	e_;								\
 })
 
+/* FNV-1a: short keys, good enough spread, no dependencies. */
+static inline uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *c = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+#define HASH_SEED 0xcbf29ce484222325ULL
+
+static inline uint64_t hash_mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
 #endif

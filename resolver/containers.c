@@ -56,24 +56,14 @@ struct defs_seen {
 	size_t size;
 };
 
-static uint64_t mix(uint64_t h, uint64_t x)
-{
-	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
-
 static uint64_t def_hash(const struct def_seen *d)
 {
-	return mix(mix(mix(d->name, d->size), d->members), d->line);
+	return hash_mix(hash_mix(hash_mix(d->name, d->size), d->members), d->line);
 }
 
 static uint64_t str_hash(uint64_t h, const char *s)
 {
-	uint64_t c = 0;
-
-	for (; s && *s; s++)
-		c = c * 131 + (unsigned char)*s;
-	return mix(h, c);
+	return hash_mix(h, s ? hash_bytes(s, strlen(s), HASH_SEED) : 0);
 }
 
 static uint64_t members_hash(Dwarf_Die *t)
@@ -86,10 +76,10 @@ static uint64_t members_hash(Dwarf_Die *t)
 	do {
 		Dwarf_Attribute a;
 		Dwarf_Word off = ~0ULL;
-		h = str_hash(mix(h, (uint64_t)dwarf_tag(&m)), dwarf_diename(&m));
+		h = str_hash(hash_mix(h, (uint64_t)dwarf_tag(&m)), dwarf_diename(&m));
 		if (dwarf_attr(&m, DW_AT_data_member_location, &a))
 			dwarf_formudata(&a, &off);	/* a location expression: ~0 */
-		h = mix(h, off);
+		h = hash_mix(h, off);
 	} while (dwarf_siblingof(&m, &m) == 0);
 	return h;
 }

@@ -10,20 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "internal.h"
 
-/* FNV-1a: short keys, good enough spread, no dependencies. */
-static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *c = p;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-#define HASH_SEED 0xcbf29ce484222325ULL
 
 struct strtab_chunk {
 	struct strtab_chunk *next;
