@@ -548,6 +548,10 @@ void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 			const struct touch *w = &sv->v[g->first + a];
 			if (w->offset < lo || w->offset >= hi)
 				continue;
+			if (!out->threads || (out->threads == 1 && out->toucher != w->tid)) {
+				out->threads++;
+				out->toucher = w->tid;
+			}
 			if (w->stores > most) {
 				most = w->stores;
 				out->writer = w->tid;
