@@ -12,9 +12,14 @@ page=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 # a profile directory of its own: no state shared with other runs
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
+# (no background connections: this machine's network is closed, and
+# their refusals are noise in the log shown on failure)
 run() {
 	HOME=$home timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
-		--no-first-run --user-data-dir="$home/profile" "$@" 2>"$home/log"
+		--no-first-run --disable-quic --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$home/profile" "$@" 2>"$home/log" ||
+	{ rc=$?; echo "html-check.sh: chromium failed ($rc):" >&2; cat "$home/log" >&2; exit $rc; }
 }
 case $1 in
 dom)	run --dump-dom "file://$page#selftest" ;;

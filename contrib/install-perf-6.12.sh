@@ -14,10 +14,7 @@ if [ -n "$p" ] && "$p" --version >/dev/null 2>&1; then
 	exit 0
 fi
 [ "$(id -u)" = 0 ] || { echo "install-perf-6.12: run as root" >&2; exit 1; }
-list=/etc/apt/sources.list.d/dtprof-backports.list
-if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
-	echo "deb http://deb.debian.org/debian bookworm-backports main" >"$list"
-fi
+sh "$(dirname "$0")/install-deps.sh" --backports-source
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq >&2
 deps=$(apt-cache show linux-perf/bookworm-backports | sed -n 's/^Depends: //p' | head -n 1 |

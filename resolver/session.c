@@ -4,10 +4,12 @@
  * DWARF found through libdwfl (separate debug info included), the decoder
  * for its architecture, and the caches every answer lives in.
  */
+#define _GNU_SOURCE	/* strverscmp */
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +325,31 @@ bool session_offdie(struct dt_session *s, uint64_t key, Dwarf_Die *die)
 	       dwarf_offdie(dw, key & ((1ull << DIE_KEY_SHIFT) - 1), die) != NULL;
 }
 
+/* libdw reads DWARF packages (BINARY.dwp) from 0.191 on. */
+#define DWP_LIBDW "0.191"
+
+static void split_missing_warn(struct dt_session *s, Dwarf_Die *skeleton)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr(skeleton, DW_AT_dwo_name, &a) ?:
+					    dwarf_attr(skeleton, DW_AT_GNU_dwo_name, &a));
+	const char *version = dwfl_version(NULL);
+	char dwp[PATH_MAX];
+	struct stat st;
+
+	if ((size_t)snprintf(dwp, sizeof(dwp), "%s.dwp", s->path) < sizeof(dwp) &&
+	    !stat(dwp, &st) && strverscmp(version, DWP_LIBDW) < 0) {
+		session_warn(s, "'%s': its split DWARF is in the package '%s', which "
+			     "libdw %s cannot read (%s or later can; Debian 12: "
+			     "bookworm-backports): its samples count as no_cu",
+			     s->path, dwp, version, DWP_LIBDW);
+		return;
+	}
+	session_warn(s, "'%s': split DWARF file '%s' not found (beside the binary, "
+		     "in its compilation directory or in '%s.dwp'): its samples "
+		     "count as no_cu", s->path, name ? name : "?.dwo", s->path);
+}
+
 bool session_unit_die(struct dt_session *s, Dwarf_Die *cu)
 {
 	uint8_t unit_type;
@@ -337,13 +364,8 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu)
 		*cu = sub;
 		return true;
 	}
-	if (!s->split_missing_said) {
-		const char *name = dwarf_formstring(dwarf_attr(cu, DW_AT_dwo_name,
-						    &(Dwarf_Attribute){ 0 }));
-		session_warn(s, "'%s': split DWARF file '%s' not found (beside the "
-			     "binary or in its compilation directory): its samples "
-			     "count as no_cu", s->path, name ? name : "?.dwo");
-	}
+	if (!s->split_missing_said)
+		split_missing_warn(s, cu);
 	s->split_missing_said = true;
 	return false;
 }

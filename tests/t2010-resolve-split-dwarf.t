@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Split DWARF (-gsplit-dwarf: skeleton units in the binary, the rest in
-# .dwo files beside it or in the compilation directory) resolves exactly
-# as the same build without it: every access of the corpus and globals
-# fixtures, gcc and clang, -O0 and -O2, and the annotated layouts.  A
-# missing .dwo is said once, and its accesses are misses, never guesses.
+# .dwo files beside it or in the compilation directory, or in one .dwp
+# package) resolves exactly as the same build without it: every access
+# of the corpus and globals fixtures, gcc and clang, -O0 and -O2, and the
+# annotated layouts.  A missing .dwo is said once, and its accesses are
+# misses, never guesses.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 
@@ -22,6 +23,34 @@ for fx in corpus globals; do
 				'$DTRESOLVE' -v -e $b-plain $b.addrs | cut -f1-4,6-7 >want &&
 				'$DTRESOLVE' -v -e $b-split $b.addrs 2>err | cut -f1-4,6-7 >got &&
 				dt_cmp want got && ! test -s err && grep -q '	ok$' got
+			"
+		done
+	done
+done
+
+# DWARF packages: the .dwo files merged into BINARY.dwp (llvm-dwp), read
+# by libdw 0.191 or later.  Debian 12's tools make a package of gcc's
+# DWARF 4 split units and of clang's DWARF 5 ones; of gcc's DWARF 5
+# units llvm-dwp 14 makes none (it does not end) and gold's dwp one
+# without their .debug_info.
+for fx in corpus globals; do
+	src=$DT_SRC/tests/fixtures/$fx.c
+	fns=$(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' "$src")
+	for build in gcc-gdwarf-4 clang-gdwarf-5; do
+		cc=${build%%-*} dw=${build#*-}
+		for o in 0 2; do
+			b=dwp-$fx-$cc-$o
+			mkdir $b && (
+				cd $b && $cc -O$o -g -$dw -o plain "$src" &&
+				$cc -O$o -g -$dw -gsplit-dwarf -c -o $fx.o "$src" &&
+				$cc -o split $fx.o && timeout 60 llvm-dwp -e split -o split.dwp &&
+				rm $fx.dwo && "$DTINSNS" plain $fns | cut -f1 >addrs
+			)
+			dt_test "$fx, $cc -$dw -O$o: a .dwp package answers as the plain build" "
+				cd $b && test -s split.dwp && ! test -e $fx.dwo &&
+				'$DTRESOLVE' -v -e plain addrs | cut -f1-4,6-7 >want &&
+				'$DTRESOLVE' -v -e split addrs 2>err | cut -f1-4,6-7 >got &&
+				dt_cmp want got && grep -q '	ok\$' got || dt_show err
 			"
 		done
 	done
