@@ -163,6 +163,17 @@ struct dt_arch {
 	 * thread control block of this many bytes (rounded up to the
 	 * block's alignment); 0 for variant II (x86-64). */
 	unsigned tls_tcb_size;
+	/* A relocatable file's (.o, a kernel module's .ko) relocation of
+	 * type, applied as a static link would: the field at where (room
+	 * bytes left in its section) gets symbol + addend, relative to the
+	 * field's address place where the type says so.  A type that
+	 * reaches its target through a GOT slot or a TLS block points at
+	 * nowhere + addend instead (an address where nothing is: no
+	 * variable is named from it).  False: a type this does not apply
+	 * (NULL: the arch's relocatable files are not read). */
+	bool (*apply_reloc)(unsigned type, uint64_t symbol, int64_t addend,
+			    uint64_t place, uint64_t nowhere, uint8_t *where,
+			    size_t room);
 
 	/* DWARF number for any spelling of a register ("%eax", "ax", "al"
 	 * all give rax's number), -1 when unknown.  len bytes of name. */

@@ -777,6 +777,51 @@ static bool x86_is_stack_canary(const struct dt_mem_op *op)
 	return op->segment >= 0 && op->absolute && op->disp == 0x28;
 }
 
+static void put_le(uint8_t *where, uint64_t v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		where[i] = (uint8_t)(v >> (8 * i));
+}
+
+static bool x86_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
+			    uint64_t place, uint64_t nowhere, uint8_t *where,
+			    size_t room)
+{
+	size_t n = 4;
+	uint64_t v = symbol + (uint64_t)addend;
+
+	switch (type) {
+	case R_X86_64_64:
+		n = 8;
+		break;
+	case R_X86_64_PC64:
+		n = 8;
+		v -= place;
+		break;
+	case R_X86_64_32:
+	case R_X86_64_32S:
+		break;
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+		v -= place;
+		break;
+	case R_X86_64_GOTPCREL:
+	case R_X86_64_GOTPCRELX:
+	case R_X86_64_REX_GOTPCRELX:
+	case R_X86_64_GOTTPOFF:
+	case R_X86_64_TLSGD:
+	case R_X86_64_TLSLD:
+		v = nowhere + (uint64_t)addend - place;
+		break;
+	default:
+		return false;
+	}
+	if (room < n)
+		return false;
+	put_le(where, v, n);
+	return true;
+}
+
 const struct dt_arch dt_arch_x86_64 = {
 	.name = "x86-64",
 	.e_machine = 62,	/* EM_X86_64 */
@@ -793,6 +838,7 @@ const struct dt_arch dt_arch_x86_64 = {
 	.tls_segment = X86_FS,	/* psABI 3.4.6 / ELF TLS: variant II */
 	.percpu_segment = X86_GS,
 	.tpoff_reloc = R_X86_64_TPOFF64,
+	.apply_reloc = x86_apply_reloc,
 	.nregs = X86_NREGS,
 	.reg_from_name = x86_reg_from_name,
 	.reg_name = x86_reg_name,

@@ -8,21 +8,30 @@
 #     what share is attributed;
 #   - per-CPU accesses ("%gs:0x1fb80", "%gs:0x7ede1629(%rip)"): each
 #     answer's variable checked against the symbol table's per-CPU
-#     symbol at that offset (right / wrong / unknown).
+#     symbol at that offset (right / wrong / unknown);
+#   - two modules (ext4, sch_fq; the package's debug modules hold their
+#     code): every memory instruction, and each rip-relative access's
+#     variable checked against the module's relocation there.
 #   kernel.sh BUILD WORKDIR
 set -eu
 build=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 cd "$work"
 
+# the modules checked: a large one and the qdisc of the false-sharing story
+modules="kernel/fs/ext4/ext4.ko kernel/net/sched/sch_fq.ko"
 vmlinux=$(ls usr/lib/debug/boot/vmlinux-* 2>/dev/null | head -n 1 || true)
-if [ -z "$vmlinux" ]; then
+if [ -z "$vmlinux" ] || [ ! -s "usr/lib/debug/lib/modules/${vmlinux##*vmlinux-}/kernel/net/sched/sch_fq.ko" ]; then
 	pkg=$(apt-cache depends linux-image-amd64-dbg 2>/dev/null |
 	      sed -n 's/.*Depends: \(linux-image-[0-9].*-dbg\)$/\1/p' | head -n 1)
 	[ -n "$pkg" ] || { echo "kernel.sh: no linux-image-*-amd64-dbg package in apt's lists" >&2; exit 1; }
-	echo "kernel.sh: downloading $pkg (about 860 MB, once)" >&2
-	apt-get download "$pkg" >/dev/null
-	dpkg --fsys-tarfile "$pkg"_*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*'
+	if ! ls "$pkg"_*.deb >/dev/null 2>&1; then
+		echo "kernel.sh: downloading $pkg (about 860 MB, once)" >&2
+		apt-get download "$pkg" >/dev/null
+	fi
+	dpkg --fsys-tarfile "$pkg"_*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*' \
+		$(for m in $modules; do echo "./usr/lib/debug/lib/modules/*/$m"; done)
 	rm -f "$pkg"_*.deb
 	vmlinux=$(ls usr/lib/debug/boot/vmlinux-* | head -n 1)
 fi
@@ -79,4 +88,22 @@ perl -e '
 	printf "per-CPU accesses: %d: %d right, %d wrong, %d unknown (%%gs:(%%reg): this_cpu_ptr), %d not checkable\n",
 		$right + $wrong + $unknown + $untold, $right, $wrong, $unknown, $untold;
 '
+# kernel modules (Debian's debug modules hold their code too): every
+# memory instruction of every function, and each rip-relative access
+# checked against the module's own relocations
+for m in $modules; do
+	ko=usr/lib/debug/lib/modules/${vmlinux##*vmlinux-}/$m
+	name=$(basename "$m" .ko)
+	readelf -sW "$ko" | awk '$4 == "FUNC" && $7 ~ /^[0-9]+$/ { print $8 }' | sort -u >$name.fns
+	"$build/tests/dtinsns" "$ko" $(cat $name.fns) 2>/dev/null >$name.insns || true
+	grep -v '	lea\|	nop' $name.insns | grep '(' | cut -f1 >$name.mem
+	/usr/bin/time -f '%U %S %M' -o rss "$build/dtresolve" --stat -v -e "$ko" $name.mem \
+		>$name.out 2>$name.stat
+	read -r user sys kb <rss
+	resolved=$(awk '$1 == "resolved" { print $2 " (" $3 "%)" }' $name.stat)
+	echo "module $name: $(wc -l <$name.mem) memory instructions:" \
+		"$(echo "$user + $sys" | bc -l | xargs printf '%.2f') s CPU, peak RSS $((kb / 1024)) MB, resolved $resolved"
+	printf '  '
+	perl "$here/module-relocs.pl" "$ko" $name.insns $name.out
+done
 rm -f rss

@@ -2,7 +2,8 @@
 /*
  * The set of binaries a profile touches, by the name perf gives them:
  * one session each, opened on first use.  Knows where perf's names lead:
- * "[kernel.kallsyms]" to a vmlinux with DWARF, a build-id to perf's cache
+ * "[kernel.kallsyms]" to a vmlinux with DWARF, "[sch_fq]" to a kernel
+ * module's file (kmodules.c), a build-id to perf's cache
  * in ~/.debug, "[vdso]" and "[unknown]" to nothing.  Says once per binary
  * why its samples cannot be attributed.
  */
@@ -23,6 +24,7 @@ struct dso {
 	struct dt_session *session;
 	enum dt_reason why;		/* when session is NULL */
 	bool kernel;
+	bool module;			/* a kernel module: by its symbols */
 	bool kaslr_known;
 	uint64_t kaslr;			/* runtime - link-time */
 };
@@ -167,6 +169,17 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 			    e->name);
 			return;
 		}
+	} else if ((e->module = dt_dso_is_kmodule(e->name))) {
+		path = dt_find_kmodule(e->name, d->o.debuginfo_path, d->o.vmlinux);
+		if (!path && e->name[0] == '[') {
+			say(d, "no file for kernel module '%s' (looked under "
+			    "lib/modules/ of /usr/lib/debug, the debug directories "
+			    "and /; install linux-image-$(uname -r)-dbg): its samples "
+			    "count as no_dso", e->name);
+			return;
+		}
+		if (!path && !(path = strdup(e->name)))
+			return;
 	} else if (e->name[0] == '[') {
 		return;		/* [vdso], [unknown], [anon]...: no file */
 	} else {
@@ -265,6 +278,13 @@ int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
 
 	if (!s)
 		return -ENOENT;
+	if (e->module) {
+		uint64_t start, size;
+		if (!sym || dt_session_symbol_fit(s, sym, symoff, 0, &start, &size))
+			return -ENOENT;
+		*pc = start + symoff;
+		return 0;
+	}
 	if (!e->kernel)
 		return dt_session_addr_from_offset(s, addr, pc);
 	/* KASLR moved the kernel: the symbol perf found tells by how much */

@@ -313,13 +313,22 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 			       enum dt_reason *why);
 /* Link-time pc in dso name of what perf calls its address there: a file
  * offset for user space; the runtime address for the kernel, corrected
- * for KASLR through the symbol sym+symoff perf found.  0 or -errno. */
+ * for KASLR through the symbol sym+symoff perf found; a kernel module's
+ * symbol sym+symoff (its sections load apart).  0 or -errno. */
 int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
 		    const char *sym, uint64_t symoff, uint64_t *pc);
 /* True for perf's name of the kernel image. */
 bool dt_dso_is_kernel(const char *name);
 /* Path of a readable vmlinux for the running kernel, malloc'd; NULL. */
 char *dt_find_vmlinux(void);
+/* True for perf's name of a kernel module: "[sch_fq]", or a .ko path. */
+bool dt_dso_is_kmodule(const char *name);
+/* The file of kernel module name (perf's), malloc'd, or NULL: under each
+ * directory of search_path (libdwfl's syntax; NULL: /usr/lib/debug), then
+ * /, at lib/modules/RELEASE (the vmlinux's "vmlinux-RELEASE", else the
+ * running kernel's); a .ko path perf read, under each directory. */
+char *dt_find_kmodule(const char *name, const char *search_path,
+		      const char *vmlinux);
 
 /*
  * Aggregation of many answers into the tables both front ends print:

@@ -55,6 +55,9 @@ struct global_index {
 	size_t ntpoffs, tpoffs_cap;
 	bool tpoffs_loaded;
 	struct symbol_list syms;	/* ELF data symbols, by address */
+	struct symbol_list decls;	/* relocatable files: unit-level
+					 * declarations (start: DIE key), by
+					 * name */
 	Dwarf_Off *cus;			/* compile units indexed so far */
 	size_t ncus, cus_cap;
 	bool all;			/* every unit is indexed */
@@ -277,6 +280,7 @@ void global_index_free(struct global_index *ix)
 	free(ix->tpoffs);
 	free(ix->tls_syms.v);
 	free(ix->syms.v);
+	free(ix->decls.v);
 	free(ix->v);
 	free(ix);
 }
@@ -346,6 +350,60 @@ static struct global_index *global_index_get(struct dt_session *s)
 	return s->globals;
 }
 
+/* The declarations of variables at unit level ("extern unsigned long
+ * jiffies;"), sized, by name. */
+static void load_declarations(struct dt_session *s, struct global_index *ix)
+{
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu, c;
+	struct symbol_list *l = &ix->decls;
+
+	l->loaded = true;
+	while (session_next_unit(s, &unit, &cu)) {
+		if (dwarf_child(&cu, &c) != 0)
+			continue;
+		do {
+			Dwarf_Die t;
+			uint64_t size;
+			const char *name;
+			if (dwarf_tag(&c) != DW_TAG_variable ||
+			    !dwarf_hasattr(&c, DW_AT_declaration) ||
+			    !(name = dwarf_diename(&c)) || !die_type(&c, &t) ||
+			    !type_byte_size(&t, &size) || !size)
+				continue;
+			if (GROW(l->v, l->cap, l->n, 256))
+				return;
+			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name };
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_sym_name);
+}
+
+/* A relocatable file's access to a variable it does not define (a
+ * module's to the kernel's): the slot relocs.c gave the symbol, and the
+ * declaration of its name; every unit's declaration must give one size. */
+static bool extern_var_at(struct dt_session *s, uint64_t addr, Dwarf_Die *var,
+			  uint64_t *off)
+{
+	const char *name = reloc_extern_at(s->externs, addr, off);
+	struct global_index *ix;
+
+	if (!name || !s->dwarf || !(ix = global_index_get(s)))
+		return false;
+	if (!ix->decls.loaded)
+		load_declarations(s, ix);
+	const struct symbol_list *l = &ix->decls;
+	size_t hi = AT_OR_BELOW(l->n, i, strcmp(l->v[i].name, name) <= 0 ? 0 : 1, 0);
+	if (!hi || strcmp(l->v[hi - 1].name, name))
+		return false;
+	uint64_t size = l->v[hi - 1].size;
+	for (size_t i = hi - 1; i > 0 && !strcmp(l->v[i - 1].name, name); i--)
+		if (l->v[i - 1].size != size)
+			return false;
+	return *off < size && session_offdie(s, l->v[hi - 1].start, var);
+}
+
 /* The DWARF variable holding link-time addr (pc's unit searched first). */
 static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 					    uint64_t addr)
@@ -376,6 +434,8 @@ bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
 {
 	const struct global_var *g;
 
+	if (extern_var_at(s, addr, var, off))
+		return true;
 	if (!in_data_section(s, addr) || !(g = global_find(s, pc, addr)) ||
 	    !session_offdie(s, g->die, var))
 		return false;
@@ -536,6 +596,11 @@ enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,
 				uint64_t step, const struct access *acc,
 				struct dt_answer *ans)
 {
+	Dwarf_Die var;
+	uint64_t in;
+
+	if (extern_var_at(s, off, &var, &in))	/* a module's use of the kernel's */
+		return static_var_attribute(s, &var, in, step, acc, ans);
 	if (off >= s->percpu_size)
 		return DT_NO_REG;	/* not a kernel, or not its per-CPU area */
 	return tagged_attribute(s, pc, PERCPU_TAG, off, step, acc, ans);
@@ -548,6 +613,8 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 	Dwarf_Die var;
 	uint64_t off;
 
+	if (extern_var_at(s, addr, &var, &off))
+		return static_var_attribute(s, &var, off, step, acc, ans);
 	if (!in_data_section(s, addr))
 		return DT_NO_VAR;
 	if (!global_var_at(s, pc, addr, &var, &off))

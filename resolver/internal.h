@@ -92,6 +92,7 @@ struct dt_session {
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct global_index *globals;		/* globals.c, built lazily */
+	struct reloc_externs *externs;		/* relocatable files: relocs.c */
 	struct container_index *containers;	/* containers.c, built lazily */
 	struct typedef_cache *typedefs;		/* typenames.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
@@ -112,6 +113,8 @@ struct dt_session {
 	uint64_t percpu_size;		/* a kernel's per-CPU area, linked at
 					 * address 0 (.data..percpu): its
 					 * size, else 0 */
+	bool relocatable;		/* a .o or .ko: its code relocated here
+					 * (relocs.c), never read_code's */
 	dt_code_reader *read_code;	/* instead of the file, when set */
 	void *read_code_arg;
 	uint8_t code_buf[32];		/* what read_code returned */
@@ -172,6 +175,7 @@ void layout_cache_free(struct layout_cache *c);
 struct access;
 /* ---- globals.c: variables with a static address ---- */
 struct global_index;
+struct reloc_externs;
 void global_index_free(struct global_index *ix);
 /* The program's thread-local at tpoff from the thread pointer (TLS
  * variant II, x86-64: below it; variant I, AArch64: after the thread
@@ -433,6 +437,27 @@ void oom_caught(struct dt_session *s);
 char *symbol_demangle(const char *mangled);
 /* Where a legacy Rust name's "::h<16 hex>" hash starts, or 0. */
 size_t symbol_rust_hash_start(const char *demangled);
+
+/* ---- relocs.c ---- */
+/* An address past every allocated section of a relocatable file (as
+ * libdwfl placed them): where a relocation that leaves the file points. */
+uint64_t reloc_nowhere(Elf *elf);
+/* Apply relocation section relsec (SHT_RELA) to copy, the size bytes of
+ * the section it relocates, at addr, with arch->apply_reloc (not NULL):
+ * how many relocations could not be applied. */
+size_t reloc_apply(Elf *elf, const struct dt_arch *arch, Elf_Scn *relsec,
+		   uint8_t *copy, size_t size, uint64_t addr, uint64_t nowhere,
+		   struct reloc_externs *ex);
+/* The symbols a relocatable file uses but does not define (a module's
+ * use of the kernel's variables), each given addresses of its own past
+ * nowhere by reloc_apply.  NULL without memory (then they point at
+ * nowhere). */
+struct reloc_externs *reloc_externs_new(uint64_t nowhere);
+void reloc_externs_free(struct reloc_externs *ex);
+/* The undefined symbol whose slot holds addr, and addr's offset in it;
+ * NULL when none. */
+const char *reloc_extern_at(const struct reloc_externs *ex, uint64_t addr,
+			    uint64_t *off);
 
 /* ---- debuginfo.c ---- */
 /* ROOT/.build-id/xx/rest<suffix> for build-id id[0..n) into buf; false

@@ -22,6 +22,8 @@
 
 struct load_segment {
 	uint64_t vaddr, filesz, offset;
+	uint8_t *bytes;		/* relocated (relocatable files), else NULL:
+				 * the file's bytes at offset */
 };
 
 struct session_priv {
@@ -175,17 +177,81 @@ static uint64_t percpu_area_size(Elf *elf)
 	return 0;
 }
 
+/* A relocatable file (.o, .ko) has no segments: its allocated sections
+ * at the addresses libdwfl gave them, relocated (relocs.c). */
+static int read_sections(struct session_priv *p)
+{
+	struct dt_session *s = &p->pub;
+	Elf_Scn *scn = NULL;
+	size_t n, missed = 0;
+
+	s->relocatable = true;	/* no code from elsewhere: it is unrelocated */
+	if (!s->arch->apply_reloc) {
+		session_warn(s, "'%s': relocatable %s files are not read (their "
+			     "relocations are not applied): its samples count as "
+			     "no_insn", s->path, s->arch->name);
+		return 0;
+	}
+	if (elf_getshdrnum(s->elf, &n))
+		return 0;
+	p->segs = calloc(n ? n : 1, sizeof(*p->segs));
+	if (!p->segs)
+		return -ENOMEM;
+	uint64_t nowhere = reloc_nowhere(s->elf);
+	s->externs = reloc_externs_new(nowhere);
+	/* copies of the sections, then each relocation section applied to
+	 * its target's copy (one pass: a file may have 65,535 sections) */
+	uint32_t *seg_of = calloc(n ? n : 1, sizeof(*seg_of));	/* 0: none */
+	if (!seg_of)
+		return -ENOMEM;
+	while ((scn = elf_nextscn(s->elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type == SHT_NOBITS || !sh.sh_size ||
+		    sh.sh_offset > s->image_size || sh.sh_size > s->image_size - sh.sh_offset)
+			continue;
+		uint8_t *copy = malloc(sh.sh_size);
+		if (!copy) {
+			free(seg_of);
+			return -ENOMEM;
+		}
+		memcpy(copy, s->image + sh.sh_offset, sh.sh_size);
+		p->segs[p->nsegs++] = (struct load_segment){
+			sh.sh_addr, sh.sh_size, sh.sh_offset, copy };
+		seg_of[elf_ndxscn(scn)] = (uint32_t)p->nsegs;
+	}
+	while ((scn = elf_nextscn(s->elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL) ||
+		    sh.sh_info >= n || !seg_of[sh.sh_info])
+			continue;
+		struct load_segment *g = &p->segs[seg_of[sh.sh_info] - 1];
+		missed += reloc_apply(s->elf, s->arch, scn, g->bytes, g->filesz,
+				      g->vaddr, nowhere, s->externs);
+	}
+	free(seg_of);
+	session_debug(s, "relocatable: %zu sections, nowhere %#llx, %zu relocations not applied",
+		      p->nsegs, (unsigned long long)nowhere, missed);
+	if (missed)
+		session_warn(s, "'%s': %zu relocations of its code are of types "
+			     "dtprof does not apply: the accesses they touch may be "
+			     "unknown", s->path, missed);
+	return 0;
+}
+
 static int read_segments(struct session_priv *p)
 {
 	size_t n;
+	GElf_Ehdr eh;
 
+	if (gelf_getehdr(p->pub.elf, &eh) && eh.e_type == ET_REL)
+		return read_sections(p);
 	if (elf_getphdrnum(p->pub.elf, &n))
 		return 0;	/* no program headers: no code to read */
 	p->segs = calloc(n ? n : 1, sizeof(*p->segs));
 	if (!p->segs)
 		return -ENOMEM;
-	GElf_Ehdr eh;
-	bool program = gelf_getehdr(p->pub.elf, &eh) && eh.e_type == ET_EXEC;
+	bool program = eh.e_type == ET_EXEC;
 	uint64_t tls_block = 0, tls_align = 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
@@ -202,7 +268,7 @@ static int read_segments(struct session_priv *p)
 		if (ph.p_type != PT_LOAD)
 			continue;
 		p->segs[p->nsegs++] = (struct load_segment){
-			ph.p_vaddr, ph.p_filesz, ph.p_offset };
+			ph.p_vaddr, ph.p_filesz, ph.p_offset, NULL };
 	}
 	/* a library's thread-locals are not at a fixed offset */
 	p->pub.tls_block = program ? tls_block : 0;
@@ -223,7 +289,8 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 {
 	const struct session_priv *p = priv(s);
 
-	if (s->read_code) {
+	if (s->read_code && !s->relocatable) {	/* the reader's would be
+						 * relocated elsewhere */
 		int n = s->read_code(s->read_code_arg, pc, s->code_buf,
 				     sizeof(s->code_buf));
 		if (n > 0) {
@@ -237,6 +304,10 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 		const struct load_segment *g = &p->segs[i];
 		if (pc < g->vaddr || pc - g->vaddr >= g->filesz)
 			continue;
+		if (g->bytes) {
+			*avail = g->filesz - (pc - g->vaddr);
+			return g->bytes + (pc - g->vaddr);
+		}
 		uint64_t off = g->offset + (pc - g->vaddr);
 		if (off >= s->image_size)
 			return NULL;	/* truncated file */
@@ -544,9 +615,12 @@ void dt_session_close(struct dt_session *s)
 	funcmap_cache_free(s->funcmaps);
 	layout_cache_free(s->layouts);
 	global_index_free(s->globals);
+	reloc_externs_free(s->externs);
 	container_index_free(s->containers);
 	typedef_cache_free(s->typedefs);
 	track_values_free(s->track_values);
+	for (size_t i = 0; p->segs && i < p->nsegs; i++)
+		free(p->segs[i].bytes);
 	free(p->segs);
 	free(p->names);
 	free(p->splits);

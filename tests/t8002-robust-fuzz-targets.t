@@ -3,10 +3,10 @@
 # The fixed-seed pass over the fuzz targets (the long runs are make fuzz,
 # with AFL++): instruction decoding and tracking on mutated code of both
 # architectures (tests/dtfuzz), perf script text mutated line by line
-# through dtresolve, and every input the fuzzers ever found
-# (tests/fuzz/found/TARGET/) and a sample of what AFL++ kept for new
-# paths (tests/fuzz/corpus/TARGET/) replayed.  No crash, no sanitizer report,
-# every line answered.
+# through dtresolve, an object file's ELF mutated, and every input the
+# fuzzers ever found (tests/fuzz/found/TARGET/) and a sample of what
+# AFL++ kept for new paths (tests/fuzz/corpus/TARGET/) replayed.  No
+# crash, no sanitizer report, every line answered.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc perl objcopy
 
@@ -50,6 +50,20 @@ for i in $(seq 1 $RUNS); do
 done
 dt_test "$RUNS mutated perf script texts: no crash, every line answered" \
 	'test $crashes = 0 && test $lost = 0'
+
+# a relocatable file (a kernel module is one): its sections, symbols and
+# relocations mutated, every address line still answered
+gcc -O2 -g -fno-asynchronous-unwind-tables -c -o rel.o "$DT_SRC/tests/fixtures/globals.c"
+"$DTINSNS" rel.o get_b set_a bump conf3_x | cut -f1 >rel.addrs
+crashes=0 lost=0
+for i in $(seq 1 $RUNS); do
+	"$fuzz/mutate" $i rel.o m.o
+	dt_no_crash "$DTRESOLVE" -e m.o rel.addrs >out 2>err ||
+		{ crashes=$((crashes + 1)); echo "# object file seed $i crashed:"; tail -3 err | sed 's/^/#   /'; }
+	test $(wc -l <out) = $(wc -l <rel.addrs) || { lost=$((lost + 1)); echo "# object file seed $i: lines lost"; }
+done
+dt_test "$RUNS mutated object files: no crash, every line answered" \
+	'test -s rel.addrs && test $crashes = 0 && test $lost = 0'
 
 # what the fuzzers found or kept: each input replayed on its target
 gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
