@@ -12,6 +12,7 @@
 #   dt_cc_list [cross]          (the C compilers to build fixtures with;
 #                               with an argument, AArch64 gcc too)
 #   dt_all_right EVAL FUNCTION  (every access of FUNCTION correct)
+#   dt_fixture_functions SOURCE (the functions a fixture labels)
 
 set -u
 DT_SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -120,6 +121,12 @@ dt_cc_list() {
 			echo missing-$cc
 		fi
 	done
+}
+
+# dt_fixture_functions SOURCE: the functions a labeled fixture's
+# "@expect KIND FUNCTION:" comments name.
+dt_fixture_functions() {
+	sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' "$1"
 }
 
 # dt_all_right EVAL FUNCTION: corpus-eval -v output EVAL has at least one

@@ -11,7 +11,7 @@ dt_require gcc
 
 for fx in corpus globals; do
 	src=$DT_SRC/tests/fixtures/$fx.c
-	fns=$(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' "$src")
+	fns=$(dt_fixture_functions "$src")
 	for cc in $(dt_cc_list); do
 		for o in 0 2; do
 			b=$fx-$cc-$o
@@ -35,7 +35,7 @@ done
 # without their .debug_info.
 for fx in corpus globals; do
 	src=$DT_SRC/tests/fixtures/$fx.c
-	fns=$(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' "$src")
+	fns=$(dt_fixture_functions "$src")
 	for build in gcc-gdwarf-4 clang-gdwarf-5; do
 		cc=${build%%-*} dw=${build#*-}
 		for o in 0 2; do

@@ -21,7 +21,7 @@ answers() {
 
 for fx in corpus globals; do
 	src=$DT_SRC/tests/fixtures/$fx.c
-	fns=$(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' "$src")
+	fns=$(dt_fixture_functions "$src")
 	for cc in $(dt_cc_list); do
 		for o in 0 2; do
 			b=$fx-$cc-$o
@@ -40,7 +40,7 @@ done
 # gcc's CFI in .eh_frame: libdwfl does not relocate it, so -O0's frame
 # based variables are unknown; never another answer.
 src=$DT_SRC/tests/fixtures/corpus.c
-fns=$(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' "$src")
+fns=$(dt_fixture_functions "$src")
 gcc -O0 -g -c -o eh.o "$src" && gcc -o eh eh.o
 "$DTINSNS" eh $fns | answers eh.want eh
 "$DTINSNS" eh.o $fns | answers eh.got eh.o
@@ -79,7 +79,7 @@ done
 # a module by perf's name, in a debug tree laid out as Debian's
 release=$(uname -r)
 mkdir -p dbg/lib/modules/$release/kernel/fx && cp globals-gcc-2.o dbg/lib/modules/$release/kernel/fx/globals-mod.ko
-"$DTINSNS" globals-gcc-2.o $(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' "$DT_SRC/tests/fixtures/globals.c") >mod.insns
+"$DTINSNS" globals-gcc-2.o $(dt_fixture_functions "$DT_SRC/tests/fixtures/globals.c") >mod.insns
 perl -e '
 	my ($first, $fn);
 	while (<STDIN>) {

@@ -6,8 +6,7 @@
 dt_require gcc perl
 
 gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
-"$DTINSNS" corpus $(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' \
-	"$DT_SRC/tests/fixtures/corpus.c") | cut -f1 >addrs
+"$DTINSNS" corpus $(dt_fixture_functions "$DT_SRC/tests/fixtures/corpus.c") | cut -f1 >addrs
 
 # Lines made of fragments of valid requests, random bytes and noise.
 perl -e '

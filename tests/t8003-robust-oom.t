@@ -16,8 +16,7 @@ esac
 
 gcc -O2 -shared -fPIC -o failmalloc.so "$DT_SRC/tests/failmalloc.c" -ldl
 gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
-"$DTINSNS" corpus $(sed -n 's/.*@expect [a-z_]* \([a-z_0-9]*\):.*/\1/p' \
-	"$DT_SRC/tests/fixtures/corpus.c") | cut -f1 >addrs
+"$DTINSNS" corpus $(dt_fixture_functions "$DT_SRC/tests/fixtures/corpus.c") | cut -f1 >addrs
 "$DTRESOLVE" -v -e corpus addrs >want
 lines=$(wc -l <addrs)
 
