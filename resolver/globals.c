@@ -47,6 +47,11 @@ struct tpoff_slot {
 	uint64_t off;		/* the variable's offset in the module's block */
 };
 
+struct cu_indexed {
+	Dwarf_Off cu;
+	bool functions;		/* its functions' statics too */
+};
+
 struct global_index {
 	struct global_var *v;		/* sorted by start */
 	size_t n, cap;
@@ -58,7 +63,7 @@ struct global_index {
 	struct symbol_list decls;	/* relocatable files: unit-level
 					 * declarations (start: DIE key), by
 					 * name */
-	Dwarf_Off *cus;			/* compile units indexed so far */
+	struct cu_indexed *cus;		/* compile units indexed so far */
 	size_t ncus, cus_cap;
 	bool all;			/* every unit is indexed */
 };
@@ -170,10 +175,11 @@ static bool tls_symbol_offset(struct dt_session *s, struct global_index *ix,
 	return true;
 }
 
-/* Variables among parent's children; with into_functions, also the
- * statics inside function bodies (the costly part of a large unit). */
+/* Variables among parent's children (with vars); with into_functions,
+ * also the statics inside function bodies (the costly part of a large
+ * unit). */
 static void index_children(struct dt_session *s, Dwarf_Die *parent,
-			   struct global_index *ix, int depth,
+			   struct global_index *ix, int depth, bool vars,
 			   bool into_functions)
 {
 	Dwarf_Die c;
@@ -186,6 +192,8 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		bool by_symbol = false;
 		switch (dwarf_tag(&c)) {
 		case DW_TAG_variable:
+			if (!vars)
+				break;
 			if (static_address(&c, &addr)) {
 				addr -= (uint64_t)s->dwarf_adjust;
 				if (addr < s->percpu_size)
@@ -214,10 +222,10 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
 			if (into_functions)	/* function statics */
-				index_children(s, &c, ix, depth + 1, true);
+				index_children(s, &c, ix, depth + 1, true, true);
 			break;
 		case DW_TAG_namespace:
-			index_children(s, &c, ix, depth + 1, into_functions);
+			index_children(s, &c, ix, depth + 1, vars, into_functions);
 			break;
 		default:
 			break;
@@ -232,26 +240,35 @@ static int cmp_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static bool cu_indexed(const struct global_index *ix, Dwarf_Off cu)
+static struct cu_indexed *cu_indexed(const struct global_index *ix, Dwarf_Off cu)
 {
 	for (size_t i = 0; i < ix->ncus; i++)
-		if (ix->cus[i] == cu)
-			return true;
-	return false;
+		if (ix->cus[i].cu == cu)
+			return &ix->cus[i];
+	return NULL;
 }
 
 /* Index one compile unit's static variables, once; sorted by the caller.
  * A function's statics are used by that function, so they are looked for
- * in the unit of the accessing pc only (into_functions). */
+ * in the unit of the accessing pc only (into_functions), whether or not
+ * its unit-level ones were indexed before (index_all). */
 static void index_cu(struct dt_session *s, struct global_index *ix,
 		     Dwarf_Die *cu, bool into_functions)
 {
 	Dwarf_Off off = session_die_key(s, cu);
+	struct cu_indexed *done = cu_indexed(ix, off);
 
-	if (cu_indexed(ix, off) || GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
+	if (done) {
+		if (into_functions && !done->functions) {
+			done->functions = true;
+			index_children(s, cu, ix, 0, false, true);
+		}
 		return;
-	ix->cus[ix->ncus++] = off;
-	index_children(s, cu, ix, 0, into_functions);
+	}
+	if (GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
+		return;
+	ix->cus[ix->ncus++] = (struct cu_indexed){ off, into_functions };
+	index_children(s, cu, ix, 0, true, into_functions);
 }
 
 static void sort_index(struct global_index *ix)
@@ -416,8 +433,9 @@ static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 		return NULL;
 	/* most statics live in the unit that uses them: index that one
 	 * first, every unit only when it is not there */
+	const struct cu_indexed *done;
 	if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
-	    !cu_indexed(ix, session_die_key(s, &cu))) {
+	    (!(done = cu_indexed(ix, session_die_key(s, &cu))) || !done->functions)) {
 		index_cu(s, ix, &cu, true);
 		sort_index(ix);
 	}
