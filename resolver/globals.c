@@ -431,15 +431,17 @@ static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 
 	if (!ix || !s->dwarf)
 		return NULL;
-	/* most statics live in the unit that uses them: index that one
-	 * first, every unit only when it is not there */
+	/* what is indexed already; else the unit that uses it, its
+	 * functions' statics too (they are used there only); else every
+	 * unit's unit-level variables */
+	g = find(ix, addr);
 	const struct cu_indexed *done;
-	if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
+	if (!g && scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
 	    (!(done = cu_indexed(ix, session_die_key(s, &cu))) || !done->functions)) {
 		index_cu(s, ix, &cu, true);
 		sort_index(ix);
+		g = find(ix, addr);
 	}
-	g = find(ix, addr);
 	if (!g && !ix->all) {
 		index_all(s, ix);
 		g = find(ix, addr);
