@@ -4,7 +4,7 @@
 #   make check           install missing packages (root), build, run the TAP suite
 #   make check SANITIZE=1  the same under ASan + UBSan, in build/san
 #   make bench           benchmarks (not tests)
-#   make bench-kernel    dtresolve on Debian's vmlinux (downloads it once)
+#   make bench-kernel    dtresolve on Debian's vmlinux and two modules (downloads once)
 #   make coverage        attribution per category, compiler and -O level
 #   make fuzz-accuracy   random programs checked by execution (SEEDS=200)
 #   make fuzz            AFL++ on every parser, FUZZ_SECONDS a target
