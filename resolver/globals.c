@@ -335,28 +335,46 @@ static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
 	return DT_NO_TYPE;
 }
 
-/* Whether addr can hold a variable: an allocated, non-code section that
- * is not the GOT (a GOT slot holds the address of a variable, a pointer
- * the linker made: no DWARF variable is there). */
-static bool in_data_section(struct dt_session *s, uint64_t addr)
+/* The allocated section holding addr: its header and name ("" when it
+ * has none); false when none does.  *any: the file has section headers. */
+static bool section_at(struct dt_session *s, uint64_t addr, GElf_Shdr *sh,
+		       const char **name, bool *any)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
-	if (addr < s->percpu_size)
-		return false;	/* per-CPU offsets are no address without %gs */
-	if (elf_getshdrstrndx(s->elf, &shstrndx))
-		return true;	/* no sections to tell: look anyway */
-	while ((scn = elf_nextscn(s->elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
-		    addr < sh.sh_addr || addr - sh.sh_addr >= sh.sh_size)
+	*any = !elf_getshdrstrndx(s->elf, &shstrndx);
+	while (*any && (scn = elf_nextscn(s->elf, scn))) {
+		if (!gelf_getshdr(scn, sh) || !(sh->sh_flags & SHF_ALLOC) ||
+		    addr < sh->sh_addr || addr - sh->sh_addr >= sh->sh_size)
 			continue;
-		const char *name = elf_strptr(s->elf, shstrndx, sh.sh_name);
-		return !(sh.sh_flags & SHF_EXECINSTR) &&
-		       !(name && !strncmp(name, ".got", 4));
+		*name = elf_strptr(s->elf, shstrndx, sh->sh_name);
+		if (!*name)
+			*name = "";
+		return true;
 	}
 	return false;
+}
+
+#define PERCPU_SECTION ".data..percpu"
+
+/* Whether addr can hold a variable: an allocated, non-code section that
+ * is not the GOT (a GOT slot holds the address of a variable, a pointer
+ * the linker made: no DWARF variable is there), nor a module's per-CPU
+ * section (the kernel's is below percpu_size): a per-CPU variable is
+ * reached through %gs, never at its own address. */
+static bool in_data_section(struct dt_session *s, uint64_t addr)
+{
+	GElf_Shdr sh;
+	const char *name;
+	bool any;
+
+	if (addr < s->percpu_size)
+		return false;	/* per-CPU offsets are no address without %gs */
+	if (!section_at(s, addr, &sh, &name, &any))
+		return !any;	/* no sections to tell: look anyway */
+	return !(sh.sh_flags & SHF_EXECINSTR) && strncmp(name, ".got", 4) &&
+	       strcmp(name, PERCPU_SECTION);
 }
 
 /* The session's index, made empty on first use; NULL without memory. */
@@ -612,6 +630,24 @@ enum dt_reason tls_block_attribute(struct dt_session *s, uint64_t pc,
 	return tagged_attribute(s, pc, TLS_TAG, off, 0, acc, ans);
 }
 
+/* A module's own per-CPU variable (relocatable files: its per-CPU
+ * section where libdwfl placed it) at addr. */
+static bool module_percpu_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,
+				 Dwarf_Die *var, uint64_t *off)
+{
+	GElf_Shdr sh;
+	const char *name;
+	bool any;
+	const struct global_var *g;
+
+	if (!s->relocatable || !section_at(s, addr, &sh, &name, &any) ||
+	    strcmp(name, PERCPU_SECTION) || !(g = global_find(s, pc, addr)) ||
+	    !session_offdie(s, g->die, var))
+		return false;
+	*off = addr - g->start;
+	return true;
+}
+
 enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,
 				uint64_t step, const struct access *acc,
 				struct dt_answer *ans)
@@ -619,7 +655,8 @@ enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,
 	Dwarf_Die var;
 	uint64_t in;
 
-	if (extern_var_at(s, off, &var, &in))	/* a module's use of the kernel's */
+	if (extern_var_at(s, off, &var, &in) ||	/* a module's use of the kernel's */
+	    module_percpu_var_at(s, pc, off, &var, &in))	/* or its own */
 		return static_var_attribute(s, &var, in, step, acc, ans);
 	if (off >= s->percpu_size)
 		return DT_NO_REG;	/* not a kernel, or not its per-CPU area */

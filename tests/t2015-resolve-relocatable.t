@@ -6,7 +6,8 @@
 # program, gcc and clang, -O0 and -O2 (with their CFI in .debug_frame,
 # as the kernel builds modules).  An access to a variable the file does
 # not define is named by its declaration there (unknown when that has
-# no size, or clang wrote none), never as one of the file's own.  A module is found by
+# no size, or clang wrote none), never as one of the file's own; its own
+# per-CPU variables through %gs.  A module is found by
 # perf's name for it ("[globals_mod]", '-' and '_' alike) under
 # DIR/lib/modules/RELEASE of a --debug-dir, as Debian's -dbg packages
 # lay modules out.  (Debian's ext4 and sch_fq modules: make bench-kernel
@@ -73,6 +74,29 @@ for cc in $(dt_cc_list); do
 			grep -q '^name_theirs	' $b.got &&
 			! grep '^name_theirs	' $b.got | grep -v '	(unknown)	' | grep -q . || dt_show $b.got
 		"
+	done
+done
+
+# a module's own per-CPU variables (tests/fixtures/percpu.c built -c):
+# %gs: names them as in a kernel (t2012); their address without %gs,
+# nothing
+for cc in $(dt_cc_list); do
+	for o in 0 2; do
+		b=percpu-$cc-$o
+		$cc -O$o -g -fno-pie -fno-asynchronous-unwind-tables -c -o $b.o \
+			"$DT_SRC/tests/fixtures/percpu.c"
+		"$DTINSNS" $b.o stats_misses counter_inc slot2 plain_low this_cpu_ptr_read |
+			grep "%gs:\|plain_low	mov" >$b.insns
+		cut -f1 $b.insns | "$DTRESOLVE" -v -e $b.o 2>/dev/null | paste $b.insns - |
+			cut -f2,5,6,7,9,10 >$b.got
+		dt_test "$cc -O$o: a module's per-CPU variables through %gs, not without" '
+			grep -q "^stats_misses	struct rq_stats	8	misses	rq_stats	ok\$" $b.got &&
+			grep -q "^counter_inc	int	0		pcpu_counter	ok\$" $b.got &&
+			grep -q "^slot2	[a-z ]*long[a-z ]*	0		pcpu_slots	ok\$" $b.got &&
+			grep -q "^plain_low	(unknown)	0			no_var\$" $b.got &&
+			grep -q "^this_cpu_ptr_read	(unknown)	0			no_reg\$" $b.got ||
+			dt_show $b.got
+		'
 	done
 done
 
