@@ -816,7 +816,10 @@ static bool x86_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
 	default:
 		return false;
 	}
-	if (room < n)
+	/* a value its field cannot hold would reach another address */
+	bool fits = n == 8 || (type == R_X86_64_32 ? v <= UINT32_MAX :
+			       (int64_t)v == (int64_t)(int32_t)(uint32_t)v);
+	if (room < n || !fits)
 		return false;
 	put_le(where, v, n);
 	return true;
