@@ -113,12 +113,27 @@ static int try_path(const char *path, const void *id, int idlen, bool have_crc,
 	return fd;
 }
 
+char *debuginfo_path_split(const char *search_path, char **entries,
+			   bool *crc_check)
+{
+	char *path = strdup(search_path && *search_path ? search_path : DEFAULT_PATH);
+	char *p = path;
+
+	*crc_check = true;
+	while (p && (*p == '-' || *p == '+'))
+		*crc_check = *p++ != '-';
+	*entries = p;
+	return path;
+}
+
 int debuginfo_search(const char *file_name, const char *search_path,
 		     const void *id, int idlen, const char *debuglink,
 		     GElf_Word crc, char **found)
 {
 	char dir[PATH_MAX], cand[PATH_MAX * 2];
-	char *path = strdup(search_path && *search_path ? search_path : DEFAULT_PATH);
+	char *p;
+	bool crc_check;
+	char *path = debuginfo_path_split(search_path, &p, &crc_check);
 	const char *slash = file_name ? strrchr(file_name, '/') : NULL;
 	int fd = -1;
 
@@ -133,11 +148,6 @@ int debuginfo_search(const char *file_name, const char *search_path,
 	/* roots hold the binary's absolute directory */
 	if (!realpath(rel, dir))
 		snprintf(dir, sizeof(dir), "%s", rel);
-	/* libdwfl's flags: '-' (no CRC checks) and '+' lead the path */
-	char *p = path;
-	bool crc_check = true;
-	while (*p == '-' || *p == '+')
-		crc_check = *p++ != '-';
 	/* a debuglink that names another directory is not followed */
 	if (debuglink && (strchr(debuglink, '/') || !*debuglink))
 		debuglink = NULL;

@@ -472,6 +472,12 @@ int debuginfo_open_checked(const char *path, const void *id, int idlen,
 /* Separate debug info of file_name (with build-id id, .gnu_debuglink
  * debuglink and its crc) along search_path (libdwfl's syntax; NULL: the
  * default): an fd and *found (malloc'd path), or -1. */
+/* A malloc'd copy of libdwfl's search_path (NULL or "": the default,
+ * ":.debug:/usr/lib/debug") for strtok_r on ':'; *entries: past its
+ * leading flags ('-': no CRC checks, '+'), *crc_check from them.  NULL
+ * without memory. */
+char *debuginfo_path_split(const char *search_path, char **entries,
+			   bool *crc_check);
 int debuginfo_search(const char *file_name, const char *search_path,
 		     const void *id, int idlen, const char *debuglink,
 		     GElf_Word crc, char **found);

@@ -109,29 +109,21 @@ static void kernel_release(const char *vmlinux, char *buf, size_t len)
 		snprintf(buf, len, "%s", uname(&u) ? "" : u.release);
 }
 
-/* Call fn on each absolute directory of a libdwfl search path (":.debug:
- * /usr/lib/debug", '+' and '-' prefixes dropped), then on "" (the root:
- * /lib/modules itself); stops at the first that returns a path. */
+/* Call fn on each absolute directory of libdwfl's search path (the debug
+ * roots), then on "" (the root: /lib/modules itself); stops at the first
+ * that returns a path. */
 static char *each_root(const char *search_path, char *(*fn)(const char *root, void *arg),
 		       void *arg)
 {
-	const char *p = search_path ? search_path : "/usr/lib/debug";
-	char root[PATH_MAX];
-	char *hit = NULL;
+	char *entries, *save = NULL, *hit = NULL;
+	bool crc_check;
+	char *path = debuginfo_path_split(search_path, &entries, &crc_check);
 
-	while (!hit && *p) {
-		size_t n = strcspn(p, ":");
-		while (n && (*p == '+' || *p == '-'))
-			p++, n--;
-		if (n && *p == '/' && n < sizeof(root)) {
-			memcpy(root, p, n);
-			root[n] = '\0';
-			hit = fn(root, arg);
-		}
-		p += n;
-		if (*p == ':')
-			p++;
-	}
+	for (char *e = path ? strtok_r(entries, ":", &save) : NULL; !hit && e;
+	     e = strtok_r(NULL, ":", &save))
+		if (*e == '/')
+			hit = fn(e, arg);
+	free(path);
 	return hit ? hit : fn("", arg);
 }
 
