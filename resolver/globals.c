@@ -158,20 +158,31 @@ static void load_symbols(struct dt_session *s, int type, struct symbol_list *l,
  * relocation for DWARF there): a unit-level variable without one is
  * placed by the ELF symbol, when exactly one STT_TLS symbol has its name
  * and its size.  *off: where in the module's TLS block. */
+/* In l, sorted by name: the entries named name, v[*first .. return). */
+static size_t named(const struct symbol_list *l, const char *name, size_t *first)
+{
+	size_t hi = AT_OR_BELOW(l->n, i, strcmp(l->v[i].name, name) <= 0 ? 0 : 1, 0);
+	size_t lo = hi;
+
+	while (lo > 0 && !strcmp(l->v[lo - 1].name, name))
+		lo--;
+	*first = lo;
+	return hi;
+}
+
 static bool tls_symbol_offset(struct dt_session *s, struct global_index *ix,
 			      const char *name, uint64_t size, uint64_t *off)
 {
+	size_t lo;
+
 	if (!name)
 		return false;
-	const struct symbol_list *l = &ix->tls_syms;
-
-	if (!l->loaded)
+	if (!ix->tls_syms.loaded)
 		load_symbols(s, STT_TLS, &ix->tls_syms, cmp_sym_name);
-	size_t hi = AT_OR_BELOW(l->n, i, strcmp(l->v[i].name, name) <= 0 ? 0 : 1, 0);
-	if (!hi || strcmp(l->v[hi - 1].name, name) ||
-	    (hi > 1 && !strcmp(l->v[hi - 2].name, name)) || l->v[hi - 1].size != size)
+	size_t hi = named(&ix->tls_syms, name, &lo);
+	if (hi - lo != 1 || ix->tls_syms.v[lo].size != size)
 		return false;	/* none, two of that name, or not this one */
-	*off = l->v[hi - 1].start;
+	*off = ix->tls_syms.v[lo].start;
 	return true;
 }
 
@@ -428,15 +439,14 @@ static bool extern_var_at(struct dt_session *s, uint64_t addr, Dwarf_Die *var,
 		return false;
 	if (!ix->decls.loaded)
 		load_declarations(s, ix);
-	const struct symbol_list *l = &ix->decls;
-	size_t hi = AT_OR_BELOW(l->n, i, strcmp(l->v[i].name, name) <= 0 ? 0 : 1, 0);
-	if (!hi || strcmp(l->v[hi - 1].name, name))
+	const struct object_symbol *v = ix->decls.v;
+	size_t lo, hi = named(&ix->decls, name, &lo);
+	if (lo == hi)
 		return false;
-	uint64_t size = l->v[hi - 1].size;
-	for (size_t i = hi - 1; i > 0 && !strcmp(l->v[i - 1].name, name); i--)
-		if (l->v[i - 1].size != size)
+	for (size_t i = lo + 1; i < hi; i++)
+		if (v[i].size != v[lo].size)
 			return false;
-	return *off < size && session_offdie(s, l->v[hi - 1].start, var);
+	return *off < v[lo].size && session_offdie(s, v[lo].start, var);
 }
 
 /* The DWARF variable holding link-time addr (pc's unit searched first). */
@@ -670,11 +680,7 @@ enum dt_reason global_attribute(struct dt_session *s, uint64_t pc,
 	Dwarf_Die var;
 	uint64_t off;
 
-	if (extern_var_at(s, addr, &var, &off))
-		return static_var_attribute(s, &var, off, step, acc, ans);
-	if (!in_data_section(s, addr))
-		return DT_NO_VAR;
-	if (!global_var_at(s, pc, addr, &var, &off))
-		return elf_symbol(s, addr, ans);
+	if (!global_var_at(s, pc, addr, &var, &off))	/* externs too */
+		return in_data_section(s, addr) ? elf_symbol(s, addr, ans) : DT_NO_VAR;
 	return static_var_attribute(s, &var, off, step, acc, ans);
 }
