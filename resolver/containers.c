@@ -40,12 +40,16 @@ struct container_index {
 /* One definition of an aggregate, as far as indexing it goes: every unit
  * repeats the definitions of the headers it includes, and spelling and
  * walking each copy again is most of the index's cost.  Two definitions
- * with the same tag, name, size, line and members (names and offsets)
- * are taken for one.  Names are compared by content (a hash), as units
- * need not share one string table. */
+ * with the same tag, name, size, declaration (file and line) and
+ * encoded length (the bytes from the definition to its next sibling:
+ * its members, their names' and types' forms) are taken for one, which
+ * asks nothing of the members; a definition with no next sibling is
+ * keyed by its members' names and offsets instead.  Names are compared
+ * by content (a hash), as units need not share one string table. */
 struct def_seen {
 	uint64_t name;		/* tag and a hash of the name */
-	uint64_t size, members;	/* members: a hash of names and offsets */
+	uint64_t size, file;	/* file: a hash of the declaring file's name */
+	uint64_t extent;	/* encoded length, or a hash of the members */
 	Dwarf_Word line;
 };
 
@@ -58,7 +62,8 @@ struct defs_seen {
 
 static uint64_t def_hash(const struct def_seen *d)
 {
-	return hash_mix(hash_mix(hash_mix(d->name, d->size), d->members), d->line);
+	return hash_mix(hash_mix(hash_mix(hash_mix(d->name, d->size), d->extent),
+				 d->line), d->file);
 }
 
 static uint64_t str_hash(uint64_t h, const char *s)
@@ -85,11 +90,16 @@ static uint64_t members_hash(Dwarf_Die *t)
 }
 
 /* Whether an identical definition was indexed already (else it is
- * remembered); false when memory runs short: indexed again, not lost. */
-static bool seen_before(struct defs_seen *seen, Dwarf_Die *d)
+ * remembered); false when memory runs short: indexed again, not lost.
+ * next is d's next sibling, NULL for the last. */
+static bool seen_before(struct defs_seen *seen, Dwarf_Die *d, Dwarf_Die *next)
 {
-	struct def_seen k = { .name = str_hash((uint64_t)dwarf_tag(d), dwarf_diename(d)),
-			      .members = members_hash(d) };
+	struct def_seen k = {
+		.name = str_hash((uint64_t)dwarf_tag(d), dwarf_diename(d)),
+		.file = str_hash(0, dwarf_decl_file(d)),
+		.extent = next ? dwarf_dieoffset(next) - dwarf_dieoffset(d) :
+				 hash_mix(1, members_hash(d)),
+	};
 	Dwarf_Attribute a;
 
 	if (dwarf_attr(d, DW_AT_decl_line, &a))
@@ -101,8 +111,8 @@ static bool seen_before(struct defs_seen *seen, Dwarf_Die *d)
 	size_t j = def_hash(&k) & (seen->size - 1);
 	for (; seen->slot[j]; j = (j + 1) & (seen->size - 1)) {
 		const struct def_seen *o = &seen->v[seen->slot[j] - 1];
-		if (o->name == k.name && o->size == k.size &&
-		    o->members == k.members && o->line == k.line)
+		if (o->name == k.name && o->size == k.size && o->file == k.file &&
+		    o->extent == k.extent && o->line == k.line)
 			return true;
 	}
 	if (GROW(seen->v, seen->cap, seen->n, 256))
@@ -201,29 +211,46 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 }
 
 static void index_scope(struct dt_session *s, struct container_index *ix,
+			struct defs_seen *seen, Dwarf_Die *scope, int depth);
+
+/* One entry of a scope: an aggregate's members (and its nested types),
+ * a namespace's entries.  next is d's next sibling, NULL for the last. */
+static void index_entry(struct dt_session *s, struct container_index *ix,
+			struct defs_seen *seen, Dwarf_Die *d, Dwarf_Die *next,
+			int depth)
+{
+	int tag = dwarf_tag(d);
+
+	if (tag == DW_TAG_namespace) {
+		index_scope(s, ix, seen, d, depth + 1);
+		return;
+	}
+	if (!is_aggregate_tag(tag) || dwarf_hasattr(d, DW_AT_declaration) ||
+	    seen_before(seen, d, next))
+		return;
+	struct embed proto;
+	Dwarf_Die peeled;
+	if (!aggregate_key(s, d, &peeled, &proto.outer, &proto.outer_size))
+		return;
+	proto.outer_die = session_die_key(s, d);
+	index_members(s, ix, d, 0, &proto, 0);
+	index_scope(s, ix, seen, d, depth + 1);	/* nested C++ types */
+}
+
+static void index_scope(struct dt_session *s, struct container_index *ix,
 			struct defs_seen *seen, Dwarf_Die *scope, int depth)
 {
-	Dwarf_Die d;
+	Dwarf_Die d, next;
 
 	if (depth > 8 || dwarf_child(scope, &d) != 0)
 		return;
-	do {
-		int tag = dwarf_tag(&d);
-		if (tag == DW_TAG_namespace) {
-			index_scope(s, ix, seen, &d, depth + 1);
-			continue;
-		}
-		if (!is_aggregate_tag(tag) || dwarf_hasattr(&d, DW_AT_declaration) ||
-		    seen_before(seen, &d))
-			continue;
-		struct embed proto;
-		Dwarf_Die peeled;
-		if (!aggregate_key(s, &d, &peeled, &proto.outer, &proto.outer_size))
-			continue;
-		proto.outer_die = session_die_key(s, &d);
-		index_members(s, ix, &d, 0, &proto, 0);
-		index_scope(s, ix, seen, &d, depth + 1);	/* nested C++ types */
-	} while (dwarf_siblingof(&d, &d) == 0);
+	for (;;) {
+		bool more = dwarf_siblingof(&d, &next) == 0;
+		index_entry(s, ix, seen, &d, more ? &next : NULL, depth);
+		if (!more)
+			break;
+		d = next;
+	}
 }
 
 static int cmp_embed(const void *a, const void *b)
