@@ -47,14 +47,22 @@ struct tpoff_slot {
 	uint64_t off;		/* the variable's offset in the module's block */
 };
 
-struct cu_indexed {
+/* Variables sorted by start. */
+struct var_list {
+	struct global_var *v;
+	size_t n, cap;
+};
+
+/* One unit's variables, its functions' statics too: those are used by
+ * the unit's own code only, so they are looked for there. */
+struct cu_vars {
 	Dwarf_Off cu;
-	bool functions;		/* its functions' statics too */
+	struct var_list vars;
 };
 
 struct global_index {
-	struct global_var *v;		/* sorted by start */
-	size_t n, cap;
+	struct var_list all;		/* every unit's unit-level variables */
+	bool all_indexed;
 	struct symbol_list tls_syms;	/* STT_TLS symbols, by name */
 	struct tpoff_slot *tpoffs;	/* sorted by slot */
 	size_t ntpoffs, tpoffs_cap;
@@ -63,9 +71,10 @@ struct global_index {
 	struct symbol_list decls;	/* relocatable files: unit-level
 					 * declarations (start: DIE key), by
 					 * name */
-	struct cu_indexed *cus;		/* compile units indexed so far */
+	struct cu_vars *cus;		/* the units of pcs asked about */
 	size_t ncus, cus_cap;
-	bool all;			/* every unit is indexed */
+	uint32_t *cus_slot;		/* open addressing over cus: arrays.h */
+	size_t cus_size;
 };
 
 /* "DW_OP_addr A": the variable lives at A.  DWARF 5 (clang) says
@@ -186,12 +195,12 @@ static bool tls_symbol_offset(struct dt_session *s, struct global_index *ix,
 	return true;
 }
 
-/* Variables among parent's children (with vars); with into_functions,
- * also the statics inside function bodies (the costly part of a large
- * unit). */
+/* Variables among parent's children (with vars), appended to out; with
+ * into_functions, also the statics inside function bodies (the costly
+ * part of a large unit). */
 static void index_children(struct dt_session *s, Dwarf_Die *parent,
-			   struct global_index *ix, int depth, bool vars,
-			   bool into_functions)
+			   struct global_index *ix, struct var_list *out,
+			   int depth, bool vars, bool into_functions)
 {
 	Dwarf_Die c;
 
@@ -224,19 +233,19 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 					break;
 				addr |= TLS_TAG;
 			}
-			if (GROW(ix->v, ix->cap, ix->n, 256))
+			if (GROW(out->v, out->cap, out->n, 256))
 				return;
-			ix->v[ix->n++] = (struct global_var){ addr, size,
-							      session_die_key(s, &c) };
+			out->v[out->n++] = (struct global_var){ addr, size,
+								session_die_key(s, &c) };
 			break;
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
 			if (into_functions)	/* function statics */
-				index_children(s, &c, ix, depth + 1, true, true);
+				index_children(s, &c, ix, out, depth + 1, true, true);
 			break;
 		case DW_TAG_namespace:
-			index_children(s, &c, ix, depth + 1, vars, into_functions);
+			index_children(s, &c, ix, out, depth + 1, vars, into_functions);
 			break;
 		default:
 			break;
@@ -251,79 +260,83 @@ static int cmp_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static struct cu_indexed *cu_indexed(const struct global_index *ix, Dwarf_Off cu)
+static void sort_vars(struct var_list *l)
 {
-	for (size_t i = 0; i < ix->ncus; i++)
-		if (ix->cus[i].cu == cu)
-			return &ix->cus[i];
-	return NULL;
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_start);
 }
 
-/* Index one compile unit's static variables, once; sorted by the caller.
- * A function's statics are used by that function, so they are looked for
- * in the unit of the accessing pc only (into_functions), whether or not
- * its unit-level ones were indexed before (index_all). */
-static void index_cu(struct dt_session *s, struct global_index *ix,
-		     Dwarf_Die *cu, bool into_functions)
+static uint64_t cu_hash(Dwarf_Off cu)
+{
+	return hash_mix(HASH_SEED, cu);
+}
+
+/* The variables of the unit cu, indexed on first use; NULL without
+ * memory. */
+static const struct var_list *cu_vars(struct dt_session *s,
+				      struct global_index *ix, Dwarf_Die *cu)
 {
 	Dwarf_Off off = session_die_key(s, cu);
-	struct cu_indexed *done = cu_indexed(ix, off);
+	size_t j = 0;
 
-	if (done) {
-		if (into_functions && !done->functions) {
-			done->functions = true;
-			index_children(s, cu, ix, 0, false, true);
-		}
-		return;
-	}
-	if (GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
-		return;
-	ix->cus[ix->ncus++] = (struct cu_indexed){ off, into_functions };
-	index_children(s, cu, ix, 0, true, into_functions);
+	for (j = ix->cus_size ? cu_hash(off) & (ix->cus_size - 1) : 0;
+	     ix->cus_size && ix->cus_slot[j]; j = (j + 1) & (ix->cus_size - 1))
+		if (ix->cus[ix->cus_slot[j] - 1].cu == off)
+			return &ix->cus[ix->cus_slot[j] - 1].vars;
+	if (INDEX_READY(ix->cus_slot, ix->cus_size, ix->ncus, i,
+			cu_hash(ix->cus[i].cu)) ||
+	    GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
+		return NULL;
+	for (j = cu_hash(off) & (ix->cus_size - 1); ix->cus_slot[j];
+	     j = (j + 1) & (ix->cus_size - 1))
+		;
+	struct cu_vars *c = &ix->cus[ix->ncus];
+	*c = (struct cu_vars){ .cu = off };
+	index_children(s, cu, ix, &c->vars, 0, true, true);
+	sort_vars(&c->vars);
+	ix->cus_slot[j] = (uint32_t)++ix->ncus;
+	return &c->vars;
 }
 
-static void sort_index(struct global_index *ix)
-{
-	if (ix->n)
-		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_start);
-}
-
+/* Every unit's unit-level variables, once. */
 static void index_all(struct dt_session *s, struct global_index *ix)
 {
 	Dwarf_CU *unit = NULL;
 	Dwarf_Die cu;
 
 	while (session_next_unit(s, &unit, &cu))
-		index_cu(s, ix, &cu, false);
-	sort_index(ix);
-	ix->all = true;
-	session_debug(s, "indexed %zu static variables", ix->n);
+		index_children(s, &cu, ix, &ix->all, 0, true, false);
+	sort_vars(&ix->all);
+	ix->all_indexed = true;
+	session_debug(s, "indexed %zu static variables", ix->all.n);
 }
 
 void global_index_free(struct global_index *ix)
 {
 	if (!ix)
 		return;
+	for (size_t i = 0; i < ix->ncus; i++)
+		free(ix->cus[i].vars.v);
 	free(ix->cus);
+	free(ix->cus_slot);
 	free(ix->tpoffs);
 	free(ix->tls_syms.v);
 	free(ix->syms.v);
 	free(ix->decls.v);
-	free(ix->v);
+	free(ix->all.v);
 	free(ix);
 }
 
 /* The variable containing addr: the last starting at or below it. */
-static const struct global_var *find(const struct global_index *ix,
-				     uint64_t addr)
+static const struct global_var *find(const struct var_list *l, uint64_t addr)
 {
-	size_t lo = AT_OR_BELOW(ix->n, i, ix->v[i].start, addr);
+	size_t lo = AT_OR_BELOW(l->n, i, l->v[i].start, addr);
 
 	/* variables may nest (a static inside a larger object is rare);
 	 * look back a little for one that covers addr */
 	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++)
-		if (addr - ix->v[i - 1].start < ix->v[i - 1].size)
-			return &ix->v[i - 1];
+		if (addr - l->v[i - 1].start < l->v[i - 1].size)
+			return &l->v[i - 1];
 	return NULL;
 }
 
@@ -449,30 +462,29 @@ static bool extern_var_at(struct dt_session *s, uint64_t addr, Dwarf_Die *var,
 	return *off < v[lo].size && session_offdie(s, v[lo].start, var);
 }
 
-/* The DWARF variable holding link-time addr (pc's unit searched first). */
+/* The DWARF variable holding link-time addr: a unit-level one of any
+ * unit, else one of the pc's unit, its functions' statics included.
+ * The answer does not depend on what was asked before. */
 static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 					    uint64_t addr)
 {
 	struct global_index *ix = global_index_get(s);
-	const struct global_var *g;
+	const struct global_var *g = NULL;
+	const struct var_list *own;
 	Dwarf_Die cu;
 
 	if (!ix || !s->dwarf)
 		return NULL;
-	/* what is indexed already; else the unit that uses it, its
-	 * functions' statics too (they are used there only); else every
-	 * unit's unit-level variables */
-	g = find(ix, addr);
-	const struct cu_indexed *done;
-	if (!g && scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
-	    (!(done = cu_indexed(ix, session_die_key(s, &cu))) || !done->functions)) {
-		index_cu(s, ix, &cu, true);
-		sort_index(ix);
-		g = find(ix, addr);
-	}
-	if (!g && !ix->all) {
+	/* every unit's, once that index is made (a miss there is the
+	 * common case that makes it: an address in no unit's variable) */
+	if (ix->all_indexed && (g = find(&ix->all, addr)))
+		return g;
+	if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
+	    (own = cu_vars(s, ix, &cu)) && (g = find(own, addr)))
+		return g;
+	if (!ix->all_indexed) {
 		index_all(s, ix);
-		g = find(ix, addr);
+		g = find(&ix->all, addr);
 	}
 	return g;
 }
