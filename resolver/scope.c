@@ -142,10 +142,25 @@ struct cu_funcs {
 	size_t n, cap;
 };
 
+/* One answer of scope_find_memory_var: the dataflow asks about each
+ * stack slot access again on every pass over its block. */
+struct memvar_answer {
+	Dwarf_Addr pc;
+	int64_t disp;
+	int reg;
+	enum dt_reason reason;
+	Dwarf_Die var;		/* valid when reason is DT_OK */
+	uint64_t off;
+};
+
 struct scope_index {
 	struct cu_funcs *cus;	/* sorted by cu offset */
 	size_t n, cap;
 	struct func_range *last;	/* the function asked about last */
+	struct memvar_answer *mv;	/* by (pc, reg, disp) */
+	size_t nmv, mv_cap;
+	uint32_t *mv_slot;	/* open addressing over mv: arrays.h */
+	size_t mv_size;
 };
 
 static void reg_homes_free(struct reg_homes *h);
@@ -224,6 +239,8 @@ void scope_index_free(struct scope_index *ix)
 		free(ix->cus[i].r);
 	}
 	free(ix->cus);
+	free(ix->mv);
+	free(ix->mv_slot);
 	free(ix);
 }
 
@@ -408,6 +425,7 @@ struct reg_home {
 	bool typed;		/* a data pointer (or has one at the piece) */
 	bool entry_only;	/* DW_OP_entry_value(reg): at the entry pc */
 };
+
 
 struct reg_homes {
 	struct reg_home *h;	/* sorted by register */
@@ -707,17 +725,13 @@ static bool var_at_offset(Dwarf_Die *v, Dwarf_Addr pc, int reg, int64_t disp,
 	return false;
 }
 
-enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
-				     int reg, int64_t disp, Dwarf_Die *var,
-				     uint64_t *var_off)
+static enum dt_reason find_memory_var(struct dt_session *s, Dwarf_Addr pc,
+				      int reg, int64_t disp, Dwarf_Die *var,
+				      uint64_t *var_off)
 {
 	Dwarf_Die cu, scopes[MAX_SCOPES];
 	struct reg_offset fb;
 	size_t n;
-	struct reg_homes *rh = homes_at(s, pc);
-
-	if (rh && !rh->memory_vars)
-		return DT_NO_VAR;	/* the common -O2 function: all in registers */
 
 	if (!scopes_at(s, pc, &cu, scopes, &n))
 		return DT_NO_CU;
@@ -739,4 +753,52 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 		} while (dwarf_siblingof(&v, &v) == 0);
 	}
 	return DT_NO_VAR;
+}
+
+static uint64_t memvar_hash(Dwarf_Addr pc, int reg, int64_t disp)
+{
+	return hash_mix(hash_mix(hash_mix(HASH_SEED, pc), (uint64_t)reg),
+			(uint64_t)disp);
+}
+
+enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
+				     int reg, int64_t disp, Dwarf_Die *var,
+				     uint64_t *var_off)
+{
+	struct reg_homes *rh = homes_at(s, pc);
+	struct scope_index *ix = s->scope_index;
+
+	if (!rh || !ix)
+		return find_memory_var(s, pc, reg, disp, var, var_off);
+	if (!rh->memory_vars)
+		return DT_NO_VAR;	/* the common -O2 function: all in registers */
+	size_t j = 0;
+	if (ix->mv_size) {
+		for (j = memvar_hash(pc, reg, disp) & (ix->mv_size - 1);
+		     ix->mv_slot[j]; j = (j + 1) & (ix->mv_size - 1)) {
+			const struct memvar_answer *a = &ix->mv[ix->mv_slot[j] - 1];
+			if (a->pc != pc || a->reg != reg || a->disp != disp)
+				continue;
+			*var = a->var;
+			*var_off = a->off;
+			return a->reason;
+		}
+	}
+	enum dt_reason r = find_memory_var(s, pc, reg, disp, var, var_off);
+	/* remembered when there is room; else asked again next time */
+	if (INDEX_READY(ix->mv_slot, ix->mv_size, ix->nmv, i,
+			memvar_hash(ix->mv[i].pc, ix->mv[i].reg, ix->mv[i].disp)) ||
+	    GROW(ix->mv, ix->mv_cap, ix->nmv, 16))
+		return r;
+	for (j = memvar_hash(pc, reg, disp) & (ix->mv_size - 1); ix->mv_slot[j];
+	     j = (j + 1) & (ix->mv_size - 1))
+		;
+	ix->mv[ix->nmv] = (struct memvar_answer){ .pc = pc, .disp = disp, .reg = reg,
+						  .reason = r };
+	if (r == DT_OK) {
+		ix->mv[ix->nmv].var = *var;
+		ix->mv[ix->nmv].off = *var_off;
+	}
+	ix->mv_slot[j] = (uint32_t)++ix->nmv;
+	return r;
 }
