@@ -16,9 +16,19 @@
 
 #define MAX_FUNC_BYTES (1 << 20)	/* larger "functions" are data */
 
+/* What a direct call to target may change (funcmap_call_clobbers). */
+struct call_clobbers {
+	uint64_t target;
+	uint64_t writes;
+};
+
 struct funcmap_cache {
 	struct func_map **maps;		/* sorted by start */
 	size_t n, cap;
+	struct call_clobbers *calls;	/* by target */
+	size_t ncalls, calls_cap;
+	uint32_t *calls_slot;		/* open addressing over calls: arrays.h */
+	size_t calls_size;
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -123,13 +133,48 @@ static int build_blocks(struct func_map *fm)
 
 static void func_map_free(struct func_map *fm);
 
+/* The instruction at pc, decoded into *fi (its kind, what it does to
+ * registers) and its flow, with a branch's target in fi->value; false
+ * when no instruction of the function [.., end) is there (padding, data). */
+static bool decode_insn(struct dt_session *s, uint64_t pc, uint64_t end,
+			struct func_insn *fi, enum dt_flow *flow)
+{
+	struct decoded_insn insn;
+	struct dt_mem_op op;
+	uint64_t target;
+	size_t avail;
+	const uint8_t *code = session_code_at(s, pc, &avail);
+
+	if (!code || !decoder_run(s->decoder, pc, code,
+				  avail < end - pc ? avail : end - pc, &insn))
+		return false;
+	*fi = (struct func_insn){ .pc = pc };
+	fi->len = (uint8_t)insn.len;
+	struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
+			    .src2 = -1, .src3 = -1, .wb_reg = -1 };
+	if (s->arch->classify_def) {
+		fi->op = (uint8_t)s->arch->classify_def(insn.toks, insn.ntoks,
+							pc, insn.len, &op, &d);
+	} else {
+		fi->op = (uint8_t)s->arch->classify(insn.toks, insn.ntoks, &op);
+		if (s->arch->def)
+			s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
+	}
+	fi->fuses = fi->op == DT_OP_MEMORY && op.fuses;
+	take_def(fi, &d);
+	*flow = s->arch->flow(insn.toks, insn.ntoks, &target);
+	fi->flow = (uint8_t)*flow;
+	if (*flow == DT_FLOW_BRANCH || *flow == DT_FLOW_JUMP)
+		fi->value = (int64_t)target;
+	return true;
+}
+
 static struct func_map *build(struct dt_session *s, uint64_t start,
 			      uint64_t end)
 {
 	struct func_map *fm = calloc(1, sizeof(*fm));
 	uint64_t *targets = NULL;
 	size_t ntargets = 0, cap = 0;
-	struct decoded_insn insn;
 	bool next_leads = true;
 
 	if (!fm)
@@ -137,37 +182,18 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 	fm->start = start;
 	fm->end = end;
 	for (uint64_t pc = start; pc < end;) {
-		size_t avail;
-		const uint8_t *code = session_code_at(s, pc, &avail);
-		if (!code || !decoder_run(s->decoder, pc, code,
-					  avail < end - pc ? avail : end - pc, &insn))
+		struct func_insn in;
+		enum dt_flow flow;
+		/* what it does to registers, for track.c: decoded once here */
+		if (!decode_insn(s, pc, end, &in, &flow))
 			break;	/* padding or data: the rest is not code */
 		if (GROW(fm->insns, fm->cap, fm->n, 64))
 			goto fail;
-		struct dt_mem_op op;
-		uint64_t target;
 		struct func_insn *fi = &fm->insns[fm->n++];
-		*fi = (struct func_insn){ .pc = pc };
-		fi->len = (uint8_t)insn.len;
-		/* what it does to registers, for track.c: decoded once here */
-		struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
-				    .src2 = -1, .src3 = -1, .wb_reg = -1 };
-		if (s->arch->classify_def) {
-			fi->op = (uint8_t)s->arch->classify_def(insn.toks, insn.ntoks,
-								pc, insn.len, &op, &d);
-		} else {
-			fi->op = (uint8_t)s->arch->classify(insn.toks, insn.ntoks, &op);
-			if (s->arch->def)
-				s->arch->def(insn.toks, insn.ntoks, pc, insn.len, &d);
-		}
-		fi->fuses = fi->op == DT_OP_MEMORY && op.fuses;
+		*fi = in;
 		fi->leader = next_leads;
-		take_def(fi, &d);
-		enum dt_flow flow = s->arch->flow(insn.toks, insn.ntoks, &target);
-		fi->flow = (uint8_t)flow;
 		next_leads = flow != DT_FLOW_NEXT;
-		if (flow == DT_FLOW_BRANCH || flow == DT_FLOW_JUMP)
-			fi->value = (int64_t)target;
+		uint64_t target = (uint64_t)fi->value;
 		/* targets outside: tail calls */
 		if ((flow == DT_FLOW_BRANCH || flow == DT_FLOW_JUMP) &&
 		    target >= start && target < end) {
@@ -175,7 +201,7 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 				goto fail;
 			targets[ntargets++] = target;
 		}
-		pc += insn.len;
+		pc += fi->len;
 	}
 	if (ntargets)
 		qsort(targets, ntargets, sizeof(*targets), cmp_u64);
@@ -253,46 +279,98 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 #define MAX_LEAF_BYTES 1024	/* larger callees: every caller-saved register */
 
 /* Whether every way out of fm is a return, and nothing is called. */
-static bool leaf_summary(struct func_map *fm)
+/* The registers one instruction may write, into *w; false when it calls,
+ * jumps through a register or leaves the function [start, end) other
+ * than by returning (a tail call): then its callers assume the worst. */
+static bool leaf_insn(const struct func_insn *in, uint64_t start, uint64_t end,
+		      uint64_t *w)
 {
-	uint64_t w = 0;
-
-	for (size_t i = 0; i < fm->n; i++) {
-		const struct func_insn *in = &fm->insns[i];
-		if (in->flow == DT_FLOW_CALL || in->flow == DT_FLOW_INDIRECT)
-			return false;
-		if ((in->flow == DT_FLOW_JUMP || in->flow == DT_FLOW_BRANCH) &&
-		    ((uint64_t)in->value < fm->start || (uint64_t)in->value >= fm->end))
-			return false;	/* a tail call */
-		if (in->def_dst >= 0 && in->def_dst < 64)
-			w |= 1ull << in->def_dst;
-		if (in->wb_reg >= 0 && in->wb_reg < 64)
-			w |= 1ull << in->wb_reg;
-		w |= in->clobbers;
-	}
-	fm->writes = w;
+	if (in->flow == DT_FLOW_CALL || in->flow == DT_FLOW_INDIRECT)
+		return false;
+	if ((in->flow == DT_FLOW_JUMP || in->flow == DT_FLOW_BRANCH) &&
+	    ((uint64_t)in->value < start || (uint64_t)in->value >= end))
+		return false;	/* a tail call */
+	if (in->def_dst >= 0 && in->def_dst < 64)
+		*w |= 1ull << in->def_dst;
+	if (in->wb_reg >= 0 && in->wb_reg < 64)
+		*w |= 1ull << in->wb_reg;
+	*w |= in->clobbers;
 	return true;
+}
+
+/* What the leaf function [start, end) writes: from its map when it has
+ * one, else decoded up to the first call (most callees make one early:
+ * no map is built for them). */
+static bool leaf_writes(struct dt_session *s, uint64_t start, uint64_t end,
+			uint64_t *w)
+{
+	struct funcmap_cache *c = s->funcmaps;
+	size_t lo = c ? AT_OR_BELOW(c->n, i, c->maps[i]->start, start) : 0;
+	const struct func_map *fm = lo && c->maps[lo - 1]->start == start ?
+				    c->maps[lo - 1] : NULL;
+
+	*w = 0;
+	if (fm) {
+		for (size_t i = 0; i < fm->n; i++)
+			if (!leaf_insn(&fm->insns[i], start, end, w))
+				return false;
+		return fm->n > 0;
+	}
+	uint64_t pc = start;
+	while (pc < end) {
+		struct func_insn in;
+		enum dt_flow flow;
+		if (!decode_insn(s, pc, end, &in, &flow))
+			break;	/* padding or data, as build() stops there */
+		if (!leaf_insn(&in, start, end, w))
+			return false;
+		pc += in.len;
+	}
+	return pc > start;
+}
+
+static uint64_t calls_hash(uint64_t target)
+{
+	return hash_mix(HASH_SEED, target);
+}
+
+static uint64_t call_clobbers(struct dt_session *s, uint64_t target)
+{
+	uint64_t all = s->arch->caller_saved, w;
+	Dwarf_Addr lo, hi, at = target + (uint64_t)s->dwarf_adjust;
+
+	/* a small function of this binary's DWARF (not a PLT stub, whose
+	 * lookup would search every symbol) */
+	if (!target || !scope_function_range(s, at, &lo, &hi) || lo != at ||
+	    hi - lo > MAX_LEAF_BYTES ||
+	    !leaf_writes(s, target, hi - (uint64_t)s->dwarf_adjust, &w))
+		return all;
+	return w & all;
 }
 
 uint64_t funcmap_call_clobbers(struct dt_session *s, uint64_t target)
 {
-	uint64_t all = s->arch->caller_saved;
-	Dwarf_Addr lo, hi, at = target + (uint64_t)s->dwarf_adjust;
+	struct funcmap_cache *c = s->funcmaps;
+	size_t j = 0;
 
-	/* a small function of this binary's DWARF (not a PLT stub, whose
-	 * lookup would search every symbol): decoded once */
-	if (!target || !scope_function_range(s, at, &lo, &hi) || lo != at ||
-	    hi - lo > MAX_LEAF_BYTES)
-		return all;
-	struct func_map *fm = funcmap_get(s, target);
-	if (!fm || fm->start != target)
-		return all;
-	if (!fm->writes_known) {
-		if (!leaf_summary(fm))
-			fm->writes = all;
-		fm->writes_known = true;
+	if (c && c->calls_size) {
+		for (j = calls_hash(target) & (c->calls_size - 1); c->calls_slot[j];
+		     j = (j + 1) & (c->calls_size - 1))
+			if (c->calls[c->calls_slot[j] - 1].target == target)
+				return c->calls[c->calls_slot[j] - 1].writes;
 	}
-	return fm->writes & all;
+	uint64_t w = call_clobbers(s, target);
+	/* remembered when there is room; else worked out again next time */
+	if (!c || INDEX_READY(c->calls_slot, c->calls_size, c->ncalls, i,
+			      calls_hash(c->calls[i].target)) ||
+	    GROW(c->calls, c->calls_cap, c->ncalls, 64))
+		return w;
+	for (j = calls_hash(target) & (c->calls_size - 1); c->calls_slot[j];
+	     j = (j + 1) & (c->calls_size - 1))
+		;
+	c->calls[c->ncalls] = (struct call_clobbers){ target, w };
+	c->calls_slot[j] = (uint32_t)++c->ncalls;
+	return w;
 }
 
 static void func_map_free(struct func_map *fm)
@@ -310,5 +388,7 @@ void funcmap_cache_free(struct funcmap_cache *c)
 	for (size_t i = 0; i < c->n; i++)
 		func_map_free(c->maps[i]);
 	free(c->maps);
+	free(c->calls);
+	free(c->calls_slot);
 	free(c);
 }

@@ -274,8 +274,6 @@ struct func_map {
 	struct func_block *blocks;
 	size_t nblocks;
 	bool indirect_jumps;	/* some block has successors we do not know */
-	uint64_t writes;	/* registers its instructions may write, */
-	bool writes_known;	/* when it calls nothing and leaves only by ret */
 	struct track_states *track;	/* track.c's, built on first use */
 };
 
