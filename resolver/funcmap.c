@@ -229,9 +229,7 @@ fail:
 static bool function_bounds(struct dt_session *s, uint64_t pc,
 			    uint64_t *start, uint64_t *end)
 {
-	GElf_Off off;
-	GElf_Sym sym;
-	Dwarf_Addr addr = pc + s->elf_bias, lo, hi;
+	Dwarf_Addr lo, hi;
 
 	if (scope_function_range(s, pc + (uint64_t)s->dwarf_adjust, &lo, &hi) &&
 	    hi - lo <= MAX_FUNC_BYTES) {
@@ -239,15 +237,8 @@ static bool function_bounds(struct dt_session *s, uint64_t pc,
 		*end = hi - (uint64_t)s->dwarf_adjust;
 		return true;
 	}
-
-	if (!dwfl_module_addrinfo(s->mod, addr, &off, &sym, NULL, NULL, NULL))
-		return false;
-	if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size ||
-	    sym.st_size > MAX_FUNC_BYTES)
-		return false;
-	*start = pc - off;
-	*end = *start + sym.st_size;
-	return pc < *end;
+	return session_function_symbol(s, pc, start, end) &&
+	       *end - *start <= MAX_FUNC_BYTES;
 }
 
 struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)

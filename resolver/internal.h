@@ -124,6 +124,9 @@ struct dt_session {
  * many bytes follow in the same loadable segment; NULL when unmapped. */
 const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 			       size_t *avail);
+/* The sized function symbol holding link-time pc: [*start, *end). */
+bool session_function_symbol(struct dt_session *s, uint64_t pc, uint64_t *start,
+			     uint64_t *end);
 /* Trace line through the log callback when DTPROF_DEBUG=1. */
 void session_debug(const struct dt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
