@@ -326,6 +326,16 @@ static bool reads_thread_pointer(const struct dt_tok *toks, size_t n)
 	return false;
 }
 
+/* "mrs x1, tpidr_el1": a kernel's per-CPU offset (tpidr_el2 when the
+ * kernel runs at EL2, VHE: Linux patches one into the other at boot). */
+static bool reads_percpu_offset(const struct dt_tok *toks, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(toks[i].text, "tpidr_el1") || !strcmp(toks[i].text, "tpidr_el2"))
+			return true;
+	return false;
+}
+
 static bool is_gpr(int r)
 {
 	return r >= 0 && r < A64_SP;
@@ -419,6 +429,9 @@ static void a64_def(const struct dt_tok *toks, size_t n, uint64_t pc,
 		/* the program's thread-locals are at offsets from it */
 		d->kind = DT_DEF_ADDR;
 		d->value = (int64_t)DT_THREAD_POINTER;
+	} else if (!strcmp(m, "mrs") && reads_percpu_offset(toks, n)) {
+		d->kind = DT_DEF_ADDR;
+		d->value = (int64_t)DT_PERCPU_OFFSET;
 	} else if ((!strcmp(m, "add") || !strcmp(m, "sub")) && p.nregs == 2 &&
 		   p.has_imm && src_ok) {
 		/* "add x0, x1, #0x30"; "add x29, sp, #0x10" sets up a frame;
@@ -517,7 +530,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.ngpr = 32,		/* x0..x30, sp */
 	.plt_header = 32,	/* PLT0: stp, adrp, ldr, add, br, 3 nops */
 	.tls_segment = -1,	/* tpidr_el0 is read into a register */
-	.percpu_segment = -1,	/* tpidr_el1 too: not followed */
+	.percpu_segment = -1,	/* tpidr_el1 is read into a register too */
 	.tls_tcb_size = 16,	/* glibc's TLS_TCB_SIZE: the DTV and a pointer */
 	.plt_entry = 16,
 	.nregs = A64_NREGS,

@@ -131,6 +131,12 @@ struct dt_def {
  * reaches it ("mov x@gottpoff(%rip),%rax"; then "%fs:8(%rax)" is offset
  * 8 of x).  Below DT_THREAD_POINTER by more than its span. */
 #define DT_TLS_BLOCK 0x7fe0000000000000ULL
+/* And what a kernel's register holds after reading this CPU's offset of
+ * the per-CPU areas ("mrs x1, tpidr_el1", AArch64): added to a per-CPU
+ * variable's address (AArch64 links .data..percpu at a kernel address),
+ * it reaches this CPU's copy of that variable, which the dataflow names
+ * as the variable itself. */
+#define DT_PERCPU_OFFSET 0x7fd0000000000000ULL
 
 struct dt_arch {
 	const char *name;		/* "x86-64" */

@@ -71,11 +71,17 @@ perl -e '
 	while (<$s>) { my ($a, $z, $t, $n) = split; push @syms, [hex($a), hex($z), $n]; }
 	@syms = sort { $a->[0] <=> $b->[0] } @syms;
 	my ($right, $wrong, $unknown, $untold) = (0, 0, 0, 0);
+	my ($ptr, $ptr_named) = (0, 0);
 	open my $o, "<", "percpu.out" or die;
 	while (<$o>) {
 		chomp; my @f = split /\t/; my $pc = $f[0];
+		# "%gs:0x18(%rdx)": through a per-CPU pointer, whose type (not
+		# the symbol table) says what is there
+		if ($text{$pc} =~ /%gs:(-?0x[0-9a-f]+)?\(%r(?!ip)/) {
+			$ptr++; $ptr_named++ if $f[1] ne "(unknown)"; next;
+		}
 		if ($f[1] eq "(unknown)") { $unknown++; next; }
-		my ($d, $rip) = $text{$pc} =~ /%gs:(-?0x[0-9a-f]+)(\(%rip\))?/ or do { $untold++; next; };
+		my ($d, $rip) = $text{$pc} =~ /%gs:(-?0x[0-9a-f]++)(\(%rip\))?(?!\()/ or do { $untold++; next; };
 		$d = $d =~ /^-/ ? -hex(substr($d, 1)) : hex($d);
 		if ($rip) {	# 64-bit wrap-around, not floating point
 			defined $next{$pc} or do { $untold++; next; };
@@ -85,8 +91,10 @@ perl -e '
 		if (!defined $truth) { $untold++; next; }
 		if ($f[5] eq $truth) { $right++ } else { $wrong++; print STDERR "wrong: $pc $text{$pc}: $f[5], symbol $truth\n" }
 	}
-	printf "per-CPU accesses: %d: %d right, %d wrong, %d unknown (%%gs:(%%reg): this_cpu_ptr), %d not checkable\n",
+	printf "per-CPU accesses at an offset: %d: %d right, %d wrong, %d unknown, %d not checkable\n",
 		$right + $wrong + $unknown + $untold, $right, $wrong, $unknown, $untold;
+	printf "per-CPU accesses through a pointer (%%gs:0x18(%%rdx), this_cpu_ptr): %d, %d named by the pointer'"'"'s type\n",
+		$ptr, $ptr_named;
 '
 # kernel modules (Debian's debug modules hold their code too): every
 # memory instruction of every function, and each rip-relative access

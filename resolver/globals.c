@@ -384,9 +384,11 @@ static bool section_at(struct dt_session *s, uint64_t addr, GElf_Shdr *sh,
 
 /* Whether addr can hold a variable: an allocated, non-code section that
  * is not the GOT (a GOT slot holds the address of a variable, a pointer
- * the linker made: no DWARF variable is there), nor a module's per-CPU
- * section (the kernel's is below percpu_size): a per-CPU variable is
- * reached through %gs, never at its own address. */
+ * the linker made: no DWARF variable is there), nor, where a segment
+ * register reaches per-CPU data (x86-64), a module's per-CPU section
+ * (the kernel's is below percpu_size): a per-CPU variable is reached
+ * through %gs, never at its own address.  AArch64 adds tpidr_el1 to the
+ * variable's address, which the dataflow names as the variable. */
 static bool in_data_section(struct dt_session *s, uint64_t addr)
 {
 	GElf_Shdr sh;
@@ -398,7 +400,7 @@ static bool in_data_section(struct dt_session *s, uint64_t addr)
 	if (!section_at(s, addr, &sh, &name, &any))
 		return !any;	/* no sections to tell: look anyway */
 	return !(sh.sh_flags & SHF_EXECINSTR) && strncmp(name, ".got", 4) &&
-	       strcmp(name, PERCPU_SECTION);
+	       (s->arch->percpu_segment < 0 || strcmp(name, PERCPU_SECTION));
 }
 
 /* The session's index, made empty on first use; NULL without memory. */

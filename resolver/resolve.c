@@ -375,6 +375,20 @@ static bool initial_exec_offset(struct dt_session *s, uint64_t pc, int reg,
 	return true;
 }
 
+/* The static address an operand's registers hold: the base's, else the
+ * index's when scaled by 1 ("(%rdx,%rax,1)", rax the address; "ldr w0,
+ * [x1, x0]", x1 this CPU's per-CPU offset and x0 a per-CPU variable's
+ * address). */
+static bool operand_address(struct dt_session *s, uint64_t pc,
+			    const struct dt_mem_op *op, uint64_t *addr,
+			    uint64_t *step)
+{
+	if (track_address(s, pc, op->base, addr, step) && *addr != DT_PERCPU_OFFSET)
+		return true;
+	return op->index >= 0 && op->scale == 1 &&
+	       track_address(s, pc, op->index, addr, step);
+}
+
 static enum dt_reason classify_and_attribute(struct dt_session *s,
 					     struct dt_answer *ans)
 {
@@ -414,8 +428,11 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * "%fs:(%rax)" after "mov x@gottpoff(%rip),%rax" (initial-exec):
 	 * the module's own thread-local whose offset that GOT slot holds.
 	 * (AArch64's "mrs x0, tpidr_el0" is followed as an address below.)
-	 * FIXME: %gs:(%reg) (this_cpu_ptr), global- and local-dynamic TLS
-	 * (__tls_get_addr) and AArch64's tpidr_el1 are not followed (no_reg) */
+	 * "%gs:0x18(%rdx)" in a kernel or module: this CPU's copy of what
+	 * the per-CPU pointer in rdx points to, or of the per-CPU variable
+	 * whose offset it holds (this_cpu_ptr), followed below.
+	 * FIXME: global- and local-dynamic TLS (__tls_get_addr) are not
+	 * followed (no_reg) */
 	uint64_t off;
 	if (op.segment >= 0 && op.segment == s->arch->tls_segment &&
 	    op.base >= 0 && op.index < 0 && !op.pc_relative &&
@@ -430,7 +447,9 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 						ans->pc + insn.len + (uint64_t)op.disp :
 						(uint64_t)op.disp, 0, &acc, ans);
 	}
-	if (op.segment >= 0)
+	bool percpu_ptr = op.segment >= 0 && op.segment == s->arch->percpu_segment &&
+			  !op.pc_relative && (s->percpu_size || s->relocatable);
+	if (op.segment >= 0 && !percpu_ptr)
 		return DT_NO_REG;
 	/* pc-relative and absolute (maybe indexed) operands name a static
 	 * address; with an index, the displacement is the array's start */
@@ -464,9 +483,10 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * thread pointer plus an offset ("mrs x0, tpidr_el0; add x0, x0,
 	 * #0x10": a thread-local of the program, TLS variant I) */
 	uint64_t base_addr, step;
-	if (track_address(s, ans->pc, op.base, &base_addr, &step) ||
-	    (op.index >= 0 && op.scale == 1 &&	/* "(%rdx,%rax,1)", rax the address */
-	     track_address(s, ans->pc, op.index, &base_addr, &step))) {
+	if (operand_address(s, ans->pc, &op, &base_addr, &step)) {
+		if (percpu_ptr)	/* the variable's offset in the per-CPU area */
+			return percpu_attribute(s, ans->pc, base_addr + (uint64_t)op.disp,
+						step, &acc, ans);
 		if (base_addr - DT_THREAD_POINTER < DT_THREAD_POINTER_SPAN)
 			return tls_attribute(s, ans->pc,
 					     (int64_t)(base_addr - DT_THREAD_POINTER) + op.disp,
@@ -478,7 +498,9 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 			return g;
 	}
 	/* no pointer in the register: is the operand a variable in memory
-	 * (the stack frame through rsp or rbp)? */
+	 * (the stack frame through rsp or rbp)?  Not in a per-CPU copy. */
+	if (percpu_ptr)
+		return r;
 	enum dt_reason m = attribute_memory_var(s, ans, &acc);
 	return m == DT_OK ? m : r;
 }

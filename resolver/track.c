@@ -476,9 +476,13 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 		/* a variable's home (all of -O0; its declared type says more
 		 * than the arithmetic that filled it, container_of), else a
 		 * spill we saw */
+		uint32_t v;
 		if (scope_find_memory_var(s, dpc, base, fi->mem_disp, &var, &off) == DT_OK &&
-		    die_type(&var, &t))
-			return pointer_member(s, &t, (int64_t)off, &var, false);
+		    die_type(&var, &t) &&
+		    (v = pointer_member(s, &t, (int64_t)off, &var, false)))
+			return v;
+		/* an integer's home holds what was stored: -O0's "unsigned
+		 * long off = tpidr_el1" is still the per-CPU offset */
 		struct slot *sl = slot_find(st, base, fi->mem_disp);
 		return sl ? sl->val : 0;
 	}
@@ -644,6 +648,14 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 	}
 	if (va.kind == TV_PTR && vb.kind != TV_PTR && vb.kind != TV_ADDR)
 		return ptr_step(s, va, as_int(vb), scale, k);
+	/* a per-CPU variable's address plus this CPU's offset ("mrs x1,
+	 * tpidr_el1; add x0, x0, x1"): this CPU's copy of the variable */
+	if (va.kind == TV_ADDR && vb.kind == TV_ADDR && scale == 1) {
+		if ((uint64_t)vb.n == DT_PERCPU_OFFSET && !vb.step)
+			return add_const(s, a, k);
+		if ((uint64_t)va.n == DT_PERCPU_OFFSET && !va.step)
+			return add_const(s, b, k);
+	}
 	if (va.kind == TV_ADDR && !is_address(s, b))
 		return static_element(s, pc, (uint64_t)va.n,
 				      gcd(va.step, (uint64_t)as_int(vb).n * scale),

@@ -5,9 +5,12 @@
 # "%gs:-0x401127(%rip)" name the variable at that per-CPU offset with its
 # type and field, gcc and clang, -O0 and -O2; the truth is the symbol
 # table's per-CPU symbol at the offset.  The same low address read
-# without %gs names nothing, and %gs:(%reg) is unknown.  (Debian's
+# without %gs names nothing.  "%gs:0x8(%rax)", where rax holds a
+# per-CPU pointer (this_cpu_ptr, a struct's __percpu member), names the
+# pointer's target type and field.  (Debian's
 # vmlinux: make bench-kernel checks every per-CPU access of a quarter
-# of the kernel the same way.)
+# of the kernel the same way.)  AArch64: "mrs x1, tpidr_el1" added to a
+# per-CPU variable's address (this_cpu_ptr) names the variable and field.
 . "$(dirname "$0")/lib.sh"
 
 src=$DT_SRC/tests/fixtures/percpu.c
@@ -17,7 +20,7 @@ for cc in $(dt_cc_list); do
 		$cc -O$o -g -fno-pie -no-pie -Wl,-T,"$DT_SRC/tests/fixtures/percpu.lds" \
 			-o $bin "$src" 2>cc.err || { dt_test "$cc -O$o builds" 'dt_show cc.err; false'; continue; }
 		"$DTINSNS" $bin stats_misses stats_flags counter_inc slot2 plain_low \
-			this_cpu_ptr_read >$bin.all
+			this_cpu_ptr_read zone_misses zone_flags_set >$bin.all
 		grep "%gs:\|plain_low	mov 0x" $bin.all >$bin.insns
 		cut -f1 $bin.insns | "$DTRESOLVE" -v -e $bin >$bin.ans
 		paste $bin.insns $bin.ans | cut -f2,3,5,6,7,9,10 >$bin.got
@@ -31,9 +34,14 @@ for cc in $(dt_cc_list); do
 			grep -q "^slot2	mov %gs:-0x[0-9a-f]*(%rip),.*	[a-z ]*long[a-z ]*	0		pcpu_slots	ok$" $bin.got ||
 			dt_show $bin.got
 		'
-		dt_test "$cc -O$o: the offset read without %gs, and %gs:(%reg), name nothing" '
-			grep -q "^plain_low	mov 0x[0-9a-f]*,.*	(unknown)	0			no_var$" $bin.got &&
-			grep -q "^this_cpu_ptr_read	mov %gs:(%r[a-z0-9]*),.*	(unknown)	0			no_reg$" $bin.got ||
+		dt_test "$cc -O$o: the offset read without %gs names nothing" '
+			grep -q "^plain_low	mov 0x[0-9a-f]*,.*	(unknown)	0			no_var$" $bin.got ||
+			dt_show $bin.got
+		'
+		dt_test "$cc -O$o: %gs:(%reg) and %gs:OFFSET(%reg): the per-CPU pointer's target and field" '
+			grep -q "^this_cpu_ptr_read	mov %gs:(%r[a-z0-9]*),.*	long\( int\)\{0,1\}	0		p	ok$" $bin.got &&
+			grep -q "^zone_misses	mov %gs:0x8(%r[a-z0-9]*),.*	struct rq_stats	8	misses	z	ok$" $bin.got &&
+			grep -q "^zone_flags_set	mov %[a-z0-9]*,%gs:0x14(%r[a-z0-9]*)	struct rq_stats	20	flags	z	ok$" $bin.got ||
 			dt_show $bin.got
 		'
 		# truth from the symbol table: each %gs: answer names the
@@ -48,7 +56,7 @@ for cc in $(dt_cc_list); do
 				my (\$n, \$bad) = (0, 0);
 				while (<STDIN>) {
 					chomp; my @f = split /\t/;
-					my (\$disp, \$rip) = \$f[2] =~ /%gs:(-?0x[0-9a-f]+)(\(%rip\))?/;
+					my (\$disp, \$rip) = \$f[2] =~ /%gs:(-?0x[0-9a-f]++)(\(%rip\))?(?!\()/;
 					next unless defined \$disp && \$f[9] eq q(ok);
 					my \$d = \$disp =~ /^-/ ? -hex(substr(\$disp, 1)) : hex(\$disp);
 					if (\$rip) { use integer; \$d += \$next{\$f[0]}; }
@@ -60,4 +68,31 @@ for cc in $(dt_cc_list); do
 		'
 	done
 done
+
+# AArch64 (Linux links .data..percpu at a kernel address there): "mrs x1,
+# tpidr_el1" is this CPU's offset, added to the variable's address
+a64=aarch64-linux-gnu-gcc
+if command -v $a64 >/dev/null 2>&1; then
+	for o in 0 2; do
+		bin=pc-a64-$o
+		dt_test "$a64 -O$o builds, .data..percpu its own section" "
+			$a64 -O$o -g -Wl,-T,'$DT_SRC/tests/fixtures/percpu-a64.lds' -o $bin \
+				'$DT_SRC/tests/fixtures/percpu-a64.c' &&
+			aarch64-linux-gnu-readelf -SW $bin | grep -q ' \.data\.\.percpu '"
+		"$DTINSNS" $bin stats_misses stats_flags counter_read counter_add >$bin.all
+		grep -v '\[sp' $bin.all | grep '	ld[a-z]* \|	st[a-z]* ' >$bin.insns
+		cut -f1 $bin.insns | "$DTRESOLVE" -v -e $bin >$bin.ans
+		paste $bin.insns $bin.ans | cut -f2,3,5,6,7,9,10 >$bin.got
+		dt_test "$a64 -O$o: tpidr_el1 plus a per-CPU variable's address names it and its field" '
+			grep -q "^stats_misses	ldr x0, \[x[0-9]*, #8\]	struct rq_stats	8	misses	rq_stats	ok$" $bin.got &&
+			grep -q "^stats_flags	ldr[a-z]* w0, \[x[0-9]*, #20\]	struct rq_stats	20	flags	rq_stats	ok$" $bin.got &&
+			grep -q "^counter_read	ldr w0, \[x[0-9]*.*\]	int	0		pcpu_counter	ok$" $bin.got &&
+			test "$(grep -c "^counter_add	.*	int	0		pcpu_counter	ok$" $bin.got)" = 2 &&
+			test "$(wc -l <$bin.got)" = 5 || dt_show $bin.all $bin.got
+		'
+	done
+else
+	dt_test "aarch64: $a64 is installed (DT_TEST_STRICT)" \
+		"test '${DT_TEST_STRICT:-0}' != 1"
+fi
 dt_done
