@@ -81,7 +81,7 @@ perl -e '
 			$ptr++; $ptr_named++ if $f[1] ne "(unknown)"; next;
 		}
 		if ($f[1] eq "(unknown)") { $unknown++; next; }
-		my ($d, $rip) = $text{$pc} =~ /%gs:(-?0x[0-9a-f]++)(\(%rip\))?(?!\()/ or do { $untold++; next; };
+		my ($d, $rip) = $text{$pc} =~ /%gs:(-?0x[0-9a-f]++)(\(%rip\))?(?!\(%r)/ or do { $untold++; next; };
 		$d = $d =~ /^-/ ? -hex(substr($d, 1)) : hex($d);
 		if ($rip) {	# 64-bit wrap-around, not floating point
 			defined $next{$pc} or do { $untold++; next; };

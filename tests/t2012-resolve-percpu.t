@@ -56,7 +56,7 @@ for cc in $(dt_cc_list); do
 				my (\$n, \$bad) = (0, 0);
 				while (<STDIN>) {
 					chomp; my @f = split /\t/;
-					my (\$disp, \$rip) = \$f[2] =~ /%gs:(-?0x[0-9a-f]++)(\(%rip\))?(?!\()/;
+					my (\$disp, \$rip) = \$f[2] =~ /%gs:(-?0x[0-9a-f]++)(\(%rip\))?(?!\(%r)/;
 					next unless defined \$disp && \$f[9] eq q(ok);
 					my \$d = \$disp =~ /^-/ ? -hex(substr(\$disp, 1)) : hex(\$disp);
 					if (\$rip) { use integer; \$d += \$next{\$f[0]}; }
