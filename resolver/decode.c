@@ -51,13 +51,17 @@ static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
 		return;
 	}
 	int n;
-	if (fmt[0] == '%' && fmt[1] == 's' && !fmt[2]) {
-		/* most of what libopcodes prints: no formatting to do */
+	if (!strcmp(fmt, "%s") || !strcmp(fmt, "%.*s")) {
+		/* what libopcodes prints (binutils 2.40: "%.*s" for nearly
+		 * every token): no formatting to do */
+		size_t max = fmt[1] == '.' ? (size_t)va_arg(ap, int) : SIZE_MAX;
 		const char *str = va_arg(ap, const char *);
-		size_t len = strlen(str);
+		size_t len = strnlen(str, max);
 		n = len < room ? (int)len : -1;
-		if (n > 0)
-			memcpy(dst, str, len + 1);
+		if (n > 0) {
+			memcpy(dst, str, len);
+			dst[len] = '\0';
+		}
 	} else {
 		n = vsnprintf(dst, room, fmt, ap);
 	}

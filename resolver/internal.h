@@ -96,6 +96,12 @@ struct dt_session {
 	struct container_index *containers;	/* containers.c, built lazily */
 	struct typedef_cache *typedefs;		/* typenames.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
+	/* call frame information, .eh_frame's then .debug_frame's (scope.c,
+	 * looked up once: libdwfl searches the sections again each time a
+	 * file has none, a kernel's .eh_frame) */
+	bool cfi_looked;
+	Dwarf_CFI *cfi[2];
+	Dwarf_Addr cfi_bias[2];
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */

@@ -636,16 +636,18 @@ static bool op_reg_offset(const Dwarf_Op *op, struct reg_offset *ro)
 /* The CFA at pc as register + offset, from .eh_frame or .debug_frame. */
 static bool cfa_at(struct dt_session *s, Dwarf_Addr pc, struct reg_offset *cfa)
 {
-	Dwarf_Addr bias;
-	Dwarf_CFI *cfi[2] = { dwfl_module_eh_cfi(s->mod, &bias),
-			      dwfl_module_dwarf_cfi(s->mod, &bias) };
-
+	if (!s->cfi_looked) {
+		s->cfi[0] = dwfl_module_eh_cfi(s->mod, &s->cfi_bias[0]);
+		s->cfi[1] = dwfl_module_dwarf_cfi(s->mod, &s->cfi_bias[1]);
+		s->cfi_looked = true;
+	}
 	for (int i = 0; i < 2; i++) {
 		Dwarf_Frame *frame;
 		Dwarf_Op *ops;
 		size_t nops;
-		if (!cfi[i] || dwarf_cfi_addrframe(cfi[i], pc - (uint64_t)s->dwarf_adjust
-						   + s->elf_bias - bias, &frame))
+		if (!s->cfi[i] ||
+		    dwarf_cfi_addrframe(s->cfi[i], pc - (uint64_t)s->dwarf_adjust +
+					s->elf_bias - s->cfi_bias[i], &frame))
 			continue;
 		bool ok = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
 			  op_reg_offset(&ops[0], cfa);
