@@ -532,6 +532,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.tls_segment = -1,	/* tpidr_el0 is read into a register */
 	.percpu_segment = -1,	/* tpidr_el1 is read into a register too */
 	.tls_tcb_size = 16,	/* glibc's TLS_TCB_SIZE: the DTV and a pointer */
+	.tls_get_addr_arg = -1,	/* TLS descriptors: not followed */
 	.plt_entry = 16,
 	.nregs = A64_NREGS,
 	.reg_from_name = a64_reg_from_name,

@@ -164,6 +164,13 @@ struct dt_arch {
 	 * offset from the thread pointer (initial-exec: R_X86_64_TPOFF64),
 	 * 0 when its accesses are not followed. */
 	unsigned tpoff_reloc;
+	/* General- and local-dynamic ("lea x@tlsgd(%rip),%rdi; call
+	 * __tls_get_addr@plt"): the relocations of a GOT pair, the module
+	 * (R_X86_64_DTPMOD64) and the offset in its block (DTPOFF64), and
+	 * the register passing the pair's address; 0 and -1 when not
+	 * followed (AArch64 uses TLS descriptors). */
+	unsigned dtpmod_reloc, dtpoff_reloc;
+	int tls_get_addr_arg;
 	/* TLS variant I (AArch64): the thread pointer is read into a
 	 * register ("mrs x0, tpidr_el0"), and the program's block follows a
 	 * thread control block of this many bytes (rounded up to the

@@ -47,6 +47,13 @@ struct tpoff_slot {
 	uint64_t off;		/* the variable's offset in the module's block */
 };
 
+struct slot_list {
+	struct tpoff_slot *v;
+	size_t n, cap;
+};
+
+#define FOREIGN_TLS UINT64_MAX
+
 /* Variables sorted by start. */
 struct var_list {
 	struct global_var *v;
@@ -64,9 +71,11 @@ struct global_index {
 	struct var_list all;		/* every unit's unit-level variables */
 	bool all_indexed;
 	struct symbol_list tls_syms;	/* STT_TLS symbols, by name */
-	struct tpoff_slot *tpoffs;	/* sorted by slot */
-	size_t ntpoffs, tpoffs_cap;
-	bool tpoffs_loaded;
+	/* the dynamic relocations of thread-locals' GOT slots: TPOFF
+	 * (initial-exec), DTPMOD and DTPOFF (general-dynamic pairs), each
+	 * sorted by slot; off FOREIGN_TLS: another module's variable */
+	struct slot_list tpoffs, dtpmods, dtpoffs;
+	bool tls_slots_loaded;
 	struct symbol_list syms;	/* ELF data symbols, by address */
 	struct symbol_list decls;	/* relocatable files: unit-level
 					 * declarations (start: DIE key), by
@@ -319,7 +328,9 @@ void global_index_free(struct global_index *ix)
 		free(ix->cus[i].vars.v);
 	free(ix->cus);
 	free(ix->cus_slot);
-	free(ix->tpoffs);
+	free(ix->tpoffs.v);
+	free(ix->dtpmods.v);
+	free(ix->dtpoffs.v);
 	free(ix->tls_syms.v);
 	free(ix->syms.v);
 	free(ix->decls.v);
@@ -599,12 +610,36 @@ static bool tpoff_target(Elf *elf, GElf_Shdr *rela_sh, const GElf_Rela *r,
 	return true;
 }
 
-static void load_tpoffs(struct dt_session *s, struct global_index *ix)
+static int add_slot(struct slot_list *l, uint64_t slot, uint64_t off)
 {
+	if (GROW(l->v, l->cap, l->n, 16))
+		return -1;
+	l->v[l->n++] = (struct tpoff_slot){ slot, off };
+	return 0;
+}
+
+static void sort_slots(struct slot_list *l)
+{
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_tpoff);
+}
+
+/* The entry of l for slot, NULL when none. */
+static const struct tpoff_slot *slot_entry(const struct slot_list *l,
+					   uint64_t slot)
+{
+	size_t k = AT_OR_BELOW(l->n, i, l->v[i].slot, slot);
+
+	return k && l->v[k - 1].slot == slot ? &l->v[k - 1] : NULL;
+}
+
+static void load_tls_slots(struct dt_session *s, struct global_index *ix)
+{
+	const struct dt_arch *a = s->arch;
 	Elf_Scn *scn = NULL;
 
-	ix->tpoffs_loaded = true;
-	if (!s->arch->tpoff_reloc)
+	ix->tls_slots_loaded = true;
+	if (!a->tpoff_reloc && !a->dtpmod_reloc)
 		return;
 	while ((scn = elf_nextscn(s->elf, scn))) {
 		GElf_Shdr sh;
@@ -618,32 +653,69 @@ static void load_tpoffs(struct dt_session *s, struct global_index *ix)
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Rela r;
 			uint64_t off;
-			if (!gelf_getrela(d, (int)i, &r) ||
-			    GELF_R_TYPE(r.r_info) != s->arch->tpoff_reloc ||
-			    !tpoff_target(s->elf, &sh, &r, &off) || off >= TLS_TAG)
+			if (!gelf_getrela(d, (int)i, &r))
 				continue;
-			if (GROW(ix->tpoffs, ix->tpoffs_cap, ix->ntpoffs, 16))
+			unsigned type = (unsigned)GELF_R_TYPE(r.r_info);
+			bool own = tpoff_target(s->elf, &sh, &r, &off) && off < TLS_TAG;
+			int e = 0;
+			if (type == a->tpoff_reloc && own)
+				e = add_slot(&ix->tpoffs, r.r_offset, off);
+			else if (type == a->dtpmod_reloc && own)
+				e = add_slot(&ix->dtpmods, r.r_offset, 0);
+			else if (type == a->dtpoff_reloc)
+				e = add_slot(&ix->dtpoffs, r.r_offset, own ? off : FOREIGN_TLS);
+			if (e)
 				return;
-			ix->tpoffs[ix->ntpoffs++] = (struct tpoff_slot){
-				r.r_offset, off };
 		}
 	}
-	if (ix->ntpoffs)
-		qsort(ix->tpoffs, ix->ntpoffs, sizeof(*ix->tpoffs), cmp_tpoff);
+	sort_slots(&ix->tpoffs);
+	sort_slots(&ix->dtpmods);
+	sort_slots(&ix->dtpoffs);
 }
 
 bool tls_got_offset(struct dt_session *s, uint64_t slot, uint64_t *off)
 {
 	struct global_index *ix = global_index_get(s);
+	const struct tpoff_slot *e;
 
 	if (!ix)
 		return false;
-	if (!ix->tpoffs_loaded)
-		load_tpoffs(s, ix);
-	size_t k = AT_OR_BELOW(ix->ntpoffs, i, ix->tpoffs[i].slot, slot);
-	if (!k || ix->tpoffs[k - 1].slot != slot)
+	if (!ix->tls_slots_loaded)
+		load_tls_slots(s, ix);
+	if (!(e = slot_entry(&ix->tpoffs, slot)))
 		return false;	/* not a slot of one of our thread-locals */
-	*off = ix->tpoffs[k - 1].off;
+	*off = e->off;
+	return true;
+}
+
+bool tls_dtv_offset(struct dt_session *s, uint64_t slot, uint64_t *off)
+{
+	struct global_index *ix = global_index_get(s);
+	const struct tpoff_slot *e;
+	const uint8_t *bytes;
+	size_t avail;
+
+	if (!ix)
+		return false;
+	if (!ix->tls_slots_loaded)
+		load_tls_slots(s, ix);
+	if (!slot_entry(&ix->dtpmods, slot))
+		return false;	/* not a pair of this module's */
+	if ((e = slot_entry(&ix->dtpoffs, slot + 8))) {
+		*off = e->off;	/* general-dynamic, a variable the linker
+				 * could not place (a preemptible one) */
+		return e->off != FOREIGN_TLS;
+	}
+	/* local-dynamic (the block's start: 0) or a local variable's
+	 * general-dynamic pair: the offset is the second slot's bytes */
+	if (!(bytes = session_code_at(s, slot + 8, &avail)) || avail < 8)
+		return false;
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)	/* little-endian, as both targets */
+		v = v << 8 | bytes[i];
+	if (v >= TLS_TAG)
+		return false;
+	*off = v;
 	return true;
 }
 

@@ -198,6 +198,13 @@ enum dt_reason tls_attribute(struct dt_session *s, uint64_t pc, int64_t tpoff,
  * slot with the offset of one of the module's own thread-locals from the
  * thread pointer; *off: where that variable is in the module's block. */
 bool tls_got_offset(struct dt_session *s, uint64_t slot, uint64_t *off);
+/* General- and local-dynamic: whether the GOT pair at link-time address
+ * slot names one of the module's own thread-locals (DTPMOD of this
+ * module, then the offset: a DTPOFF relocation's, or the bytes there);
+ * *off: where __tls_get_addr(slot) points in the module's block. */
+bool tls_dtv_offset(struct dt_session *s, uint64_t slot, uint64_t *off);
+/* Whether a direct call to target calls __tls_get_addr (its PLT stub). */
+bool session_is_tls_get_addr(struct dt_session *s, uint64_t target);
 /* The module's thread-local holding offset off of its TLS block,
  * accessed at pc: like global_attribute. */
 enum dt_reason tls_block_attribute(struct dt_session *s, uint64_t pc,

@@ -431,8 +431,8 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	 * "%gs:0x18(%rdx)" in a kernel or module: this CPU's copy of what
 	 * the per-CPU pointer in rdx points to, or of the per-CPU variable
 	 * whose offset it holds (this_cpu_ptr), followed below.
-	 * FIXME: global- and local-dynamic TLS (__tls_get_addr) are not
-	 * followed (no_reg) */
+	 * General- and local-dynamic TLS (__tls_get_addr's result) is
+	 * followed below, as an address. */
 	uint64_t off;
 	if (op.segment >= 0 && op.segment == s->arch->tls_segment &&
 	    op.base >= 0 && op.index < 0 && !op.pc_relative &&
@@ -487,6 +487,11 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 		if (percpu_ptr)	/* the variable's offset in the per-CPU area */
 			return percpu_attribute(s, ans->pc, base_addr + (uint64_t)op.disp,
 						step, &acc, ans);
+		/* __tls_get_addr's result (general- and local-dynamic), or
+		 * an initial-exec offset added to the thread pointer */
+		if (base_addr - DT_TLS_BLOCK < DT_THREAD_POINTER_SPAN && !step)
+			return tls_block_attribute(s, ans->pc, base_addr - DT_TLS_BLOCK +
+						   (uint64_t)op.disp, &acc, ans);
 		if (base_addr - DT_THREAD_POINTER < DT_THREAD_POINTER_SPAN)
 			return tls_attribute(s, ans->pc,
 					     (int64_t)(base_addr - DT_THREAD_POINTER) + op.disp,

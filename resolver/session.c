@@ -39,6 +39,8 @@ struct session_priv {
 	struct func_symbol *funcs;	/* session_function_symbol(), lazily */
 	size_t nfuncs, funcs_cap;
 	bool funcs_loaded;
+	uint64_t tls_get_addr[2];	/* its PLT stub, and itself (static) */
+	bool tls_get_addr_looked;
 	uint64_t need;			/* file size the ELF headers imply */
 	Dwarf **splits;			/* .dwo handles met (libdw owns them) */
 	size_t nsplits, splits_cap;
@@ -931,6 +933,23 @@ bool session_function_symbol(struct dt_session *s, uint64_t pc, uint64_t *start,
 		}
 	}
 	return false;
+}
+
+bool session_is_tls_get_addr(struct dt_session *s, uint64_t target)
+{
+	struct session_priv *p = priv(s);
+
+	if (!p->tls_get_addr_looked) {
+		static const char *const names[2] = { "__tls_get_addr@plt",
+						      "__tls_get_addr" };
+		for (int i = 0; i < 2; i++) {
+			uint64_t size;
+			if (dt_session_symbol(s, names[i], &p->tls_get_addr[i], &size))
+				p->tls_get_addr[i] = 0;
+		}
+		p->tls_get_addr_looked = true;
+	}
+	return target && (target == p->tls_get_addr[0] || target == p->tls_get_addr[1]);
 }
 
 int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,

@@ -715,11 +715,24 @@ static void enter_block(struct dt_session *s, struct tstate *st, size_t b)
 }
 
 /* A direct call's result: the callee's declared pointer return type. */
-static uint32_t call_result(struct dt_session *s, const struct func_insn *fi)
+static uint32_t call_result(struct dt_session *s, const struct tstate *st,
+			    const struct func_insn *fi)
 {
 	Dwarf_Die fn, t, pointee;
 	const char *name;
+	int arg = s->arch->tls_get_addr_arg;
+	uint64_t off;
 
+	/* "lea x@tlsgd(%rip),%rdi; call __tls_get_addr@plt": the address
+	 * of this thread's x, DT_TLS_BLOCK + its offset as initial-exec's
+	 * (local-dynamic: the block's start, then "lea x@dtpoff(%rax)") */
+	if (arg >= 0 && session_is_tls_get_addr(s, (uint64_t)fi->value)) {
+		struct tval a = value(s, st->reg[arg]);
+		if (a.kind == TV_ADDR && !a.step && tls_dtv_offset(s, (uint64_t)a.n, &off))
+			return intern(s, &(struct tval){ .kind = TV_ADDR,
+					.n = (int64_t)(DT_TLS_BLOCK + off) });
+		return 0;
+	}
 	if (!fi->value || !s->dwarf ||
 	    !scope_function_entry(s, (uint64_t)fi->value + (uint64_t)s->dwarf_adjust, &fn) ||
 	    !die_type(&fn, &t) || !type_pointee(&t, &pointee, &name))
@@ -800,6 +813,8 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 	default:
 		break;
 	}
+	/* a call's result, from its arguments before the call */
+	uint32_t returned = fi->def == DT_DEF_CALL ? call_result(s, st, fi) : 0;
 	/* "ldr x0, [x1], #8": the base moves on (by whole elements in a
 	 * walk over an array) */
 	uint32_t wb = fi->wb_reg >= 0 ?
@@ -827,7 +842,7 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 			if (lost >> r & 1)
 				st->reg[r] = 0;
 		if (a->dwarf_retval >= 0 && a->dwarf_retval < (int)a->ngpr)
-			st->reg[a->dwarf_retval] = call_result(s, fi);
+			st->reg[a->dwarf_retval] = returned;
 	}
 	if (fi->def == DT_DEF_STORE) {
 		int base = fi->mem_base;

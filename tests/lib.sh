@@ -168,6 +168,54 @@ dt_normalize() {
 	sed -e 's/0x[0-9a-f]\{3,16\}/<ADDR>/g'
 }
 
+# dt_tls_truth BIN LIB SEG: truth from execution for the thread-local
+# answers in BIN.got (lines of dtinsns pasted with dtresolve -v, cut to:
+# pc, function, instruction, type, offset, field, variable, reason): gdb
+# runs ./BIN, stops at each answered instruction of LIB whose operand is
+# SEG-relative ("%fs:0x8(%rax)" with SEG %fs: the thread pointer is
+# added) or, with SEG empty, a plain "0x8(%rax)", and says where that
+# address lies from the variable named (hits come in the order main
+# calls the functions: each says which check it is).  True when there
+# are at least two, and each is inside its variable at the offset named.
+dt_tls_truth() {
+	bin=$1 lib=$2 seg=$3
+	awk -F'	' -v seg="$seg" '$8 == "ok" && match($3, seg "(-?0x[0-9a-f]+)?\\(%r[a-z0-9]+\\)") &&
+	    (seg != "" || $3 !~ /%[a-z]s:/) {
+		m = substr($3, RSTART + length(seg), RLENGTH - length(seg))
+		d = m; sub(/\(.*/, "", d); if (d == "") d = "0"
+		r = m; sub(/.*\(%/, "", r); sub(/\)/, "", r)
+		print $1 "\t" $2 "\t" d "\t" r "\t" $5 "\t" $7 "\t" $4 }' $bin.got >$bin.checks
+	nm $lib | awk '$2 ~ /^[tT]$/ { print $3 "\t" $1 }' >$bin.funcs
+	tp=
+	[ -n "$seg" ] && tp='(long)$fs_base + '
+	{
+		echo "set breakpoint pending on"
+		echo "start"
+		n=0
+		while IFS='	' read pc fn disp reg off var type; do
+			n=$((n + 1))
+			base=$(awk -F'\t' -v f=$fn '$1 == f { print $2 }' $bin.funcs)
+			echo "break *((char *)$fn + $(printf %d $((pc - 0x$base))))"
+			echo "commands"
+			echo "silent"
+			echo "p $n"
+			echo "p/d $tp\$$reg + $disp - (long)&$var"
+			echo "p sizeof($var)"
+			echo "p sizeof($type)"
+			echo "continue"
+			echo "end"
+		done <$bin.checks
+		echo "continue"
+	} >$bin.gdb
+	test $(wc -l <$bin.checks) -ge 2 &&
+	gdb -batch -x $bin.gdb ./$bin 2>/dev/null | awk '/^[$][0-9]+ = / { print $3 }' |
+		paste - - - - | sort -n >$bin.where &&
+	test $(wc -l <$bin.where) -ge $(wc -l <$bin.checks) &&
+	awk -F'\t' 'NR == FNR { off[NR] = $5; n = NR; next }
+		{ i++; if ($1 != i || $2 < 0 || $2 >= $3 || $2 % $4 != off[i]) bad++ }
+		END { exit bad || i != n }' $bin.checks $bin.where
+}
+
 # ---- perf ----
 DT_PLUGIN=${DT_PLUGIN:-$DT_BUILD/dtplugin.so}
 

@@ -33,43 +33,10 @@ for cc in $(dt_cc_list); do
 			! grep -v "	ok$" $bin.got | grep -qv "	(unknown)	" ||
 			dt_show $bin.got
 		'
-		# truth from execution: stop at each answered instruction and
-		# ask gdb where $fs_base + base + disp lies (hits come in the
-		# order main calls the functions: each says which check it is)
-		awk -F'\t' '$8 == "ok" && match($3, /%fs:(-?0x[0-9a-f]+)?\(%r[a-z0-9]+\)/) {
-			m = substr($3, RSTART + 4, RLENGTH - 4)
-			d = m; sub(/\(.*/, "", d); if (d == "") d = "0"
-			r = m; sub(/.*\(%/, "", r); sub(/\)/, "", r)
-			print $1 "\t" $2 "\t" d "\t" r "\t" $5 "\t" $7 "\t" $4 }' $bin.got >$bin.checks
-		nm $lib | awk '$2 ~ /^[tT]$/ { print $3 "\t" $1 }' >$bin.funcs
-		{
-			echo "set breakpoint pending on"
-			echo "start"
-			n=0
-			while IFS='	' read pc fn disp reg off var type; do
-				n=$((n + 1))
-				base=$(awk -F'\t' -v f=$fn '$1 == f { print $2 }' $bin.funcs)
-				echo "break *((char *)$fn + $(printf %d $((pc - 0x$base))))"
-				echo "commands"
-				echo "silent"
-				echo "p $n"
-				echo "p/d (long)\$fs_base + \$$reg + $disp - (long)&$var"
-				echo "p sizeof($var)"
-				echo "p sizeof($type)"
-				echo "continue"
-				echo "end"
-			done <$bin.checks
-			echo "continue"
-		} >$bin.gdb
+		# truth from execution: gdb says where $fs_base + base + disp
+		# lies (tests/lib.sh)
 		dt_test "$cc -O$o: gdb on the running program: each access is inside the variable named, at its offset" '
-			test $(wc -l <$bin.checks) -ge 2 &&
-			gdb -batch -x $bin.gdb ./$bin 2>/dev/null | awk "/^[$][0-9]+ = / { print \$3 }" |
-				paste - - - - | sort -n >$bin.where &&
-			test $(wc -l <$bin.where) -ge $(wc -l <$bin.checks) &&
-			awk -F"\t" "NR == FNR { off[NR] = \$5; n = NR; next }
-				{ i++; if (\$1 != i || \$2 < 0 || \$2 >= \$3 || \$2 % \$4 != off[i]) bad++ }
-				END { exit bad || i != n }" $bin.checks $bin.where ||
-			dt_show $bin.checks $bin.where
+			dt_tls_truth $bin $lib %fs: || dt_show $bin.checks $bin.where
 		'
 	done
 done
