@@ -6,6 +6,7 @@
  * control flow, register effects, the AAPCS64 caller-saved set.
  */
 #include <ctype.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -517,6 +518,153 @@ static bool a64_is_stack_canary(const struct dt_mem_op *op)
 	return false;
 }
 
+/* Relocations as a static link applies them (ELF for the Arm 64-bit
+ * Architecture, 5.7): data fields, and the immediates of adrp, add,
+ * loads and stores, and branches. */
+enum a64_field { F_DATA, F_ADR_PAGE, F_ADR, F_LO12, F_BRANCH26, F_BRANCH19, F_BRANCH14 };
+
+static uint32_t put_bits(uint32_t insn, uint64_t v, unsigned shift, unsigned width)
+{
+	uint32_t mask = (uint32_t)((1ull << width) - 1) << shift;
+
+	return (insn & ~mask) | ((uint32_t)(v << shift) & mask);
+}
+
+/* Whether the signed value v fits in bits bits. */
+static bool fits_signed(int64_t v, unsigned bits)
+{
+	return v >= -(1ll << (bits - 1)) && v < (1ll << (bits - 1));
+}
+
+static bool a64_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
+			    uint64_t place, uint64_t nowhere, uint8_t *where,
+			    size_t room)
+{
+	uint64_t v = symbol + (uint64_t)addend;
+	enum a64_field f = F_DATA;
+	size_t n = 4;
+	unsigned scale = 0;	/* LDSTn_ABS_LO12: the low bits dropped */
+	bool pcrel = false;
+
+	switch (type) {
+	case R_AARCH64_ABS64:
+		n = 8;
+		break;
+	case R_AARCH64_PREL64:
+		n = 8;
+		pcrel = true;
+		break;
+	case R_AARCH64_ABS32:
+		if (!(v <= UINT32_MAX || fits_signed((int64_t)v, 32)))
+			return false;
+		break;
+	case R_AARCH64_PREL32:
+		pcrel = true;
+		break;
+	case R_AARCH64_ADR_GOT_PAGE:		/* through a GOT slot: nowhere */
+	case R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21:
+	case R_AARCH64_TLSDESC_ADR_PAGE21:
+		v = nowhere + (uint64_t)addend;
+		/* fall through */
+	case R_AARCH64_ADR_PREL_PG_HI21:
+	case R_AARCH64_ADR_PREL_PG_HI21_NC:
+		f = F_ADR_PAGE;
+		break;
+	case R_AARCH64_ADR_PREL_LO21:
+		f = F_ADR;
+		pcrel = true;
+		break;
+	case R_AARCH64_LD64_GOT_LO12_NC:
+	case R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC:
+	case R_AARCH64_TLSDESC_LD64_LO12:
+		v = nowhere + (uint64_t)addend;
+		f = F_LO12;
+		scale = 3;
+		break;
+	case R_AARCH64_TLSDESC_ADD_LO12:
+		v = nowhere + (uint64_t)addend;
+		f = F_LO12;
+		break;
+	case R_AARCH64_TLSDESC_CALL:
+		return true;	/* a marker for the linker: nothing to write */
+	case R_AARCH64_ADD_ABS_LO12_NC:
+	case R_AARCH64_LDST8_ABS_LO12_NC:
+		f = F_LO12;
+		break;
+	case R_AARCH64_LDST16_ABS_LO12_NC:
+		f = F_LO12;
+		scale = 1;
+		break;
+	case R_AARCH64_LDST32_ABS_LO12_NC:
+		f = F_LO12;
+		scale = 2;
+		break;
+	case R_AARCH64_LDST64_ABS_LO12_NC:
+		f = F_LO12;
+		scale = 3;
+		break;
+	case R_AARCH64_LDST128_ABS_LO12_NC:
+		f = F_LO12;
+		scale = 4;
+		break;
+	case R_AARCH64_JUMP26:
+	case R_AARCH64_CALL26:
+		f = F_BRANCH26;
+		pcrel = true;
+		break;
+	case R_AARCH64_CONDBR19:
+		f = F_BRANCH19;
+		pcrel = true;
+		break;
+	case R_AARCH64_TSTBR14:
+		f = F_BRANCH14;
+		pcrel = true;
+		break;
+	default:
+		return false;
+	}
+	if (pcrel)
+		v -= place;
+	if (room < n)
+		return false;
+	if (f == F_DATA) {
+		if (type == R_AARCH64_PREL32 && !fits_signed((int64_t)v, 32))
+			return false;	/* it would reach another address */
+		dt_put_le(where, v, n);
+		return true;
+	}
+	uint32_t insn = (uint32_t)dt_get_le(where, 4);
+	int64_t d = (int64_t)v;
+	switch (f) {
+	case F_ADR_PAGE:	/* adrp holds pages as adr holds bytes */
+		d = (int64_t)((v & ~0xfffull) - (place & ~0xfffull)) >> 12;
+		/* fall through */
+	case F_ADR:
+		if (!fits_signed(d, 21))
+			return false;
+		insn = put_bits(put_bits(insn, (uint64_t)d, 29, 2), (uint64_t)d >> 2, 5, 19);
+		break;
+	case F_LO12:
+		if (v & ((1u << scale) - 1))
+			return false;	/* no compiler aligns a field so */
+		insn = put_bits(insn, (v & 0xfff) >> scale, 10, 12);
+		break;
+	case F_BRANCH26:
+	case F_BRANCH19:
+	case F_BRANCH14: {
+		unsigned bits = f == F_BRANCH26 ? 26 : f == F_BRANCH19 ? 19 : 14;
+		if ((d & 3) || !fits_signed(d >> 2, bits))
+			return false;
+		insn = put_bits(insn, (uint64_t)(d >> 2), f == F_BRANCH26 ? 0 : 5, bits);
+		break;
+	}
+	default:
+		return false;
+	}
+	dt_put_le(where, insn, 4);
+	return true;
+}
+
 const struct dt_arch dt_arch_aarch64 = {
 	.name = "aarch64",
 	.e_machine = 183,	/* EM_AARCH64 */
@@ -533,6 +681,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.percpu_segment = -1,	/* tpidr_el1 is read into a register too */
 	.tls_tcb_size = 16,	/* glibc's TLS_TCB_SIZE: the DTV and a pointer */
 	.tls_get_addr_arg = -1,	/* TLS descriptors: not followed */
+	.apply_reloc = a64_apply_reloc,
 	.plt_entry = 16,
 	.nregs = A64_NREGS,
 	.reg_from_name = a64_reg_from_name,

@@ -20,6 +20,21 @@ const struct dt_arch *dt_arch_for_machine(uint16_t e_machine)
 	return NULL;
 }
 
+uint64_t dt_get_le(const uint8_t *where, size_t n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | where[n];
+	return v;
+}
+
+void dt_put_le(uint8_t *where, uint64_t v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		where[i] = (uint8_t)(v >> (8 * i));
+}
+
 const struct dt_arch *dt_arch_for_name(const char *name)
 {
 	for (size_t i = 0; i < sizeof(arch_table) / sizeof(arch_table[0]); i++) {

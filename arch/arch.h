@@ -223,6 +223,9 @@ extern const struct dt_arch dt_arch_aarch64;
 
 /* The architecture for an ELF e_machine, NULL when unsupported. */
 const struct dt_arch *dt_arch_for_machine(uint16_t e_machine);
+/* n bytes at where, little-endian: relocated fields (apply_reloc). */
+uint64_t dt_get_le(const uint8_t *where, size_t n);
+void dt_put_le(uint8_t *where, uint64_t v, size_t n);
 /* By name ("x86-64", "x86_64"), NULL when unsupported. */
 const struct dt_arch *dt_arch_for_name(const char *name);
 

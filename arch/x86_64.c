@@ -777,12 +777,6 @@ static bool x86_is_stack_canary(const struct dt_mem_op *op)
 	return op->segment >= 0 && op->absolute && op->disp == 0x28;
 }
 
-static void put_le(uint8_t *where, uint64_t v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		where[i] = (uint8_t)(v >> (8 * i));
-}
-
 static bool x86_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
 			    uint64_t place, uint64_t nowhere, uint8_t *where,
 			    size_t room)
@@ -821,7 +815,7 @@ static bool x86_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
 			       (int64_t)v == (int64_t)(int32_t)(uint32_t)v);
 	if (room < n || !fits)
 		return false;
-	put_le(where, v, n);
+	dt_put_le(where, v, n);
 	return true;
 }
 

@@ -73,7 +73,7 @@ static void usage(FILE *f)
 "Options:\n"
 "  -e, --exe=BINARY        the ELF file of ADDR lines, and of perf lines that\n"
 "                          name no binary (a program, library, vmlinux, or an\n"
-"                          x86-64 object file or kernel module, relocated)\n"
+"                          object file or kernel module, relocated)\n"
 "  -f, --format=FMT        tsv (default), perf (\"struct page +8 (lru.next)\")\n"
 "                          or json (one object per line)\n"
 "  -v, --verbose           tsv: append binary, variable, reason and how the\n"

@@ -3,8 +3,8 @@
 # Relocatable files (object files, and kernel modules, which are object
 # files): their code relocated as a link would leave it, so the corpus
 # and globals fixtures built -c answer as the same code linked into a
-# program, gcc and clang, -O0 and -O2 (with their CFI in .debug_frame,
-# as the kernel builds modules).  An access to a variable the file does
+# program, gcc, clang and AArch64 gcc, -O0 and -O2 (with their CFI in
+# .debug_frame, as the kernel builds modules).  An access to a variable the file does
 # not define is named by its declaration there (unknown when that has
 # no size, or clang wrote none), never as one of the file's own; its own
 # per-CPU variables through %gs.  A module is found by
@@ -23,10 +23,11 @@ answers() {
 for fx in corpus globals; do
 	src=$DT_SRC/tests/fixtures/$fx.c
 	fns=$(dt_fixture_functions "$src")
-	for cc in $(dt_cc_list); do
+	for cc in $(dt_cc_list a64); do
 		for o in 0 2; do
 			b=$fx-$cc-$o
-			$cc -O$o -g -fno-asynchronous-unwind-tables -c -o $b.o "$src" &&
+			$cc -O$o -g -fno-asynchronous-unwind-tables -fno-unwind-tables \
+				-c -o $b.o "$src" &&
 				$cc -o $b $b.o
 			"$DTINSNS" $b $fns | answers $b.want $b
 			"$DTINSNS" $b.o $fns | answers $b.got $b.o
@@ -129,12 +130,24 @@ dt_test 'a module with no file: said once, its samples no_dso' '
 	! cut -f7 none.out | grep -v "^no_dso\$" | grep -q . || dt_show none.out none.err
 '
 
+# AArch64, built as a kernel builds (-fno-pie): the kernel's variables
+# through adrp and add or ldr, named by the file's declarations
 if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || [ "${DT_TEST_STRICT:-0}" = 1 ]; then
-	aarch64-linux-gnu-gcc -O2 -g -c -o a64.o "$DT_SRC/tests/fixtures/globals.c"
-	dt_test 'an AArch64 object file: not read, said, every line no_insn' '
-		printf "0x10000\n0x10004\n" | "$DTRESOLVE" -v -e a64.o >a64.out 2>a64.err &&
-		grep -q "relocatable aarch64 files are not read" a64.err &&
-		test "$(cut -f7 a64.out | sort -u)" = no_insn || dt_show a64.out a64.err
-	'
+	for o in 0 2; do
+		b=extern-a64-$o
+		aarch64-linux-gnu-gcc -O$o -g -fno-pie -fno-asynchronous-unwind-tables \
+			-fno-unwind-tables -c -o $b.o "$DT_SRC/tests/fixtures/extern-var.c"
+		"$DTINSNS" $b.o read_theirs bump_theirs read_ours bump_ours >$b.insns
+		grep '	ld\|	st' $b.insns | grep -v '\[sp\|stp\|ldp' >$b.mem
+		cut -f1 $b.mem | "$DTRESOLVE" -v -e $b.o 2>$b.err | paste $b.mem - |
+			cut -f2,5,6,7,9,10 >$b.got
+		dt_test "aarch64-linux-gnu-gcc -O$o -fno-pie: the declaration's type for what the file does not define" "
+			grep -q '^read_theirs	struct conf	8	b	their_conf	ok\$' $b.got &&
+			grep -q '^bump_theirs	int	0		their_counter	ok\$' $b.got &&
+			grep -q '^read_ours	struct conf	8	b	our_conf	ok\$' $b.got &&
+			grep -q '^bump_ours	int	0		our_counter	ok\$' $b.got &&
+			! test -s $b.err || dt_show $b.got $b.err
+		"
+	done
 fi
 dt_done

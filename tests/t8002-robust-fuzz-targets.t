@@ -51,19 +51,23 @@ done
 dt_test "$RUNS mutated perf script texts: no crash, every line answered" \
 	'test $crashes = 0 && test $lost = 0'
 
-# a relocatable file (a kernel module is one): its sections, symbols and
-# relocations mutated, every address line still answered
-gcc -O2 -g -fno-asynchronous-unwind-tables -c -o rel.o "$DT_SRC/tests/fixtures/globals.c"
-"$DTINSNS" rel.o get_b set_a bump conf3_x | cut -f1 >rel.addrs
-crashes=0 lost=0
-for i in $(seq 1 $RUNS); do
-	"$fuzz/mutate" $i rel.o m.o
-	dt_no_crash "$DTRESOLVE" -e m.o rel.addrs >out 2>err ||
-		{ crashes=$((crashes + 1)); echo "# object file seed $i crashed:"; tail -3 err | sed 's/^/#   /'; }
-	test $(wc -l <out) = $(wc -l <rel.addrs) || { lost=$((lost + 1)); echo "# object file seed $i: lines lost"; }
+# a relocatable file (a kernel module is one), x86-64 and AArch64: its
+# sections, symbols and relocations mutated, every address line still
+# answered
+for cc in $(dt_cc_list a64 | grep -v clang); do
+	$cc -O2 -g -fno-asynchronous-unwind-tables -fno-unwind-tables -c -o rel.o \
+		"$DT_SRC/tests/fixtures/globals.c"
+	"$DTINSNS" rel.o get_b set_a bump conf3_x | cut -f1 >rel.addrs
+	crashes=0 lost=0
+	for i in $(seq 1 $RUNS); do
+		"$fuzz/mutate" $i rel.o m.o
+		dt_no_crash "$DTRESOLVE" -e m.o rel.addrs >out 2>err ||
+			{ crashes=$((crashes + 1)); echo "# $cc object file seed $i crashed:"; tail -3 err | sed 's/^/#   /'; }
+		test $(wc -l <out) = $(wc -l <rel.addrs) || { lost=$((lost + 1)); echo "# $cc object file seed $i: lines lost"; }
+	done
+	dt_test "$cc: $RUNS mutated object files: no crash, every line answered" \
+		'test -s rel.addrs && test $crashes = 0 && test $lost = 0'
 done
-dt_test "$RUNS mutated object files: no crash, every line answered" \
-	'test -s rel.addrs && test $crashes = 0 && test $lost = 0'
 
 # what the fuzzers found or kept: each input replayed on its target
 gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
