@@ -168,6 +168,15 @@ dt_normalize() {
 	sed -e 's/0x[0-9a-f]\{3,16\}/<ADDR>/g'
 }
 
+# dt_shared_pair CC LEVEL LIBSRC MAINSRC LIB BIN: the shared library LIB
+# (libNAME.so) built from LIBSRC, and the program BIN from MAINSRC linked
+# with it, finding it beside itself; the compilers' messages in cc.err.
+dt_shared_pair() {
+	name=${5#lib}
+	$1 -O$2 -g -fPIC -shared -o "$5" "$3" 2>cc.err &&
+		$1 -O$2 -g -o "$6" "$4" -L. -l"${name%.so}" -Wl,-rpath,'$ORIGIN' 2>>cc.err
+}
+
 # dt_tls_truth BIN LIB SEG: truth from execution for the thread-local
 # answers in BIN.got (lines of dtinsns pasted with dtresolve -v, cut to:
 # pc, function, instruction, type, offset, field, variable, reason): gdb

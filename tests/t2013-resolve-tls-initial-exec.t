@@ -17,9 +17,7 @@ funcs="tie_call tie_depth tie_set_flags tie_count tie_slot2 tie_across"
 for cc in $(dt_cc_list); do
 	for o in 0 2; do
 		lib=libtlsie-$cc-$o.so bin=tie-$cc-$o
-		$cc -O$o -g -fPIC -shared -o $lib "$fx/tls-ie.c" 2>cc.err &&
-			$cc -O$o -g -o $bin "$fx/tls-ie-main.c" -L. -ltlsie-$cc-$o \
-				-Wl,-rpath,'$ORIGIN' 2>>cc.err ||
+		dt_shared_pair $cc $o "$fx/tls-ie.c" "$fx/tls-ie-main.c" $lib $bin ||
 			{ dt_test "$cc -O$o builds" 'dt_show cc.err; false'; continue; }
 		"$DTINSNS" $lib $funcs >$bin.all
 		grep '%fs:' $bin.all >$bin.insns

@@ -16,9 +16,7 @@ funcs="tgd_count tgd_calls tgd_set_flags tgd_slot2 tgd_both"
 for cc in $(dt_cc_list); do
 	for o in 0 2; do
 		lib=libtlsgd-$cc-$o.so bin=tgd-$cc-$o
-		$cc -O$o -g -fPIC -shared -o $lib "$fx/tls-gd.c" 2>cc.err &&
-			$cc -O$o -g -o $bin "$fx/tls-gd-main.c" -L. -ltlsgd-$cc-$o \
-				-Wl,-rpath,'$ORIGIN' 2>>cc.err ||
+		dt_shared_pair $cc $o "$fx/tls-gd.c" "$fx/tls-gd-main.c" $lib $bin ||
 			{ dt_test "$cc -O$o builds" 'dt_show cc.err; false'; continue; }
 		"$DTINSNS" $lib $funcs >$bin.all
 		# the accesses after each call (not the stack's)
