@@ -116,6 +116,7 @@ struct dt_session {
 	uint64_t tls_block;		/* PT_TLS size rounded to its
 					 * alignment, 0: none or unusable */
 	uint64_t tls_align;		/* its alignment, 0 likewise */
+	bool has_tls;			/* a PT_TLS segment, a library's too */
 	uint64_t percpu_size;		/* a kernel's per-CPU area, linked at
 					 * address 0 (.data..percpu): its
 					 * size, else 0 */

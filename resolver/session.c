@@ -266,6 +266,7 @@ static int read_segments(struct session_priv *p)
 		/* the thread-locals' block as the thread pointer sees it
 		 * (glibc's l_tls_offset), when the segment starts aligned
 		 * (else the two may differ: no answer) */
+		p->pub.has_tls |= ph.p_type == PT_TLS;
 		if (ph.p_type == PT_TLS && ph.p_align && !(ph.p_vaddr % ph.p_align)) {
 			tls_block = (ph.p_memsz + ph.p_align - 1) / ph.p_align * ph.p_align;
 			tls_align = ph.p_align;
