@@ -555,8 +555,6 @@ static bool a64_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
 		pcrel = true;
 		break;
 	case R_AARCH64_ABS32:
-		if (!(v <= UINT32_MAX || fits_signed((int64_t)v, 32)))
-			return false;
 		break;
 	case R_AARCH64_PREL32:
 		pcrel = true;
@@ -628,8 +626,11 @@ static bool a64_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
 	if (room < n)
 		return false;
 	if (f == F_DATA) {
-		if (type == R_AARCH64_PREL32 && !fits_signed((int64_t)v, 32))
-			return false;	/* it would reach another address */
+		/* a value its field cannot hold would reach another address
+		 * (ABS32: signed or unsigned, PREL32: signed) */
+		if (n == 4 && !fits_signed((int64_t)v, 32) &&
+		    (type != R_AARCH64_ABS32 || v > UINT32_MAX))
+			return false;
 		dt_put_le(where, v, n);
 		return true;
 	}

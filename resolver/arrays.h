@@ -12,7 +12,11 @@
  * ready for element n: at half full it is rebuilt twice as large (1024
  * first) from elements 0..n-1, hashed by the expression hash_of_i;
  * evaluates to 0, or -ENOMEM with the index unchanged.  Callers probe
- * linearly from hash & (size - 1).  The sharing and code-view tables.
+ * linearly from hash & (size - 1): INDEX_FIND(slot, size, hash, i,
+ * match_i) is the matching element's index + 1, 0 when none (an empty
+ * index too); INDEX_FREE(slot, size, hash) the empty slot a new element
+ * of that hash goes to (after INDEX_READY).  The sharing and code-view
+ * tables, definitions seen, units, stack-slot answers, call clobbers.
  * hash_bytes (FNV-1a from HASH_SEED) and hash_mix (one integer folded in)
  * are their hashes: strings interned, definitions seen.
  */
@@ -73,6 +77,26 @@ static inline size_t grow_capacity(size_t cap, size_t n, size_t first)
 		}							\
 	}								\
 	e_;								\
+})
+
+#define INDEX_FIND(slot, size, hash, i, match_i) __extension__({	\
+	uint32_t k_ = 0;						\
+	for (size_t j_ = (hash) & ((size) - 1);				\
+	     (size) && (slot)[j_]; j_ = (j_ + 1) & ((size) - 1)) {	\
+		size_t i = (slot)[j_] - 1;				\
+		if (match_i) {						\
+			k_ = (slot)[j_];				\
+			break;						\
+		}							\
+	}								\
+	k_;								\
+})
+
+#define INDEX_FREE(slot, size, hash) __extension__({			\
+	size_t j_ = (hash) & ((size) - 1);				\
+	while ((slot)[j_])						\
+		j_ = (j_ + 1) & ((size) - 1);				\
+	j_;								\
 })
 
 /* FNV-1a: short keys, good enough spread, no dependencies. */

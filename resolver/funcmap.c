@@ -25,6 +25,7 @@ struct call_clobbers {
 struct funcmap_cache {
 	struct func_map **maps;		/* sorted by start */
 	size_t n, cap;
+	struct symbol_list funcs;	/* bounds without DWARF (assembly) */
 	struct call_clobbers *calls;	/* by target */
 	size_t ncalls, calls_cap;
 	uint32_t *calls_slot;		/* open addressing over calls: arrays.h */
@@ -236,6 +237,7 @@ fail:
 static bool function_bounds(struct dt_session *s, uint64_t pc,
 			    uint64_t *start, uint64_t *end)
 {
+	struct symbol_list *f = &s->funcmaps->funcs;
 	Dwarf_Addr lo, hi;
 
 	if (scope_function_range(s, pc + (uint64_t)s->dwarf_adjust, &lo, &hi) &&
@@ -244,8 +246,21 @@ static bool function_bounds(struct dt_session *s, uint64_t pc,
 		*end = hi - (uint64_t)s->dwarf_adjust;
 		return true;
 	}
-	return session_function_symbol(s, pc, start, end) &&
-	       *end - *start <= MAX_FUNC_BYTES;
+	/* sorted once: libdwfl's own lookup searches every symbol each time */
+	if (!f->loaded)
+		symbols_load(s, STT_FUNC, f, false);
+	size_t at = AT_OR_BELOW(f->n, i, f->v[i].start, pc);
+	/* the innermost that holds pc: aliases share a start, and a symbol
+	 * may lie inside a larger one; look back a little */
+	for (size_t i = at, k = 0; i > 0 && k < 8; i--, k++) {
+		const struct object_symbol *y = &f->v[i - 1];
+		if (pc - y->start < y->size) {
+			*start = y->start;
+			*end = y->start + y->size;
+			return y->size <= MAX_FUNC_BYTES;
+		}
+	}
+	return false;
 }
 
 struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
@@ -349,25 +364,20 @@ static uint64_t call_clobbers(struct dt_session *s, uint64_t target)
 uint64_t funcmap_call_clobbers(struct dt_session *s, uint64_t target)
 {
 	struct funcmap_cache *c = s->funcmaps;
-	size_t j = 0;
+	uint32_t k = c ? INDEX_FIND(c->calls_slot, c->calls_size, calls_hash(target), i,
+				    c->calls[i].target == target) : 0;
 
-	if (c && c->calls_size) {
-		for (j = calls_hash(target) & (c->calls_size - 1); c->calls_slot[j];
-		     j = (j + 1) & (c->calls_size - 1))
-			if (c->calls[c->calls_slot[j] - 1].target == target)
-				return c->calls[c->calls_slot[j] - 1].writes;
-	}
+	if (k)
+		return c->calls[k - 1].writes;
 	uint64_t w = call_clobbers(s, target);
 	/* remembered when there is room; else worked out again next time */
 	if (!c || INDEX_READY(c->calls_slot, c->calls_size, c->ncalls, i,
 			      calls_hash(c->calls[i].target)) ||
 	    GROW(c->calls, c->calls_cap, c->ncalls, 64))
 		return w;
-	for (j = calls_hash(target) & (c->calls_size - 1); c->calls_slot[j];
-	     j = (j + 1) & (c->calls_size - 1))
-		;
 	c->calls[c->ncalls] = (struct call_clobbers){ target, w };
-	c->calls_slot[j] = (uint32_t)++c->ncalls;
+	c->calls_slot[INDEX_FREE(c->calls_slot, c->calls_size, calls_hash(target))] =
+		(uint32_t)++c->ncalls;
 	return w;
 }
 
@@ -388,5 +398,6 @@ void funcmap_cache_free(struct funcmap_cache *c)
 	free(c->maps);
 	free(c->calls);
 	free(c->calls_slot);
+	free(c->funcs.v);
 	free(c);
 }

@@ -26,20 +26,6 @@ struct global_var {
 	Dwarf_Off die;
 };
 
-struct object_symbol {
-	uint64_t start, size;
-	const char *name;		/* libdwfl's, lives with the module */
-};
-
-/* Defined, sized symbols of one type (STT_OBJECT: by link-time address;
- * STT_TLS: by offset in the module's TLS block), sorted by load_symbols'
- * cmp; the list stops short when memory runs out. */
-struct symbol_list {
-	struct object_symbol *v;
-	size_t n, cap;
-	bool loaded;
-};
-
 /* A GOT slot the dynamic linker fills with the offset of one of this
  * module's thread-locals from the thread pointer (initial-exec). */
 struct tpoff_slot {
@@ -134,7 +120,7 @@ static bool tls_offset(Dwarf_Die *var, uint64_t *off)
 	}
 }
 
-static int cmp_sym(const void *a, const void *b)
+static int cmp_sym_start(const void *a, const void *b)
 {
 	const struct object_symbol *x = a, *y = b;
 
@@ -147,8 +133,8 @@ static int cmp_sym_name(const void *a, const void *b)
 		      ((const struct object_symbol *)b)->name);
 }
 
-static void load_symbols(struct dt_session *s, int type, struct symbol_list *l,
-			 int (*cmp)(const void *, const void *))
+void symbols_load(struct dt_session *s, int type, struct symbol_list *l,
+		  bool by_name)
 {
 	int n = dwfl_module_getsymtab(s->mod);
 
@@ -169,7 +155,7 @@ static void load_symbols(struct dt_session *s, int type, struct symbol_list *l,
 		l->v[l->n++] = (struct object_symbol){ at, sym.st_size, name };
 	}
 	if (l->n)
-		qsort(l->v, l->n, sizeof(*l->v), cmp);
+		qsort(l->v, l->n, sizeof(*l->v), by_name ? cmp_sym_name : cmp_sym_start);
 }
 
 /* GCC gives AArch64 thread-locals no location (there is no DTPREL
@@ -196,7 +182,7 @@ static bool tls_symbol_offset(struct dt_session *s, struct global_index *ix,
 	if (!name)
 		return false;
 	if (!ix->tls_syms.loaded)
-		load_symbols(s, STT_TLS, &ix->tls_syms, cmp_sym_name);
+		symbols_load(s, STT_TLS, &ix->tls_syms, true);
 	size_t hi = named(&ix->tls_syms, name, &lo);
 	if (hi - lo != 1 || ix->tls_syms.v[lo].size != size)
 		return false;	/* none, two of that name, or not this one */
@@ -286,24 +272,21 @@ static const struct var_list *cu_vars(struct dt_session *s,
 				      struct global_index *ix, Dwarf_Die *cu)
 {
 	Dwarf_Off off = session_die_key(s, cu);
-	size_t j = 0;
+	uint32_t k = INDEX_FIND(ix->cus_slot, ix->cus_size, cu_hash(off), i,
+				ix->cus[i].cu == off);
 
-	for (j = ix->cus_size ? cu_hash(off) & (ix->cus_size - 1) : 0;
-	     ix->cus_size && ix->cus_slot[j]; j = (j + 1) & (ix->cus_size - 1))
-		if (ix->cus[ix->cus_slot[j] - 1].cu == off)
-			return &ix->cus[ix->cus_slot[j] - 1].vars;
+	if (k)
+		return &ix->cus[k - 1].vars;
 	if (INDEX_READY(ix->cus_slot, ix->cus_size, ix->ncus, i,
 			cu_hash(ix->cus[i].cu)) ||
 	    GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
 		return NULL;
-	for (j = cu_hash(off) & (ix->cus_size - 1); ix->cus_slot[j];
-	     j = (j + 1) & (ix->cus_size - 1))
-		;
 	struct cu_vars *c = &ix->cus[ix->ncus];
 	*c = (struct cu_vars){ .cu = off };
 	index_children(s, cu, ix, &c->vars, 0, true, true);
 	sort_vars(&c->vars);
-	ix->cus_slot[j] = (uint32_t)++ix->ncus;
+	ix->cus_slot[INDEX_FREE(ix->cus_slot, ix->cus_size, cu_hash(off))] =
+		(uint32_t)++ix->ncus;
 	return &c->vars;
 }
 
@@ -362,7 +345,7 @@ static enum dt_reason elf_symbol(struct dt_session *s, uint64_t addr,
 		return DT_NO_VAR;
 	const struct symbol_list *l = &ix->syms;
 	if (!l->loaded)
-		load_symbols(s, STT_OBJECT, &ix->syms, cmp_sym);
+		symbols_load(s, STT_OBJECT, &ix->syms, false);
 	size_t lo = AT_OR_BELOW(l->n, i, l->v[i].start, addr);
 	if (!lo || addr - l->v[lo - 1].start >= l->v[lo - 1].size)
 		return DT_NO_VAR;
@@ -710,9 +693,7 @@ bool tls_dtv_offset(struct dt_session *s, uint64_t slot, uint64_t *off)
 	 * general-dynamic pair: the offset is the second slot's bytes */
 	if (!(bytes = session_code_at(s, slot + 8, &avail)) || avail < 8)
 		return false;
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)	/* little-endian, as both targets */
-		v = v << 8 | bytes[i];
+	uint64_t v = dt_get_le(bytes, 8);	/* both targets are little-endian */
 	if (v >= TLS_TAG)
 		return false;
 	*off = v;

@@ -131,9 +131,23 @@ struct dt_session {
  * many bytes follow in the same loadable segment; NULL when unmapped. */
 const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 			       size_t *avail);
-/* The sized function symbol holding link-time pc: [*start, *end). */
-bool session_function_symbol(struct dt_session *s, uint64_t pc, uint64_t *start,
-			     uint64_t *end);
+/* Defined, sized symbols of one type (STT_OBJECT, STT_FUNC: by
+ * link-time address; STT_TLS: by offset in the module's TLS block),
+ * sorted by start or by name; the list stops short when memory runs
+ * out (globals.c). */
+struct object_symbol {
+	uint64_t start, size;
+	const char *name;		/* libdwfl's, lives with the module */
+};
+
+struct symbol_list {
+	struct object_symbol *v;
+	size_t n, cap;
+	bool loaded;
+};
+
+void symbols_load(struct dt_session *s, int type, struct symbol_list *l,
+		  bool by_name);
 /* Trace line through the log callback when DTPROF_DEBUG=1. */
 void session_debug(const struct dt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -774,17 +774,13 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 		return find_memory_var(s, pc, reg, disp, var, var_off);
 	if (!rh->memory_vars)
 		return DT_NO_VAR;	/* the common -O2 function: all in registers */
-	size_t j = 0;
-	if (ix->mv_size) {
-		for (j = memvar_hash(pc, reg, disp) & (ix->mv_size - 1);
-		     ix->mv_slot[j]; j = (j + 1) & (ix->mv_size - 1)) {
-			const struct memvar_answer *a = &ix->mv[ix->mv_slot[j] - 1];
-			if (a->pc != pc || a->reg != reg || a->disp != disp)
-				continue;
-			*var = a->var;
-			*var_off = a->off;
-			return a->reason;
-		}
+	uint64_t h = memvar_hash(pc, reg, disp);
+	uint32_t k = INDEX_FIND(ix->mv_slot, ix->mv_size, h, i, ix->mv[i].pc == pc &&
+				ix->mv[i].reg == reg && ix->mv[i].disp == disp);
+	if (k) {
+		*var = ix->mv[k - 1].var;
+		*var_off = ix->mv[k - 1].off;
+		return ix->mv[k - 1].reason;
 	}
 	enum dt_reason r = find_memory_var(s, pc, reg, disp, var, var_off);
 	/* remembered when there is room; else asked again next time */
@@ -792,15 +788,12 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 			memvar_hash(ix->mv[i].pc, ix->mv[i].reg, ix->mv[i].disp)) ||
 	    GROW(ix->mv, ix->mv_cap, ix->nmv, 16))
 		return r;
-	for (j = memvar_hash(pc, reg, disp) & (ix->mv_size - 1); ix->mv_slot[j];
-	     j = (j + 1) & (ix->mv_size - 1))
-		;
 	ix->mv[ix->nmv] = (struct memvar_answer){ .pc = pc, .disp = disp, .reg = reg,
 						  .reason = r };
 	if (r == DT_OK) {
 		ix->mv[ix->nmv].var = *var;
 		ix->mv[ix->nmv].off = *var_off;
 	}
-	ix->mv_slot[j] = (uint32_t)++ix->nmv;
+	ix->mv_slot[INDEX_FREE(ix->mv_slot, ix->mv_size, h)] = (uint32_t)++ix->nmv;
 	return r;
 }

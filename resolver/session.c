@@ -36,9 +36,6 @@ struct session_priv {
 	struct named_symbol *names;	/* dt_session_symbol(), built lazily */
 	size_t nnames, names_cap;
 	bool names_loaded;
-	struct func_symbol *funcs;	/* session_function_symbol(), lazily */
-	size_t nfuncs, funcs_cap;
-	bool funcs_loaded;
 	uint64_t tls_get_addr[2];	/* its PLT stub, and itself (static) */
 	bool tls_get_addr_looked;
 	uint64_t need;			/* file size the ELF headers imply */
@@ -629,7 +626,6 @@ void dt_session_close(struct dt_session *s)
 		free(p->segs[i].bytes);
 	free(p->segs);
 	free(p->names);
-	free(p->funcs);
 	free(p->splits);
 	free(p->debuginfo_path);
 	free(p->debuginfo_file);
@@ -879,61 +875,6 @@ int dt_session_symbol(struct dt_session *s, const char *name,
 	*start = p->names[lo].start;
 	*size = p->names[lo].size;
 	return 0;
-}
-
-/* A sized function symbol: where functions without DWARF (assembly)
- * begin and end.  libdwfl's own lookup searches every symbol each time. */
-struct func_symbol {
-	uint64_t start, end;	/* link-time */
-};
-
-static int cmp_func_symbol(const void *a, const void *b)
-{
-	const struct func_symbol *x = a, *y = b;
-
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-static void load_func_symbols(struct session_priv *p)
-{
-	struct dt_session *s = &p->pub;
-	int n = s->mod ? dwfl_module_getsymtab(s->mod) : 0;
-
-	p->funcs_loaded = true;
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr addr;
-		if (!dwfl_module_getsym_info(s->mod, i, &sym, &addr, NULL, NULL, NULL) ||
-		    GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
-		    !sym.st_size)
-			continue;
-		if (GROW(p->funcs, p->funcs_cap, p->nfuncs, 256))
-			break;	/* fewer functions known: misses, not errors */
-		uint64_t start = addr - s->elf_bias;
-		p->funcs[p->nfuncs++] = (struct func_symbol){ start, start + sym.st_size };
-	}
-	if (p->nfuncs)
-		qsort(p->funcs, p->nfuncs, sizeof(*p->funcs), cmp_func_symbol);
-}
-
-bool session_function_symbol(struct dt_session *s, uint64_t pc, uint64_t *start,
-			     uint64_t *end)
-{
-	struct session_priv *p = priv(s);
-
-	if (!p->funcs_loaded)
-		load_func_symbols(p);
-	size_t lo = AT_OR_BELOW(p->nfuncs, i, p->funcs[i].start, pc);
-	/* the innermost that holds pc: aliases share a start, and a symbol
-	 * may lie inside a larger one; look back a little */
-	for (size_t i = lo, k = 0; i > 0 && k < 8; i--, k++) {
-		if (pc < p->funcs[i - 1].end) {
-			*start = p->funcs[i - 1].start;
-			*end = p->funcs[i - 1].end;
-			return true;
-		}
-	}
-	return false;
 }
 
 bool session_is_tls_get_addr(struct dt_session *s, uint64_t target)

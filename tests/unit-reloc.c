@@ -87,6 +87,10 @@ static void data_fields(void)
 	   dt_get_le(b, 4) == 0x13000, "a64 PREL32: from the field");
 	ok(!dt_arch_aarch64.apply_reloc(R_AARCH64_PREL32, 0x10000 + (1ull << 32), 0, 0x10000,
 					NOWHERE, b, 4), "a64 PREL32 out of range: refused");
+	ok(dt_arch_aarch64.apply_reloc(R_AARCH64_ABS32, 0xffffffff, 0, 0x10000, NOWHERE, b, 4) &&
+	   dt_get_le(b, 4) == 0xffffffff, "a64 ABS32: an unsigned 32-bit value");
+	ok(!dt_arch_aarch64.apply_reloc(R_AARCH64_ABS32, 1ull << 33, 0, 0x10000, NOWHERE, b, 4),
+	   "a64 ABS32 past 32 bits: refused");
 	ok(!dt_arch_aarch64.apply_reloc(R_AARCH64_ABS64, 0x23000, 0, 0x10000, NOWHERE, b, 7),
 	   "a64 ABS64 with 7 bytes left: refused");
 	ok(!dt_arch_aarch64.apply_reloc(R_AARCH64_CALL26, 0x12000, 0, 0x10000, NOWHERE, b, 3),
