@@ -37,6 +37,8 @@ dt_test() {
 		dt_failures=$((dt_failures + 1))
 		echo "not ok $dt_count - $1"
 		sed 's/^/#   /' "$dt_trash/.log"
+		# and its start on stderr, which prove shows without -v (CI logs)
+		sed -n "1,40s/^/# $DT_TEST_NAME $dt_count: /p" "$dt_trash/.log" >&2
 	fi
 }
 

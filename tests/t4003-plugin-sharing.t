@@ -23,7 +23,7 @@ field_counts() {
 
 for v in fq fq-fixed; do
 	dt_test "$v: recorded with cpu-clock, two threads" "
-		perf record -q -e cpu-clock -F 15000 -o $v.data ./$v 30000000 >/dev/null 2>rec.err
+		perf record -q -e cpu-clock -F 15000 -o $v.data ./$v 200000000 >/dev/null 2>rec.err
 	"
 	dt_perf_script perf -i $v.data --dlarg 'annotate=struct fq_sched_data' \
 		--dlarg format=tsv >$v.ann 2>/dev/null

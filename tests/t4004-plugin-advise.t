@@ -58,7 +58,7 @@ dt_test 'listwalk: the advised build runs, and --diff shows link.next moving to 
 "
 
 # --- fq ---
-dt_test 'fq: recorded, two threads' "record fq '$ex/fq/fq.c' 30000000"
+dt_test 'fq: recorded, two threads' "record fq '$ex/fq/fq.c' 200000000"
 advise fq fq_sched_data
 dt_test 'fq: the counters leave the parameters line, to a line of their own' '
 	pk=$(line_of stat_packets fq.tsv) && by=$(line_of stat_bytes fq.tsv) &&

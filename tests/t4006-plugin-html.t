@@ -14,7 +14,7 @@ gcc -O2 -g -o lw "$DT_SRC/examples/listwalk/listwalk.c"
 gcc -O2 -g -pthread -o fq "$DT_SRC/examples/fq/fq.c"
 dt_test 'listwalk and fq: recorded with cpu-clock' '
 	perf record -q -e cpu-clock -o lw.data ./lw 100000 30 >/dev/null 2>&1 &&
-	perf record -q -e cpu-clock -F 10000 -o fq.data ./fq 30000000 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 10000 -o fq.data ./fq 200000000 >/dev/null 2>&1
 '
 dt_perf_script perf -i lw.data --dlarg html=lw.html >/dev/null 2>lw.err
 dt_perf_script perf -i fq.data --dlarg html=fq.html >/dev/null 2>fq.err
