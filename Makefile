@@ -77,7 +77,7 @@ $(O)/plugin/%.o: plugin/%.c
 
 # The library goes inside the plugin, its symbols hidden: perf sees only
 # the dlfilter entry points.
-$(PLUGIN): $(O)/plugin/dtplugin.o $(LIB)
+$(PLUGIN): $(O)/plugin/dtplugin.o $(O)/plugin/handoff.o $(O)/plugin/sites.o $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^ $(LIBS)
 
 $(O)/%.o: %.c

@@ -7,7 +7,9 @@
 #   - perf script with a do-nothing dlfilter (the floor: perf's own cost)
 #   - perf 6.12's perf report -s type,typeoff and perf annotate --data-type
 #     on the same file, where perf 6.12 is installed
-# Wall time (best of three) and peak RSS from GNU time.
+# Wall time (best of three), and that run's CPU time and peak RSS from GNU
+# time.  The plugin resolves on a second CPU while perf reads (its default
+# with two CPUs or more), and in perf's own thread (threads=1): both rows.
 #   plugin.sh BUILD WORKDIR
 set -eu
 build=$1 work=$2
@@ -25,42 +27,52 @@ ns=$(perf script -i static.data -F ip 2>/dev/null | wc -l)
 
 now() { date +%s.%N; }
 # row NAME CMD...: the best of three timed runs (this machine is shared and
-# noisy; the minimum is the run least disturbed); prints a row, sets secs
+# noisy; the minimum is the run least disturbed); prints a row with that
+# run's CPU time (user + system, all threads) and peak RSS, sets secs
 row() {
 	name=$1
 	shift
 	secs=
 	for try in 1 2 3; do
 		t0=$(now)
-		/usr/bin/time -f %M -o rss "$@" >out.$$ 2>err.$$ || true
+		/usr/bin/time -f '%M %U %S' -o rss "$@" >out.$$ 2>err.$$ || true
 		t1=$(now)
 		s=$(echo "$t1 - $t0" | bc -l)
 		if [ -z "$secs" ] || [ "$(echo "$s < $secs" | bc -l)" = 1 ]; then
 			secs=$s
+			best=$(tail -n 1 rss)
 		fi
 	done
-	printf '%-44s %8.2f s %9d KB\n' "$name" "$secs" "$(tail -n 1 rss)"
+	set -- $best
+	printf '%-44s %8.2f s %8.2f s %9d KB\n' "$name" "$secs" "$(echo "$2 + $3" | bc -l)" "$1"
 }
 
 # versus_floor DATA: the do-nothing filter and the plugin on DATA, a row
-# each; sets floor and secs (the plugin's)
+# each, and the plugin resolving in perf's thread (threads=1); sets floor,
+# secs (the plugin's, by default) and secs1 (threads=1)
 versus_floor() {
-	printf '%-44s %10s %12s\n' run "wall" "peak RSS"
+	printf '%-44s %10s %10s %12s\n' run "wall" "CPU" "peak RSS"
 	row "perf script --dlfilter null-dlfilter.so" perf script -i "$1" --dlfilter "$build/bench/null-dlfilter.so"
 	floor=$secs
+	row "  dtplugin.so --dlarg threads=1" perf script -i "$1" --dlfilter "$build/dtplugin.so" --dlarg threads=1
+	secs1=$secs
 	row "perf script --dlfilter dtplugin.so" perf script -i "$1" --dlfilter "$build/dtplugin.so"
+}
+# ratios NAME: the plugin's wall time over the floor's, default and threads=1
+ratios() {
+	echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  ($1; threads=1: $(echo "$secs1 / $floor" | bc -l | xargs printf '%.2f')x)"
 }
 
 echo "static.data (static program): $ns samples"
 versus_floor static.data
-echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  (per-sample cost)"
+ratios "per-sample cost"
 echo
 echo "big.data (dynamic program, samples in libc too): $n samples ($(du -h big.data | cut -f1))"
 versus_floor big.data
 plugin=$secs
 cp out.$$ plugin.report
+ratios "small dynamic program"
 row "perf script --dlfilter dtplugin.so annotate" perf script -i big.data --dlfilter "$build/dtplugin.so" --dlarg annotate
-echo "plugin / floor = $(echo "$plugin / $floor" | bc -l | xargs printf '%.2f')x"
 libc=$(ls /usr/lib/x86_64-linux-gnu/libc.so.6 2>/dev/null || true)
 if [ -n "$libc" ]; then
 	t0=$(now)
@@ -85,7 +97,7 @@ sites=$(perf script -i perfreport.data -F ip,dso 2>/dev/null | sort -u | wc -l)
 echo
 echo "perfreport.data (large dynamic program: perf -O2 -g running perf report): $np samples, $sites distinct instructions"
 versus_floor perfreport.data
-echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  (large dynamic program)"
+ratios "large dynamic program"
 # a small profile of the same program: one perf report at 40 us, about
 # 90,000 samples, where the one-time costs (opening debug info, indexes,
 # function maps) are most of the plugin's
@@ -96,7 +108,7 @@ fi
 nsm=$(perf script -i perfreport-small.data -F ip 2>/dev/null | wc -l)
 echo "perfreport-small.data (the same, small profile): $nsm samples"
 versus_floor perfreport-small.data
-echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  (small profile, large dynamic program)"
+ratios "small profile, large dynamic program"
 
 p612=$(ls "$src"/build/perf-6.12/usr/bin/perf 2>/dev/null || true)
 if [ -n "$p612" ]; then

@@ -38,7 +38,8 @@ _dtprof_perf_dlarg()
 		COMPREPLY=($(compgen -W "report annotate annotate= stat sharing
 			advise advise= code= html= format=tsv format=json filter=
 			output= skid=auto skid=on
-			skid=off sort=samples sort=period sort=weight vmlinux=" -- "$cur"))
+			skid=off sort=samples sort=period sort=weight threads=1 threads=2
+			vmlinux=" -- "$cur"))
 		return 0
 	fi
 	return 1

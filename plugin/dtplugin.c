@@ -5,17 +5,26 @@
  * count it in a dt_report, and drop it (or keep it, with filter=TYPE).
  * stop() prints the tables.  Everything else lives in the library.
  *
+ * With two CPUs or more the naming runs on a thread of its own: perf's
+ * thread only copies what resolve_ip says into a chunk (handoff.c), and
+ * the other thread resolves and counts the chunks in order.  filter=TYPE
+ * must answer before filter_event returns, so it resolves in perf's
+ * thread, as does threads=1.
+ *
  *   perf script --dlfilter dtplugin.so [--dlarg annotate[=TYPE]] ...
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/hw_breakpoint.h>
 #include <perf/perf_dlfilter.h>
 
 #include "../resolver/dtprof.h"
+#include "handoff.h"
+#include "sites.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define PROG "dtplugin"
@@ -24,27 +33,51 @@ EXPORT struct perf_dlfilter_fns perf_dlfilter_fns;
 
 enum skid_mode { SKID_AUTO, SKID_ON, SKID_OFF };
 
-/* The answer for (perf's dso, address in it, flags), remembered: a profile
- * samples few instructions many times, and perf keeps a dso's name at one
- * address for the whole run. */
-struct sample_slot {
-	const char *dso;
-	uint64_t addr;
-	unsigned flags;
+/* One sample, as perf's thread hands it over. */
+struct pending {
+	uint32_t site;
+	uint8_t kind;			/* index in the event kinds */
+	uint8_t has;			/* DT_SAMPLE_* */
+	int32_t tid, cpu;
+	uint64_t period, addr, weight, data_src;
+};
+
+#define CHUNK_SAMPLES 4096
+struct chunk {
+	unsigned n;
+	struct pending p[CHUNK_SAMPLES];
+};
+
+/* A site's answer, once resolved (the resolving thread). */
+struct site_answer {
+	bool done;
 	struct dt_session *session;
 	struct dt_answer ans;
 };
-#define SAMPLE_SLOTS 4096
+
+/* What perf's thread knows of an event: how its samples resolve and which
+ * fields they carry, by perf's name pointer. */
+struct event_kind {
+	const char *name;		/* perf's: freed before stop() */
+	char copy[128];			/* for the report (it keeps 127 bytes) */
+	unsigned flags, has;
+};
+#define EVENT_KINDS 64		/* more share the last one's name */
 
 struct state {
+	/* perf's thread */
+	struct event_kind kinds[EVENT_KINDS + 1];	/* + a spare */
+	unsigned nkinds, last_kind;
+	struct handoff *handoff;	/* NULL: resolve in perf's thread */
+	struct chunk *chunk;		/* being filled */
+	/* perf's thread adds, before the chunks that name them */
+	struct sites sites;
+	/* the resolving thread (perf's, without a handoff) */
 	struct dt_report *report;
 	struct dt_dsos *dsos;
-	struct sample_slot slots[SAMPLE_SLOTS];
-	const char *last_event;
-	int last_ev;
-	unsigned ev_flags[DT_REPORT_MAX_EVENTS];
-	unsigned ev_has[DT_REPORT_MAX_EVENTS];	/* DT_SAMPLE_* it carries */
-	bool ev_seen[DT_REPORT_MAX_EVENTS];
+	struct site_answer *answers;	/* by site */
+	size_t nanswers;
+	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
 	/* dlargs */
 	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
 	const char *code_symbol;	/* code=SYMBOL */
@@ -53,6 +86,7 @@ struct state {
 	const char *annotate_type, *advise_type, *filter_type, *output, *vmlinux;
 	enum dt_format format;
 	enum skid_mode skid;
+	int threads;			/* threads=N; 0: by the CPUs online */
 };
 
 #define note(...) dt_message(PROG, __VA_ARGS__)
@@ -106,6 +140,12 @@ static int parse_arg(struct state *st, const char *arg)
 		st->output = val;
 	} else if (KEY("vmlinux") && val && *val) {
 		st->vmlinux = val;
+	} else if (KEY("threads") && val) {
+		if (strcmp(val, "1") && strcmp(val, "2")) {
+			note("threads=%s: use 1 or 2", val);
+			return -EINVAL;
+		}
+		st->threads = *val - '0';
 	} else if (KEY("skid") && val) {
 		if (!strcmp(val, "auto"))
 			st->skid = SKID_AUTO;
@@ -123,6 +163,23 @@ static int parse_arg(struct state *st, const char *arg)
 	}
 #undef KEY
 	return 0;
+}
+
+/* A resolving thread of its own, unless one CPU or filter=TYPE (which
+ * answers in filter_event) or threads=1 says otherwise.  Failing to make
+ * one is not an error: perf's thread resolves. */
+static void consume_chunk(void *arg, void *chunk);
+
+static void start_thread(struct state *st)
+{
+	int threads = st->threads ? st->threads :
+		      sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+
+	if (threads < 2 || st->filter_type ||
+	    handoff_start(&st->handoff, sizeof(struct chunk), consume_chunk, st))
+		return;
+	st->chunk = handoff_chunk(st->handoff);
+	st->chunk->n = 0;
 }
 
 EXPORT int start(void **data, void *ctx)
@@ -164,6 +221,7 @@ EXPORT int start(void **data, void *ctx)
 	if (!st->want_annotate && !st->want_sharing && !st->want_stat &&
 	    !st->want_advise && !st->code_symbol && !st->html && !st->filter_type)
 		st->want_report = true;
+	start_thread(st);
 	*data = st;
 	return 0;
 }
@@ -210,35 +268,55 @@ static unsigned sample_fields(const struct perf_event_attr *a,
 	return has;
 }
 
-static int event_index(struct state *st, const struct perf_dlfilter_sample *s,
-		       void *ctx)
+/* How event name's samples resolve and what they carry (perf's thread),
+ * and in *index its place in st->kinds (past EVENT_KINDS events, the last
+ * one's: the report counts those as "(other events)" anyway). */
+static const struct event_kind *event_kind(struct state *st,
+					   const struct perf_dlfilter_sample *s,
+					   void *ctx, unsigned *index)
 {
 	const char *name = s->event ? s->event : "samples";
+	unsigned i = st->last_kind;
 
-	if (name == st->last_event)
-		return st->last_ev;
-	int ev = dt_report_event(st->report, name);
-	if (!st->ev_seen[ev]) {
-		/* Samples of events without precise ip land after the
-		 * instruction that waited; execute breakpoints (mem:A:x),
-		 * precise events (:pp) and faults land on it. */
-		struct perf_event_attr *attr = perf_dlfilter_fns.attr ?
-					       perf_dlfilter_fns.attr(ctx) : NULL;
-		bool precise = attr && (attr->precise_ip ||
-					attr->type == PERF_TYPE_BREAKPOINT ||
-					is_fault_event(attr));
-		bool skid = st->skid == SKID_ON || (st->skid == SKID_AUTO && !precise);
-		st->ev_flags[ev] = skid ? DT_RESOLVE_SKID : 0;
-		st->ev_has[ev] = sample_fields(attr, s);
-		st->ev_seen[ev] = true;
+	if (i >= st->nkinds || st->kinds[i].name != name)
+		for (i = 0; i < st->nkinds && st->kinds[i].name != name; i++)
+			;
+	if (i < st->nkinds) {
+		*index = st->last_kind = i;
+		return &st->kinds[i];
 	}
-	st->last_event = name;
-	st->last_ev = ev;
-	return ev;
+	/* Samples of events without precise ip land after the instruction
+	 * that waited; execute breakpoints (mem:A:x), precise events (:pp)
+	 * and faults land on it. */
+	struct perf_event_attr *attr = perf_dlfilter_fns.attr ?
+				       perf_dlfilter_fns.attr(ctx) : NULL;
+	bool precise = attr && (attr->precise_ip ||
+				attr->type == PERF_TYPE_BREAKPOINT ||
+				is_fault_event(attr));
+	bool skid = st->skid == SKID_ON || (st->skid == SKID_AUTO && !precise);
+	struct event_kind *k = &st->kinds[st->nkinds < EVENT_KINDS ? st->nkinds :
+					  EVENT_KINDS];	/* the spare */
+
+	*k = (struct event_kind){ .name = name,
+				  .flags = skid ? DT_RESOLVE_SKID : 0,
+				  .has = sample_fields(attr, s) };
+	snprintf(k->copy, sizeof(k->copy), "%s", name);
+	*index = st->nkinds < EVENT_KINDS ? st->last_kind = st->nkinds++ :
+		 EVENT_KINDS - 1;
+	return k;
+}
+
+/* The report's index of kind k's event (the resolving thread). */
+static int report_event(struct state *st, unsigned k)
+{
+	if (!st->kind_ev[k])
+		st->kind_ev[k] = dt_report_event(st->report, st->kinds[k].copy) + 1;
+	return st->kind_ev[k] - 1;
 }
 
 /* Instruction bytes as perf has them (its object_code reads the recorded
- * binary through its own maps and caches); the file is the fallback. */
+ * binary through its own maps and caches); the file is the fallback.
+ * Only in perf's thread: ctx is valid during filter_event alone. */
 struct code_source {
 	void *ctx;
 	uint64_t delta;		/* runtime address - link-time address */
@@ -254,57 +332,132 @@ static int read_object_code(void *arg, uint64_t pc, uint8_t *buf, size_t len)
 					     (__u32)len);
 }
 
-static struct dt_session *attribute(struct state *st, unsigned flags,
-				    const struct perf_dlfilter_sample *sample,
-				    void *ctx, struct dt_answer *ans)
+/* Name a site's type (the resolving thread).  In perf's thread (ctx_valid)
+ * the instruction bytes are perf's object_code's; ctx is valid only
+ * there. */
+static void resolve_site(struct state *st, const struct site *t, void *ctx,
+			 bool ctx_valid, struct site_answer *a)
 {
-	const struct perf_dlfilter_al *al = perf_dlfilter_fns.resolve_ip(ctx);
-	struct dt_session *s;
 	enum dt_reason why = DT_NO_DSO;
+	struct dt_session *s = NULL;
 	uint64_t pc;
 
-	if (!al || !al->dso) {
-		dt_answer_miss(ans, sample->ip, why);
-		return NULL;
-	}
-	struct sample_slot *slot = &st->slots[((uintptr_t)al->dso * 31 + al->addr * 0x9e3779b1u + flags) % SAMPLE_SLOTS];
-	if (slot->dso == al->dso && slot->addr == al->addr && slot->flags == flags) {
-		*ans = slot->ans;
-		return slot->session;
-	}
-	s = dt_dsos_get(st->dsos, al->dso, al->buildid, al->buildid_size, &why);
+	if (t->dso)
+		s = dt_dsos_get(st->dsos, t->dso->name, t->dso->build_id,
+				t->dso->build_id_size, &why);
 	if (!s) {
-		dt_answer_miss(ans, sample->ip, why);
-	} else if (dt_dsos_link_pc(st->dsos, al->dso, al->addr, al->sym, al->symoff, &pc)) {
-		dt_answer_miss(ans, sample->ip, DT_NO_INSN);
+		dt_answer_miss(&a->ans, t->ip, why);
+	} else if (dt_dsos_link_pc(st->dsos, t->dso->name, t->addr, t->sym,
+				   t->symoff, &pc)) {
+		dt_answer_miss(&a->ans, t->ip, DT_NO_INSN);
 	} else {
-		struct code_source src = { ctx, sample->ip - pc };
-		dt_session_set_code_reader(s, read_object_code, &src);
-		dt_resolve_sample(s, pc, flags, ans);
+		struct code_source src = { ctx, t->ip - pc };
+		if (ctx_valid)
+			dt_session_set_code_reader(s, read_object_code, &src);
+		dt_resolve_sample(s, pc, t->flags, &a->ans);
 		dt_session_set_code_reader(s, NULL, NULL);	/* ctx ends here */
 	}
-	*slot = (struct sample_slot){ al->dso, al->addr, flags, s, *ans };
-	return s;
+	a->session = s;
+	a->done = true;
+}
+
+/* A site's answer, resolved the first time (the resolving thread); NULL
+ * when out of memory. */
+static const struct site_answer *site_answer(struct state *st, uint32_t i,
+					     void *ctx, bool ctx_valid)
+{
+	if (i == NO_SITE)
+		return NULL;
+	if (i >= st->nanswers) {
+		size_t n = st->nanswers ? st->nanswers : 1024;
+		while (n <= i)
+			n *= 2;
+		struct site_answer *a = realloc(st->answers, n * sizeof(*a));
+		if (!a)
+			return NULL;
+		memset(a + st->nanswers, 0, (n - st->nanswers) * sizeof(*a));
+		st->answers = a;
+		st->nanswers = n;
+	}
+	struct site_answer *a = &st->answers[i];
+	if (!a->done)
+		resolve_site(st, sites_at(&st->sites, i), ctx, ctx_valid, a);
+	return a;
+}
+
+/* Resolve and count one sample (the resolving thread); NULL when out of
+ * memory (counted as such). */
+static const struct site_answer *count(struct state *st,
+				       const struct pending *p, void *ctx,
+				       bool ctx_valid)
+{
+	const struct site_answer *a = site_answer(st, p->site, ctx, ctx_valid);
+	struct dt_sample smp = {
+		.period = p->period, .addr = p->addr, .weight = p->weight,
+		.data_src = p->data_src, .tid = p->tid, .cpu = p->cpu, .has = p->has,
+	};
+	struct dt_answer oom;
+
+	if (!a)
+		dt_answer_miss(&oom, 0, DT_NO_MEMORY);
+	dt_report_add_sample(st->report, report_event(st, p->kind),
+			     a ? a->session : NULL, a ? &a->ans : &oom, &smp);
+	return a;
+}
+
+/* The sample's site, from what perf's resolve_ip says (perf's thread). */
+static uint32_t site_of(struct state *st, const struct perf_dlfilter_sample *sample,
+			unsigned flags, void *ctx)
+{
+	const struct perf_dlfilter_al *al = perf_dlfilter_fns.resolve_ip(ctx);
+	const struct dso_name *dso;
+
+	if (!al || !al->dso)	/* answered no_dso, by ip */
+		return sites_get(&st->sites, NULL, sample->ip, flags, sample->ip, 0, NULL);
+	dso = sites_dso(&st->sites, al->dso, al->buildid, al->buildid_size);
+	if (!dso)
+		return NO_SITE;
+	return sites_get(&st->sites, dso, al->addr, flags, sample->ip, al->symoff,
+			 dso->kernel_side ? al->sym : NULL);
+}
+
+static void consume_chunk(void *arg, void *chunk)
+{
+	struct state *st = arg;
+	const struct chunk *c = chunk;
+
+	for (unsigned i = 0; i < c->n; i++)
+		count(st, &c->p[i], NULL, false);
 }
 
 EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 			void *ctx)
 {
 	struct state *st = data;
-	struct dt_answer ans;
-	int ev = event_index(st, sample, ctx);
-	struct dt_session *s = attribute(st, st->ev_flags[ev], sample, ctx, &ans);
-
-	struct dt_sample smp = {
-		.period = sample->period, .addr = sample->addr,
-		.weight = sample->weight, .data_src = sample->data_src,
-		.tid = sample->tid, .cpu = sample->cpu, .has = st->ev_has[ev],
+	unsigned k;
+	const struct event_kind *kind = event_kind(st, sample, ctx, &k);
+	struct pending p = {
+		.site = site_of(st, sample, kind->flags, ctx),
+		.kind = (uint8_t)k, .has = (uint8_t)kind->has,
+		.tid = sample->tid, .cpu = sample->cpu, .period = sample->period,
+		.addr = sample->addr, .weight = sample->weight,
+		.data_src = sample->data_src,
 	};
 
-	dt_report_add_sample(st->report, ev, s, &ans, &smp);
+	if (st->handoff) {
+		struct chunk *c = st->chunk;
+		c->p[c->n++] = p;
+		if (c->n == CHUNK_SAMPLES) {
+			st->chunk = handoff_publish(st->handoff);
+			st->chunk->n = 0;
+		}
+		return 1;
+	}
+	const struct site_answer *a = count(st, &p, ctx, true);
 	if (st->filter_type)
-		return ans.reason == DT_OK &&
-		       dt_type_name_matches(s, ans.type, st->filter_type) ? 0 : 1;
+		return a && a->ans.reason == DT_OK &&
+		       dt_type_name_matches(a->session, a->ans.type,
+					    st->filter_type) ? 0 : 1;
 	return 1;
 }
 
@@ -391,11 +544,15 @@ EXPORT int stop(void *data, void *ctx)
 	(void)ctx;
 	if (!st)	/* start() failed (a bad --dlarg): perf still calls us */
 		return 0;
+	if (st->handoff)	/* the last samples resolved, the thread ended */
+		handoff_finish(st->handoff, st->chunk->n > 0);
 	err = print_tables(st);
 	if (st->html)
 		err |= write_html(st);
 	dt_report_free(st->report);
 	dt_dsos_free(st->dsos);
+	free(st->answers);
+	sites_free(&st->sites);
 	free(st);
 	return err ? -1 : 0;
 }
@@ -416,6 +573,7 @@ EXPORT const char *filter_description(const char **long_description)
 		"  --dlarg filter=TYPE     keep only the samples that access TYPE\n"
 		"  --dlarg output=FILE     write the tables to FILE\n"
 		"  --dlarg skid=auto|on|off  attribute non-precise samples to the access before them\n"
+		"  --dlarg threads=1|2     resolve on a second CPU while perf reads (default: 2 CPUs or more)\n"
 		"  --dlarg vmlinux=PATH    kernel image with debug info";
 	return "dtprof data-type profile: types, fields and layouts of sampled accesses";
 }

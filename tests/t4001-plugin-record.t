@@ -109,6 +109,17 @@ for perf in $(dt_perf_list); do
 		next=$(dt_tsv_count 'struct hotrec' 0 next 4 $kind-$v.tsv)
 		dt_test "perf $v, $kind: the walk is struct hotrec +16 (hot) and +0 (next): $hot + $next of $perf_n" \
 			"test \$(( ($hot + $next) * 100 )) -ge \$(( $perf_n * 60 )) || dt_show $kind-$v.tsv"
+		# naming on a thread of the plugin's own (threads=2) or in
+		# perf's (threads=1): the same tables, every one of them
+		for t in 1 2; do
+			dt_perf_script $perf -i $data --dlarg format=tsv --dlarg report \
+				--dlarg stat --dlarg annotate --dlarg sharing --dlarg threads=$t \
+				>$kind-$v.t$t 2>/dev/null
+		done
+		dt_test "perf $v, $kind: threads=1 and threads=2 print the same tables" "
+			test \"\$(awk -F'\t' '\$1 == \"total\" { print \$2 }' $kind-$v.t2)\" = $perf_n &&
+			dt_cmp $kind-$v.t1 $kind-$v.t2
+		"
 	done
 done
 

@@ -126,6 +126,27 @@ static int feed(struct plugin *p, void *data, const char *event, const char *dso
 	return p->filter_event(data, &s, NULL);
 }
 
+/* Samples of every kind of answer: 8 on struct node (two events), a
+ * binary without DWARF, an offset past the code, a missing file, a FIFO,
+ * [vdso] and no dso at all.  Returns how many perf was told to keep. */
+static int feed_mix(struct plugin *p, void *data, const char *self,
+		    uint64_t off, const char *fifo)
+{
+	int kept = 0;
+
+	for (int i = 0; i < 5; i++)
+		kept += feed(p, data, "mem-loads", self, off) == 0;
+	for (int i = 0; i < 3; i++)
+		kept += feed(p, data, "mem-stores", self, off) == 0;
+	kept += feed(p, data, "mem-loads", "/bin/true", 0x1000) == 0;
+	kept += feed(p, data, "mem-loads", self, 0x7fffffffffff) == 0;
+	kept += feed(p, data, "mem-loads", "/nonexistent/dso", 0x10) == 0;
+	kept += feed(p, data, "mem-loads", fifo, 0x10) == 0;
+	kept += feed(p, data, "mem-loads", "[vdso]", 0x10) == 0;
+	kept += feed(p, data, "mem-loads", NULL, 0) == 0;
+	return kept;
+}
+
 static char *slurp(const char *path)
 {
 	static char buf[65536];
@@ -211,18 +232,11 @@ int main(int argc, char **argv)
 	char outarg[64];
 	snprintf(outarg, sizeof(outarg), "output=%s", out);
 	fake_argv[3] = outarg;
-	fake_argc = 4;
-	is_int(p.start(&data, NULL), 0, "start accepts report, stat, format, output");
+	fake_argv[4] = "threads=1";
+	fake_argc = 5;
+	is_int(p.start(&data, NULL), 0, "start accepts report, stat, format, output, threads=1");
 
 	uint64_t off = file_offset(self, load);
-	int kept = 0;
-	for (int i = 0; i < 5; i++)
-		kept += feed(&p, data, "mem-loads", self, off) == 0;
-	for (int i = 0; i < 3; i++)
-		kept += feed(&p, data, "mem-stores", self, off) == 0;
-	kept += feed(&p, data, "mem-loads", "/bin/true", 0x1000) == 0;
-	kept += feed(&p, data, "mem-loads", self, 0x7fffffffffff) == 0;
-	kept += feed(&p, data, "mem-loads", "/nonexistent/dso", 0x10) == 0;
 	/* a FIFO (perf.data may name anything): refused, never opened to block */
 	char fifo[] = "/tmp/dtprof-fifo-XXXXXX";
 	int ffd = mkstemp(fifo);
@@ -231,14 +245,11 @@ int main(int argc, char **argv)
 		unlink(fifo);
 	}
 	ok(ffd >= 0 && mkfifo(fifo, 0600) == 0, "a FIFO to name as a dso");
-	kept += feed(&p, data, "mem-loads", fifo, 0x10) == 0;
-	unlink(fifo);
-	kept += feed(&p, data, "mem-loads", "[vdso]", 0x10) == 0;
-	kept += feed(&p, data, "mem-loads", NULL, 0) == 0;
-	is_int(kept, 0, "every sample is dropped from perf's own output");
+	is_int(feed_mix(&p, data, self, off, fifo), 0,
+	       "every sample is dropped from perf's own output");
 	is_int(p.stop(data, NULL), 0, "stop prints the tables");
 
-	const char *t = slurp(out);
+	char *t = strdup(slurp(out));
 	ok(strstr(t, "event\ttype\toffset\tfield\tsamples\tperiod\tloads\tstores\trmw"
 		  "\tweight\tweight_samples\tsrc_L1\tsrc_LFB\tsrc_L2\tsrc_L3\tsrc_HITM"
 		  "\tsrc_RAM\tsrc_remote_RAM\tsrc_remote_cache\tsrc_uncached\tsrc_other"
@@ -260,13 +271,32 @@ int main(int argc, char **argv)
 
 	ok(object_code_calls > 0, "instruction bytes were asked of perf's object_code");
 
+	/* threads=2: the same samples named on the plugin's own thread, the
+	 * same tables; perf's object_code is not asked from there (its ctx
+	 * is valid only during filter_event) */
+	object_code_calls = 0;
+	fake_argv[4] = "threads=2";
+	is_int(p.start(&data, NULL), 0, "start with threads=2");
+	is_int(feed_mix(&p, data, self, off, fifo), 0,
+	       "threads=2: every sample is dropped from perf's own output");
+	is_int(p.stop(data, NULL), 0, "threads=2: stop prints the tables");
+	is_str(slurp(out), t, "threads=2 prints what threads=1 does");
+	is_int(object_code_calls, 0, "threads=2 reads instructions from the file");
+	unlink(fifo);
+	free(t);
+	fake_argv[4] = "threads=3";
+	data = NULL;
+	ok(p.start(&data, NULL) < 0, "threads=3 makes start fail");
+	p.stop(data, NULL);
+
 	/* object_code's bytes win over the file's: say a ret is there */
 	static const uint8_t ret[] = { 0xc3 };
 	fake_code = ret;
 	fake_code_len = sizeof(ret);
 	fake_argv[0] = "format=tsv";
 	fake_argv[1] = outarg;
-	fake_argc = 2;
+	fake_argv[2] = "threads=1";
+	fake_argc = 3;
 	is_int(p.start(&data, NULL), 0, "start");
 	feed(&p, data, "mem-loads", self, off + 1);	/* a pc not cached yet */
 	is_int(p.stop(data, NULL), 0, "stop");

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * What perf's thread hands to the resolving one, interned: each dso perf
+ * names (its strings copied: perf may rename or free them while samples
+ * wait, and frees them all before stop()), and each site, one (dso,
+ * address in it, flags) whose samples share one answer.  Only perf's
+ * thread adds; sites never move once added, so the resolving thread reads
+ * any site a handed-over sample names.
+ */
+#ifndef DTPROF_SITES_H
+#define DTPROF_SITES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct dso_name {
+	const char *perf;		/* perf's pointer: the key */
+	char *name;
+	uint8_t *build_id;
+	size_t build_id_size;
+	bool kernel_side;		/* kernel or module: the symbol links it */
+};
+
+struct site {
+	const struct dso_name *dso;	/* NULL: perf placed it in no dso */
+	uint64_t addr, ip, symoff;	/* without a dso, addr is the ip */
+	char *sym;			/* a copy, kernel side only */
+	unsigned flags;
+};
+
+#define SITE_BLOCK 4096
+#define SITE_BLOCKS 16384
+#define NO_SITE UINT32_MAX		/* out of memory */
+
+struct sites {
+	struct dso_name **dsos, *last_dso;
+	size_t ndsos, dsos_size;	/* open addressing by perf's pointer */
+	uint32_t *index;		/* open addressing: site + 1 */
+	size_t index_size;
+	uint32_t n, last;		/* last: the site found last */
+	struct site *blocks[SITE_BLOCKS];
+};
+
+/* perf's dso name (with its build-id, when perf has one), interned: a
+ * build-id learnt later makes a new entry.  NULL when out of memory. */
+const struct dso_name *sites_dso(struct sites *t, const char *name,
+				 const uint8_t *build_id, size_t build_id_size);
+/* The site (dso, addr, flags), added with ip, symoff and sym when new.
+ * NO_SITE when out of memory or room. */
+uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
+		   unsigned flags, uint64_t ip, uint64_t symoff, const char *sym);
+
+static inline const struct site *sites_at(const struct sites *t, uint32_t i)
+{
+	return &t->blocks[i / SITE_BLOCK][i % SITE_BLOCK];
+}
+
+/* Frees what the table holds (not t itself). */
+void sites_free(struct sites *t);
+
+#endif
