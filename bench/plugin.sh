@@ -7,9 +7,9 @@
 #   - perf script with a do-nothing dlfilter (the floor: perf's own cost)
 #   - perf 6.12's perf report -s type,typeoff and perf annotate --data-type
 #     on the same file, where perf 6.12 is installed
-# Wall time (best of three), and that run's CPU time and peak RSS from GNU
-# time.  The plugin resolves on a second CPU while perf reads (its default
-# with two CPUs or more), and in perf's own thread (threads=1): both rows.
+# Wall time, CPU time and peak RSS from GNU time.  The plugin resolves on
+# a second CPU while perf reads (its default with two CPUs or more), and
+# in perf's own thread (threads=1): both are measured.
 #   plugin.sh BUILD WORKDIR
 set -eu
 build=$1 work=$2
@@ -26,52 +26,80 @@ n=$(perf script -i big.data -F ip 2>/dev/null | wc -l)
 ns=$(perf script -i static.data -F ip 2>/dev/null | wc -l)
 
 now() { date +%s.%N; }
+# timed CMD...: runs CMD (its output in out.$$ and err.$$); sets wall, cpu
+# (user + system, all threads) and rss (KB)
+timed() {
+	t0=$(now)
+	/usr/bin/time -f '%M %U %S' -o rss "$@" >out.$$ 2>err.$$ || true
+	t1=$(now)
+	wall=$(echo "$t1 - $t0" | bc -l)
+	set -- $(tail -n 1 rss)
+	rss=$1 cpu=$(echo "$2 + $3" | bc -l)
+}
 # row NAME CMD...: the best of three timed runs (this machine is shared and
 # noisy; the minimum is the run least disturbed); prints a row with that
-# run's CPU time (user + system, all threads) and peak RSS, sets secs
+# run's CPU time and peak RSS, sets secs
 row() {
 	name=$1
 	shift
 	secs=
 	for try in 1 2 3; do
-		t0=$(now)
-		/usr/bin/time -f '%M %U %S' -o rss "$@" >out.$$ 2>err.$$ || true
-		t1=$(now)
-		s=$(echo "$t1 - $t0" | bc -l)
-		if [ -z "$secs" ] || [ "$(echo "$s < $secs" | bc -l)" = 1 ]; then
-			secs=$s
-			best=$(tail -n 1 rss)
+		timed "$@"
+		if [ -z "$secs" ] || [ "$(echo "$wall < $secs" | bc -l)" = 1 ]; then
+			secs=$wall best_cpu=$cpu best_rss=$rss
 		fi
 	done
-	set -- $best
-	printf '%-44s %8.2f s %8.2f s %9d KB\n' "$name" "$secs" "$(echo "$2 + $3" | bc -l)" "$1"
+	printf '%-44s %8.2f s %8.2f s %9d KB\n' "$name" "$secs" "$best_cpu" "$best_rss"
 }
 
-# versus_floor DATA: the do-nothing filter and the plugin on DATA, a row
-# each, and the plugin resolving in perf's thread (threads=1); sets floor,
-# secs (the plugin's, by default) and secs1 (threads=1)
-versus_floor() {
-	printf '%-44s %10s %10s %12s\n' run "wall" "CPU" "peak RSS"
-	row "perf script --dlfilter null-dlfilter.so" perf script -i "$1" --dlfilter "$build/bench/null-dlfilter.so"
-	floor=$secs
-	row "  dtplugin.so --dlarg threads=1" perf script -i "$1" --dlfilter "$build/dtplugin.so" --dlarg threads=1
-	secs1=$secs
-	row "perf script --dlfilter dtplugin.so" perf script -i "$1" --dlfilter "$build/dtplugin.so"
+# median of the numbers on stdin
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-# ratios NAME: the plugin's wall time over the floor's, default and threads=1
-ratios() {
-	echo "plugin / floor = $(echo "$secs / $floor" | bc -l | xargs printf '%.2f')x  ($1; threads=1: $(echo "$secs1 / $floor" | bc -l | xargs printf '%.2f')x)"
+
+# versus_floor DATA NAME: the do-nothing filter, the plugin resolving in
+# perf's thread (threads=1) and the plugin as installed (a second thread on
+# this 2-CPU machine) on DATA, one after the other, five times: the load
+# of this shared machine changes between runs, so each ratio is taken
+# within one round and the median of the five is printed (the range too).
+# A row per command shows its fastest run, with that run's CPU and RSS.
+versus_floor() {
+	data=$1 what=$2
+	f_best= p1_best= p2_best=
+	: >ratios1.$$
+	: >ratios2.$$
+	for try in 1 2 3 4 5; do
+		timed perf script -i "$data" --dlfilter "$build/bench/null-dlfilter.so"
+		f=$wall
+		[ -n "$f_best" ] && [ "$(echo "$f >= ${f_best%% *}" | bc -l)" = 1 ] || f_best="$f $cpu $rss"
+		timed perf script -i "$data" --dlfilter "$build/dtplugin.so" --dlarg threads=1
+		echo "$wall / $f" | bc -l >>ratios1.$$
+		[ -n "$p1_best" ] && [ "$(echo "$wall >= ${p1_best%% *}" | bc -l)" = 1 ] || p1_best="$wall $cpu $rss"
+		timed perf script -i "$data" --dlfilter "$build/dtplugin.so"
+		echo "$wall / $f" | bc -l >>ratios2.$$
+		[ -n "$p2_best" ] && [ "$(echo "$wall >= ${p2_best%% *}" | bc -l)" = 1 ] || p2_best="$wall $cpu $rss"
+		cp out.$$ plugin.out
+	done
+	printf '%-52s %10s %10s %12s\n' "run (fastest of 5)" "wall" "CPU" "peak RSS"
+	for r in "null-dlfilter.so (the floor)|$f_best" "dtplugin.so --dlarg threads=1|$p1_best" \
+		 "dtplugin.so|$p2_best"; do
+		set -- ${r#*|}
+		printf '%-52s %8.2f s %8.2f s %9d KB\n' "perf script --dlfilter ${r%%|*}" "$1" "$2" "$3"
+	done
+	ratio=$(median <ratios2.$$)
+	printf 'plugin / floor = %.2fx  (%s; median of 5 paired runs, range %.2f-%.2f; threads=1: %.2fx)\n' \
+		"$ratio" "$what" "$(sort -g ratios2.$$ | head -n 1)" "$(sort -g ratios2.$$ | tail -n 1)" \
+		"$(median <ratios1.$$)"
+	rm -f ratios1.$$ ratios2.$$
 }
 
 echo "static.data (static program): $ns samples"
-versus_floor static.data
-ratios "per-sample cost"
+versus_floor static.data "per-sample cost"
 echo
 echo "big.data (dynamic program, samples in libc too): $n samples ($(du -h big.data | cut -f1))"
-versus_floor big.data
-plugin=$secs
-cp out.$$ plugin.report
-ratios "small dynamic program"
+versus_floor big.data "small dynamic program"
+plugin=${p2_best%% *}
+cp plugin.out plugin.report
 row "perf script --dlfilter dtplugin.so annotate" perf script -i big.data --dlfilter "$build/dtplugin.so" --dlarg annotate
 libc=$(ls /usr/lib/x86_64-linux-gnu/libc.so.6 2>/dev/null || true)
 if [ -n "$libc" ]; then
@@ -96,8 +124,7 @@ np=$(perf script -i perfreport.data -F ip 2>/dev/null | wc -l)
 sites=$(perf script -i perfreport.data -F ip,dso 2>/dev/null | sort -u | wc -l)
 echo
 echo "perfreport.data (large dynamic program: perf -O2 -g running perf report): $np samples, $sites distinct instructions"
-versus_floor perfreport.data
-ratios "large dynamic program"
+versus_floor perfreport.data "large dynamic program"
 # a small profile of the same program: one perf report at 40 us, about
 # 90,000 samples, where the one-time costs (opening debug info, indexes,
 # function maps) are most of the plugin's
@@ -107,8 +134,7 @@ if [ ! -s perfreport-small.data ]; then
 fi
 nsm=$(perf script -i perfreport-small.data -F ip 2>/dev/null | wc -l)
 echo "perfreport-small.data (the same, small profile): $nsm samples"
-versus_floor perfreport-small.data
-ratios "small profile, large dynamic program"
+versus_floor perfreport-small.data "small profile, large dynamic program"
 
 p612=$(ls "$src"/build/perf-6.12/usr/bin/perf 2>/dev/null || true)
 if [ -n "$p612" ]; then
