@@ -178,14 +178,18 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 			    "count as no_dso", e->name);
 			return;
 		}
-		if (!path && !(path = strdup(e->name)))
+		if (!path && !(path = strdup(e->name))) {
+			e->why = DT_NO_MEMORY;
 			return;
+		}
 	} else if (e->name[0] == '[') {
 		return;		/* [vdso], [unknown], [anon]...: no file */
 	} else {
 		path = strdup(e->name);
-		if (!path)
+		if (!path) {
+			e->why = DT_NO_MEMORY;
 			return;
+		}
 	}
 	e->session = open_file(d, path, NULL, &err);
 	/* the recorded binary was replaced: perf's cache has the original */
@@ -203,7 +207,11 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		path = alt;
 		e->session = open_file(d, path, NULL, &err);
 	}
-	if (!e->session) {
+	if (!e->session && err == -ENOMEM) {
+		e->why = DT_NO_MEMORY;
+		say(d, "out of memory opening '%s': its samples count as no_memory",
+		    path);
+	} else if (!e->session) {
 		say(d, "cannot open '%s': %s: its samples count as no_dso", path,
 		    dt_strerror(err));
 	} else if (!dt_session_has_debuginfo(e->session)) {
@@ -249,8 +257,9 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 				e = &d->v[i];
 	}
 	if (!e) {
+		/* out of memory: not remembered, asked again next time */
 		if (GROW(d->v, d->cap, d->n, 16)) {
-			*why = DT_NO_DSO;
+			*why = DT_NO_MEMORY;
 			return NULL;
 		}
 		d->last = NULL;		/* the array may have moved */
@@ -258,7 +267,7 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 		memset(e, 0, sizeof(*e));
 		e->name = strdup(name);
 		if (!e->name) {
-			*why = DT_NO_DSO;
+			*why = DT_NO_MEMORY;
 			return NULL;
 		}
 		d->n++;

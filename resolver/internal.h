@@ -438,7 +438,11 @@ struct oom_guard {
 	sigjmp_buf env;
 	struct oom_guard *outer;
 };
-extern __thread struct oom_guard *oom_current;
+/* initial-exec: in the plugin (dlopen'd) the default model allocates a
+ * thread's copy with malloc on its first use, and glibc aborts when that
+ * fails: out of memory must not kill perf */
+#define OOM_TLS __thread __attribute__((tls_model("initial-exec")))
+extern OOM_TLS struct oom_guard *oom_current;
 /* Send libdw's out-of-memory exits and asserts of s to the current guard. */
 void oom_watch(struct dt_session *s);
 /* Out of memory without a jump: the log says so once. */

@@ -16,7 +16,7 @@
 
 #include "internal.h"
 
-__thread struct oom_guard *oom_current;
+OOM_TLS struct oom_guard *oom_current;
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1

@@ -544,23 +544,26 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	p->callbacks.debuginfo_path = p->debuginfo_path ? &p->debuginfo_path :
 				      NULL;
 
+	/* libdwfl and libelf say no more than "failed": a failed allocation
+	 * leaves errno ENOMEM, which is not a corrupt file */
 	err = -DT_ERR_DWFL;
+	errno = 0;
 	s->dwfl = dwfl_begin(&p->callbacks);
 	if (!s->dwfl)
-		goto out;
+		goto out_dwfl;
 	s->mod = dwfl_report_offline(s->dwfl, path, path, fd);	/* takes fd */
 	fd = -1;
 	if (!s->mod || dwfl_report_end(s->dwfl, NULL, NULL))
-		goto out;
+		goto out_dwfl;
 	void **userdata;
 	dwfl_module_info(s->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	*userdata = p;		/* for find_debuginfo */
 	s->elf = dwfl_module_getelf(s->mod, &elf_bias);
 	if (!s->elf || !gelf_getehdr(s->elf, &eh))
-		goto out;
+		goto out_dwfl;
 	s->image = (const uint8_t *)elf_rawfile(s->elf, &s->image_size);
 	if (!s->image)
-		goto out;
+		goto out_dwfl;
 
 	p->need = file_extent(s->elf, &eh);
 
@@ -585,9 +588,17 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	struct oom_guard g;
 	oom_watch(s);
 	OOM_GUARD(s, g, return -ENOMEM);
+	errno = 0;
 	s->dwarf = dwfl_module_getdwarf(s->mod, &dwarf_bias);
+	/* out of memory, not "no debug info" */
+	bool no_memory = !s->dwarf && errno == ENOMEM;
+	oom_watch(s);	/* before the first walk: libdw's own handler exits */
 	s->split_dwarf = s->dwarf && split_dwarf(s->dwarf);
 	OOM_UNGUARD(g);
+	if (no_memory) {
+		dt_session_close(s);
+		return -ENOMEM;
+	}
 	oom_watch(s);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
@@ -596,6 +607,9 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		      (long long)s->dwarf_adjust);
 	*out = s;
 	return 0;
+out_dwfl:
+	if (errno == ENOMEM)
+		err = -ENOMEM;
 out:
 	if (fd >= 0)
 		close(fd);

@@ -3,11 +3,15 @@
  * Test helper, LD_PRELOADed by t8003: after the first DT_FAIL_AFTER
  * allocations, the next DT_FAIL_COUNT (default: all) fail (malloc,
  * calloc, realloc return NULL with ENOMEM), so each run meets out of
- * memory at another place, for good or for a while.
+ * memory at another place, for good or for a while.  A program can also
+ * arm it from where its own test starts: dt_failmalloc_arm(after, count),
+ * count -1 for good; dt_failmalloc_arm(-1, 0) disarms.  The counters are
+ * atomic: the plugin allocates from two threads.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,26 +27,44 @@ static size_t boot_used;
 
 static int must_fail(void)
 {
-	if (left == -1) {
+	long l = __atomic_load_n(&left, __ATOMIC_RELAXED);
+
+	if (l == -1) {
 		const char *e = getenv("DT_FAIL_AFTER");
-		left = e ? atol(e) : -2;
+		l = e ? atol(e) : -2;
+		long unset = -1;
+		if (!__atomic_compare_exchange_n(&left, &unset, l, false,
+						 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			l = unset;
 	}
-	if (left == -2)
-		return 0;
-	if (left == 0) {
-		if (failures == -1) {
-			const char *e = getenv("DT_FAIL_COUNT");
-			failures = e ? atol(e) : -2;
-		}
-		if (failures == 0)
-			return 0;	/* the pressure is over */
-		if (failures > 0)
-			failures--;
-		errno = ENOMEM;
-		return 1;
+	/* take one allowed allocation, unless none is left */
+	while (l > 0 && !__atomic_compare_exchange_n(&left, &l, l - 1, false,
+						     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	if (l != 0)
+		return 0;	/* allowed, or no limit (-2) */
+	long f = __atomic_load_n(&failures, __ATOMIC_RELAXED);
+	if (f == -1) {
+		const char *e = getenv("DT_FAIL_COUNT");
+		long unset = -1;
+		f = e ? atol(e) : -2;
+		if (!__atomic_compare_exchange_n(&failures, &unset, f, false,
+						 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			f = unset;
 	}
-	left--;
-	return 0;
+	while (f > 0 && !__atomic_compare_exchange_n(&failures, &f, f - 1, false,
+						     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	if (f == 0)
+		return 0;	/* the pressure is over */
+	errno = ENOMEM;
+	return 1;
+}
+
+void dt_failmalloc_arm(long after, long count)
+{
+	__atomic_store_n(&failures, count < 0 ? -2 : count, __ATOMIC_RELAXED);
+	__atomic_store_n(&left, after < 0 ? -2 : after, __ATOMIC_RELAXED);
 }
 
 static void init(void)

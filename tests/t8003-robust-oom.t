@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Out of memory at every place a run allocates (tests/failmalloc.c fails
-# every allocation after the first N): never an abort or a crash (libdw's
-# asserts and OOM exit included), never a wrong answer or a wrong message;
+# every allocation after the first N), in dtresolve and in the plugin:
+# never an abort or a crash (libdw's asserts and OOM exit included), never
+# a wrong answer or a wrong message;
 # either a clean stop that says out of memory (exit 1), or every line
 # answered, each as without the limit or as no_memory, said on stderr and
 # counted in the totals.
@@ -61,4 +62,14 @@ while read n count; do
 done <plan
 dt_test "out of memory at every place: no crash, no wrong answer or message ($stops clean stops, $partial runs with no_memory answers)" \
 	'test $bad = 0 && test $partial -gt 0'
+
+# The plugin, with its second thread, driven as perf drives it: the same
+# promises inside perf, where a stop would lose the report (unit-plugin's
+# DT_PLUGIN_OOM mode arms failmalloc.so from start() on)
+dt_test 'the plugin out of memory at every place: every sample counted, no crash' '
+	DT_PLUGIN_OOM=1 LD_PRELOAD=$PWD/failmalloc.so "$DT_BUILD/tests/unit-plugin" \
+		"${DT_PLUGIN:-$DT_BUILD/dtplugin.so}" >plugin-oom.tap 2>plugin-oom.err &&
+	grep -q "^1\.\.8$" plugin-oom.tap && ! grep -q "^not ok" plugin-oom.tap ||
+	dt_show plugin-oom.tap
+'
 dt_done

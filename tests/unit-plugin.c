@@ -185,6 +185,126 @@ static uint64_t find_access(const char *path, const char *sym,
 	return found;
 }
 
+static void diag_lines(const char *what, const char *text)
+{
+	printf("# %s\n", what);
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		int len = e ? (int)(e - l) : (int)strlen(l);
+		printf("#   %.*s\n", len, l);
+		l += len + (e != NULL);
+	}
+}
+
+/* The stat table's rows ("reason\tloads\tstores"), at most 32. */
+struct stat_rows {
+	int n;
+	char name[32][24];
+	long c[32][2];
+};
+
+static void read_stat(const char *t, struct stat_rows *r)
+{
+	r->n = 0;
+	for (const char *l = t; *l && r->n < 32; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+		char name[24];
+		long a, b;
+		if (sscanf(l, "%23[a-z_]\t%ld\t%ld", name, &a, &b) == 3) {
+			snprintf(r->name[r->n], sizeof(r->name[0]), "%s", name);
+			r->c[r->n][0] = a;
+			r->c[r->n][1] = b;
+			r->n++;
+		}
+	}
+}
+
+/* Why stat table got is not the baseline's with some samples moved to
+ * no_memory, or NULL. */
+static const char *stat_diff(const struct stat_rows *base, const struct stat_rows *got)
+{
+	if (got->n != base->n)
+		return "other rows";
+	for (int i = 0; i < got->n; i++) {
+		if (strcmp(got->name[i], base->name[i]))
+			return "other rows";
+		bool total = !strcmp(got->name[i], "total");
+		bool oom = !strcmp(got->name[i], "no_memory");
+		for (int k = 0; k < 2; k++) {
+			if (total && got->c[i][k] != base->c[i][k])
+				return "totals do not add up";
+			if (!total && !oom && got->c[i][k] > base->c[i][k])
+				return "samples moved to a reason other than no_memory";
+		}
+	}
+	return NULL;
+}
+
+/* DT_PLUGIN_OOM=1, under tests/failmalloc.so (t8003): the plugin with
+ * its second thread, out of memory from each of many points of a run on,
+ * for good or for 40 allocations.  Every run either fails start() or
+ * stop() (said: a clean stop), or counts every sample fed, each as
+ * without the limit or as no_memory. */
+static int oom_runs(struct plugin *p, const char *self, uint64_t off)
+{
+	void (*arm)(long, long) = (void (*)(long, long))dlsym(RTLD_DEFAULT, "dt_failmalloc_arm");
+	char out[] = "/tmp/dtprof-unit-plugin-oom.XXXXXX", outarg[64];
+	int bad = 0, partial = 0, failed = 0, runs = 0;
+	struct stat_rows base, got;
+	enum { MIXES = 700 };	/* 9,800 samples: over two chunks */
+
+	if (!arm)
+		skip_all("not under failmalloc.so");
+	close(mkstemp(out));
+	snprintf(outarg, sizeof(outarg), "output=%s", out);
+	fake_argv[0] = "stat";
+	fake_argv[1] = "format=tsv";
+	fake_argv[2] = outarg;
+	fake_argv[3] = "threads=2";
+	fake_argc = 4;
+	for (long after = -1; after < 3000; after += after < 200 ? 3 : 97) {
+		for (long count = -1; count <= 40; count += 41) {
+			void *data = NULL;
+			int kept = 0, rc;
+			unlink(out);
+			arm(after, count);	/* -1: the baseline, no limit */
+			rc = p->start(&data, NULL);
+			if (!rc) {
+				for (int i = 0; i < MIXES; i++)
+					kept += feed_mix(p, data, self, off, "/nonexistent/fifo");
+				rc = p->stop(data, NULL);
+			}
+			arm(-1, 0);
+			const char *t = slurp(out), *why;
+			runs++;
+			if (after < 0) {
+				read_stat(t, &base);
+				if (!ok(!rc && base.n > 10, "the baseline run"))
+					diag_lines("its table", t);
+				break;
+			}
+			if (rc) {
+				failed++;
+				continue;
+			}
+			read_stat(t, &got);
+			if ((why = kept ? "a sample kept" : stat_diff(&base, &got))) {
+				printf("# after %ld, count %ld: %s\n", after, count, why);
+				diag_lines("table", t);
+				bad++;
+			}
+			for (int i = 0; i < got.n; i++)
+				if (!strcmp(got.name[i], "no_memory") && got.c[i][0] + got.c[i][1])
+					partial++;
+		}
+	}
+	unlink(out);
+	ok(bad == 0, "out of memory anywhere in %d threads=2 runs: every sample counted, as without "
+	   "the limit or as no_memory (%d failed start or stop, %d counted no_memory)",
+	   runs - 1, failed, partial);
+	ok(partial > 0, "some runs went on with no_memory samples");
+	return done_testing();
+}
+
 int main(int argc, char **argv)
 {
 	const char *so = argc > 1 ? argv[1] : getenv("DT_PLUGIN");
@@ -224,6 +344,8 @@ int main(int argc, char **argv)
 	p.fns->object_code = fake_object_code;
 	fake_attr.type = PERF_TYPE_RAW;
 	fake_attr.precise_ip = 2;	/* a precise memory event: no skid */
+	if (getenv("DT_PLUGIN_OOM"))
+		return oom_runs(&p, self, file_offset(self, load));
 
 	close(mkstemp(out));
 	fake_argv[0] = "stat";
