@@ -47,10 +47,12 @@ struct var_list {
 };
 
 /* One unit's variables, its functions' statics too: those are used by
- * the unit's own code only, so they are looked for there. */
+ * the unit's own code only, so they are looked for there; and the unit's
+ * declarations of variables other units define ("extern int x;"). */
 struct cu_vars {
 	Dwarf_Off cu;
 	struct var_list vars;
+	struct symbol_list decls;	/* start: the DIE's key; by name */
 };
 
 struct global_index {
@@ -63,6 +65,7 @@ struct global_index {
 	struct slot_list tpoffs, dtpmods, dtpoffs;
 	bool tls_slots_loaded;
 	struct symbol_list syms;	/* ELF data symbols, by address */
+	struct symbol_list syms_by_name;	/* the same, by name */
 	struct symbol_list decls;	/* relocatable files: unit-level
 					 * declarations (start: DIE key), by
 					 * name */
@@ -152,7 +155,9 @@ void symbols_load(struct dt_session *s, int type, struct symbol_list *l,
 			continue;	/* no TLS block is that large */
 		if (GROW(l->v, l->cap, l->n, 64))
 			return;	/* ENOMEM: the session stops answering */
-		l->v[l->n++] = (struct object_symbol){ at, sym.st_size, name };
+		int bind = GELF_ST_BIND(sym.st_info);
+		l->v[l->n++] = (struct object_symbol){ at, sym.st_size, name,
+			bind == STB_GLOBAL || bind == STB_WEAK };
 	}
 	if (l->n)
 		qsort(l->v, l->n, sizeof(*l->v), by_name ? cmp_sym_name : cmp_sym_start);
@@ -190,12 +195,28 @@ static bool tls_symbol_offset(struct dt_session *s, struct global_index *ix,
 	return true;
 }
 
+/* A unit-level declaration of a variable, by its linkage name (the ELF
+ * symbol's), in decls. */
+static void add_declaration(struct dt_session *s, Dwarf_Die *var,
+			    struct symbol_list *decls)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr(var, DW_AT_linkage_name, &a));
+
+	if (!name)
+		name = dwarf_diename(var);
+	if (name && !GROW(decls->v, decls->cap, decls->n, 16))
+		decls->v[decls->n++] = (struct object_symbol){
+			session_die_key(s, var), 0, name, true };
+}
+
 /* Variables among parent's children (with vars), appended to out; with
  * into_functions, also the statics inside function bodies (the costly
- * part of a large unit). */
+ * part of a large unit).  With decls, the unit-level declarations too. */
 static void index_children(struct dt_session *s, Dwarf_Die *parent,
 			   struct global_index *ix, struct var_list *out,
-			   int depth, bool vars, bool into_functions)
+			   struct symbol_list *decls, int depth, bool vars,
+			   bool into_functions)
 {
 	Dwarf_Die c;
 
@@ -209,6 +230,10 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		case DW_TAG_variable:
 			if (!vars)
 				break;
+			if (decls && depth == 0 && dwarf_hasattr(&c, DW_AT_declaration)) {
+				add_declaration(s, &c, decls);
+				break;
+			}
 			if (static_address(&c, &addr)) {
 				addr -= (uint64_t)s->dwarf_adjust;
 				if (addr < s->percpu_size)
@@ -237,10 +262,10 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
 			if (into_functions)	/* function statics */
-				index_children(s, &c, ix, out, depth + 1, true, true);
+				index_children(s, &c, ix, out, NULL, depth + 1, true, true);
 			break;
 		case DW_TAG_namespace:
-			index_children(s, &c, ix, out, depth + 1, vars, into_functions);
+			index_children(s, &c, ix, out, NULL, depth + 1, vars, into_functions);
 			break;
 		default:
 			break;
@@ -268,26 +293,28 @@ static uint64_t cu_hash(Dwarf_Off cu)
 
 /* The variables of the unit cu, indexed on first use; NULL without
  * memory. */
-static const struct var_list *cu_vars(struct dt_session *s,
-				      struct global_index *ix, Dwarf_Die *cu)
+static struct cu_vars *cu_vars(struct dt_session *s, struct global_index *ix,
+			       Dwarf_Die *cu)
 {
 	Dwarf_Off off = session_die_key(s, cu);
 	uint32_t k = INDEX_FIND(ix->cus_slot, ix->cus_size, cu_hash(off), i,
 				ix->cus[i].cu == off);
 
 	if (k)
-		return &ix->cus[k - 1].vars;
+		return &ix->cus[k - 1];
 	if (INDEX_READY(ix->cus_slot, ix->cus_size, ix->ncus, i,
 			cu_hash(ix->cus[i].cu)) ||
 	    GROW(ix->cus, ix->cus_cap, ix->ncus, 16))
 		return NULL;
 	struct cu_vars *c = &ix->cus[ix->ncus];
 	*c = (struct cu_vars){ .cu = off };
-	index_children(s, cu, ix, &c->vars, 0, true, true);
+	index_children(s, cu, ix, &c->vars, &c->decls, 0, true, true);
 	sort_vars(&c->vars);
+	if (c->decls.n)
+		qsort(c->decls.v, c->decls.n, sizeof(*c->decls.v), cmp_sym_name);
 	ix->cus_slot[INDEX_FREE(ix->cus_slot, ix->cus_size, cu_hash(off))] =
 		(uint32_t)++ix->ncus;
-	return &c->vars;
+	return c;
 }
 
 /* Every unit's unit-level variables, once. */
@@ -297,7 +324,7 @@ static void index_all(struct dt_session *s, struct global_index *ix)
 	Dwarf_Die cu;
 
 	while (session_next_unit(s, &unit, &cu))
-		index_children(s, &cu, ix, &ix->all, 0, true, false);
+		index_children(s, &cu, ix, &ix->all, NULL, 0, true, false);
 	sort_vars(&ix->all);
 	ix->all_indexed = true;
 	session_debug(s, "indexed %zu static variables", ix->all.n);
@@ -308,13 +335,14 @@ void global_index_free(struct global_index *ix)
 	if (!ix)
 		return;
 	for (size_t i = 0; i < ix->ncus; i++)
-		free(ix->cus[i].vars.v);
+		free(ix->cus[i].vars.v), free(ix->cus[i].decls.v);
 	free(ix->cus);
 	free(ix->cus_slot);
 	free(ix->tpoffs.v);
 	free(ix->dtpmods.v);
 	free(ix->dtpoffs.v);
 	free(ix->tls_syms.v);
+	free(ix->syms_by_name.v);
 	free(ix->syms.v);
 	free(ix->decls.v);
 	free(ix->all.v);
@@ -428,7 +456,7 @@ static void load_declarations(struct dt_session *s, struct global_index *ix)
 				continue;
 			if (GROW(l->v, l->cap, l->n, 256))
 				return;
-			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name };
+			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name, true };
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
 	if (l->n)
@@ -458,31 +486,80 @@ static bool extern_var_at(struct dt_session *s, uint64_t addr, Dwarf_Die *var,
 	return *off < v[lo].size && session_offdie(s, v[lo].start, var);
 }
 
-/* The DWARF variable holding link-time addr: a unit-level one of any
- * unit, else one of the pc's unit, its functions' statics included.
- * The answer does not depend on what was asked before. */
+/* Whether the ELF symbol can be what a declaration of its name means:
+ * a global one, or a local one no other data symbol shares its name with
+ * (the linker makes hidden globals local; a unit's static of a name a
+ * global also has is not what another unit's declaration names). */
+static bool declarable(struct dt_session *s, struct global_index *ix,
+		       const struct object_symbol *sym)
+{
+	size_t lo;
+
+	if (sym->global)
+		return true;
+	if (!ix->syms_by_name.loaded)
+		symbols_load(s, STT_OBJECT, &ix->syms_by_name, true);
+	return named(&ix->syms_by_name, sym->name, &lo) - lo == 1;
+}
+
+/* A variable another unit defines and cu declares ("extern int x;"): the
+ * ELF symbol at addr, when it is declarable and cu declares exactly one
+ * variable of its name.  C gives both one type.  Remembered among cu's
+ * variables, so every unit need not be walked for the definition. */
+static const struct global_var *declared(struct dt_session *s,
+					 struct global_index *ix,
+					 struct cu_vars *c, uint64_t addr)
+{
+	const struct symbol_list *l = &ix->syms;
+	const struct object_symbol *sym = NULL;
+	size_t first = 0, hi = 0;
+
+	if (!c->decls.n)
+		return NULL;
+	if (!l->loaded)
+		symbols_load(s, STT_OBJECT, &ix->syms, false);
+	/* aliases share a start (environ, __environ): any may be declared */
+	for (size_t i = AT_OR_BELOW(l->n, j, l->v[j].start, addr), k = 0;
+	     i > 0 && k < 8 && hi - first != 1; i--, k++) {
+		sym = &l->v[i - 1];
+		if (addr - sym->start < sym->size && declarable(s, ix, sym))
+			hi = named(&c->decls, sym->name, &first);
+	}
+	if (hi - first != 1 || GROW(c->vars.v, c->vars.cap, c->vars.n, 16))
+		return NULL;
+	size_t at = AT_OR_BELOW(c->vars.n, i, c->vars.v[i].start, sym->start);
+	memmove(&c->vars.v[at + 1], &c->vars.v[at], (c->vars.n - at) * sizeof(*c->vars.v));
+	c->vars.v[at] = (struct global_var){ sym->start, sym->size, c->decls.v[first].start };
+	c->vars.n++;
+	return &c->vars.v[at];
+}
+
+/* The DWARF variable holding link-time addr: one of the pc's unit (its
+ * functions' statics included), else one the pc's unit declares, else a
+ * unit-level one of any unit (the costly index of every unit, made the
+ * first time it is needed).  The answer does not depend on what was asked
+ * before. */
 static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 					    uint64_t addr)
 {
 	struct global_index *ix = global_index_get(s);
 	const struct global_var *g = NULL;
-	const struct var_list *own;
+	struct cu_vars *own;
 	Dwarf_Die cu;
 
 	if (!ix || !s->dwarf)
 		return NULL;
-	/* every unit's, once that index is made (a miss there is the
-	 * common case that makes it: an address in no unit's variable) */
-	if (ix->all_indexed && (g = find(&ix->all, addr)))
-		return g;
 	if (scope_cu(s, pc + (uint64_t)s->dwarf_adjust, &cu) &&
-	    (own = cu_vars(s, ix, &cu)) && (g = find(own, addr)))
+	    (own = cu_vars(s, ix, &cu)) &&
+	    ((g = find(&own->vars, addr)) || (g = declared(s, ix, own, addr))))
 		return g;
 	if (!ix->all_indexed) {
+		session_debug(s, "address %#llx (pc %#llx) is in no variable of "
+			      "its unit: indexing every unit's",
+			      (unsigned long long)addr, (unsigned long long)pc);
 		index_all(s, ix);
-		g = find(&ix->all, addr);
 	}
-	return g;
+	return find(&ix->all, addr);
 }
 
 bool global_var_at(struct dt_session *s, uint64_t pc, uint64_t addr,

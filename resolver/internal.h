@@ -138,6 +138,7 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 struct object_symbol {
 	uint64_t start, size;
 	const char *name;		/* libdwfl's, lives with the module */
+	bool global;			/* STB_GLOBAL or STB_WEAK */
 };
 
 struct symbol_list {

@@ -5,7 +5,8 @@
 # name the global, static or function-static variable, its type and field;
 # arrays name their element.  Every compiler (AArch64 cross-compiled),
 # -O0 and -O2, PIE and not: no wrong type, at least 85% right.  The
-# answer does not depend on what was asked before.
+# answer does not depend on what was asked before.  A variable its unit
+# only declares is named by the declaration.
 . "$(dirname "$0")/lib.sh"
 
 src=$DT_SRC/tests/fixtures/globals.c
@@ -37,6 +38,59 @@ for cc in $(dt_cc_list); do
 			tail -n \$(wc -l <count.insns) | cut -f2,4,6,7 >after &&
 		grep -q '^int		calls	ok\$' alone && dt_cmp alone after ||
 		dt_show pick.insns count.insns alone after
+	"
+done
+
+# A variable the accessing unit only declares ("extern struct pair x;"),
+# defined where no DWARF describes it (assembly, like the kernel's
+# phys_base) or with hidden visibility (the linker makes its symbol
+# local): named by the unit's declaration and the ELF symbol at the
+# address, without walking every unit.  The truth is the linker's: the
+# symbol objdump names at the instruction's target.  clang writes no
+# declarations for externs: unknown there, never wrong.
+cat >pair.h <<'SRC'
+struct pair { long lo, hi; };
+extern struct pair asm_pair;
+extern struct pair hidden_pair __attribute__((visibility("hidden")));
+SRC
+cat >use.c <<'SRC'
+#include "pair.h"
+__attribute__((noinline)) long asm_hi(void) { return asm_pair.hi; }
+__attribute__((noinline)) long hidden_hi(void) { return hidden_pair.hi; }
+int main(void) { return (int)(asm_hi() + hidden_hi()); }
+SRC
+cat >def.c <<'SRC'
+#include "pair.h"
+struct pair hidden_pair = { 1, 2 };
+SRC
+cat >asm.s <<'SRC'
+	.globl asm_pair
+	.data
+	.balign 8
+	.type asm_pair, @object
+	.size asm_pair, 16
+asm_pair:
+	.quad 3, 4
+	.section .note.GNU-stack,"",@progbits
+SRC
+for cc in $(dt_cc_list); do
+	$cc -O2 -g -o decl-$cc use.c def.c asm.s 2>cc.err
+	"$DTINSNS" decl-$cc asm_hi hidden_hi | grep '	mov[a-z]* [^,]*(' >decl.insns
+	cut -f1 decl.insns | "$DTRESOLVE" -v -e decl-$cc | cut -f2,3,4,6 >got
+	# gcc reaches both at rip+disp (objdump names the targets); clang
+	# loads asm_pair's address from the GOT first
+	case $cc in
+	clang*) named='hidden_pair' ;;
+	*) named='asm_pair hidden_pair' ;;
+	esac
+	dt_test "$cc: a variable its unit declares, defined in assembly or hidden, is named by its declaration" "
+		test \$(wc -l <got) = 2 &&
+		for v in $named; do
+			objdump -d decl-$cc | grep -q \"<\$v+0x8>\" &&
+			grep -q \"^struct pair	8	hi	\$v\$\" got || exit 1
+		done &&
+		! grep -v '^struct pair	8	hi	' got | grep -v '^(unknown)	0		' ||
+		dt_show decl.insns got
 	"
 done
 dt_done
