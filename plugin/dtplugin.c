@@ -165,11 +165,11 @@ static int parse_arg(struct state *st, const char *arg)
 	return 0;
 }
 
+static void consume_chunk(void *arg, void *chunk);
+
 /* A resolving thread of its own, unless one CPU or filter=TYPE (which
  * answers in filter_event) or threads=1 says otherwise.  Failing to make
  * one is not an error: perf's thread resolves. */
-static void consume_chunk(void *arg, void *chunk);
-
 static void start_thread(struct state *st)
 {
 	int threads = st->threads ? st->threads :

@@ -100,7 +100,7 @@ static struct site *site_slot(const struct sites *t, uint32_t i)
 static void index_put(uint32_t *index, size_t size, const struct site *s,
 		      uint32_t i)
 {
-	size_t j = site_hash(s->dso, s->addr, s->flags) & (size - 1);
+	size_t j = (site_hash(s->dso, s->addr, s->flags) >> 12) & (size - 1);
 
 	while (index[j])
 		j = (j + 1) & (size - 1);
@@ -122,21 +122,29 @@ static int grow_index(struct sites *t)
 	return 0;
 }
 
+static uint32_t remember(struct site_memo *m, const struct dso_name *dso,
+			 uint64_t addr, unsigned flags, uint32_t site)
+{
+	*m = (struct site_memo){ dso, addr, flags, site + 1 };
+	return site;
+}
+
 uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 		   unsigned flags, uint64_t ip, uint64_t symoff, const char *sym)
 {
-	const struct site *last = t->n ? site_slot(t, t->last) : NULL;
+	size_t h = site_hash(dso, addr, flags);
+	struct site_memo *m = &t->memo[h & (SITE_MEMOS - 1)];
 
-	/* a hot loop's samples come in runs */
-	if (last && last->dso == dso && last->addr == addr && last->flags == flags)
-		return t->last;
+	if (m->site && m->dso == dso && m->addr == addr && m->flags == flags)
+		return m->site - 1;
 	if (t->index_size) {
 		size_t mask = t->index_size - 1;
-		for (size_t j = site_hash(dso, addr, flags) & mask; t->index[j];
-		     j = (j + 1) & mask) {
+		/* the memo's bits of h are the index's low bits too: probe
+		 * from the rest, so one memo slot's sites spread out */
+		for (size_t j = (h >> 12) & mask; t->index[j]; j = (j + 1) & mask) {
 			const struct site *s = site_slot(t, t->index[j] - 1);
 			if (s->dso == dso && s->addr == addr && s->flags == flags)
-				return t->last = t->index[j] - 1;
+				return remember(m, dso, addr, flags, t->index[j] - 1);
 		}
 	}
 	uint32_t i = t->n;
@@ -152,7 +160,7 @@ uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 		return NO_SITE;
 	index_put(t->index, t->index_size, s, i);
 	t->n++;
-	return t->last = i;
+	return remember(m, dso, addr, flags, i);
 }
 
 void sites_free(struct sites *t)

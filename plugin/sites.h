@@ -33,12 +33,22 @@ struct site {
 #define SITE_BLOCKS 16384
 #define NO_SITE UINT32_MAX		/* out of memory */
 
+/* A site recently found, its key beside it: one cache line to look at
+ * (the index's entries are numbers, and each probe reads the site). */
+struct site_memo {
+	const struct dso_name *dso;
+	uint64_t addr;
+	uint32_t flags, site;		/* site + 1; 0: empty */
+};
+#define SITE_MEMOS 4096
+
 struct sites {
 	struct dso_name **dsos, *last_dso;
 	size_t ndsos, dsos_size;	/* open addressing by perf's pointer */
 	uint32_t *index;		/* open addressing: site + 1 */
 	size_t index_size;
-	uint32_t n, last;		/* last: the site found last */
+	uint32_t n;
+	struct site_memo memo[SITE_MEMOS];	/* direct-mapped */
 	struct site *blocks[SITE_BLOCKS];
 };
 
