@@ -22,6 +22,7 @@
 #include <linux/hw_breakpoint.h>
 #include <perf/perf_dlfilter.h>
 
+#include "../resolver/arrays.h"
 #include "../resolver/dtprof.h"
 #include "handoff.h"
 #include "sites.h"
@@ -37,10 +38,12 @@ enum skid_mode { SKID_AUTO, SKID_ON, SKID_OFF };
 struct pending {
 	uint32_t site;
 	uint8_t kind;			/* index in the event kinds */
-	uint8_t has;			/* DT_SAMPLE_* */
+	uint8_t has;			/* DT_SAMPLE_*: they fit */
 	int32_t tid, cpu;
 	uint64_t period, addr, weight, data_src;
 };
+
+_Static_assert(DT_SAMPLE_CPU < 256, "struct pending's has keeps 8 bits");
 
 #define CHUNK_SAMPLES 4096
 struct chunk {
@@ -48,9 +51,8 @@ struct chunk {
 	struct pending p[CHUNK_SAMPLES];
 };
 
-/* A site's answer, once resolved (the resolving thread). */
+/* A site's answer (the resolving thread). */
 struct site_answer {
-	bool done;
 	struct dt_session *session;
 	struct dt_answer ans;
 };
@@ -75,8 +77,9 @@ struct state {
 	/* the resolving thread (perf's, without a handoff) */
 	struct dt_report *report;
 	struct dt_dsos *dsos;
-	struct site_answer *answers;	/* by site */
-	size_t nanswers;
+	struct site_answer *answers;	/* by site: those resolved so far */
+	size_t nanswers, answers_cap;
+	bool oom_said;
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
 	/* dlargs */
 	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
@@ -358,35 +361,28 @@ static void resolve_site(struct state *st, const struct site *t, void *ctx,
 		dt_session_set_code_reader(s, NULL, NULL);	/* ctx ends here */
 	}
 	a->session = s;
-	a->done = true;
 }
 
 /* A site's answer, resolved the first time (the resolving thread); NULL
- * when out of memory. */
+ * when out of memory.  Sites are numbered in the order samples first name
+ * them, which is the order this thread meets them: answers grow by one. */
 static const struct site_answer *site_answer(struct state *st, uint32_t i,
 					     void *ctx, bool ctx_valid)
 {
 	if (i == NO_SITE)
 		return NULL;
-	if (i >= st->nanswers) {
-		size_t n = st->nanswers ? st->nanswers : 1024;
-		while (n <= i)
-			n *= 2;
-		struct site_answer *a = realloc(st->answers, n * sizeof(*a));
-		if (!a)
+	while (st->nanswers <= i) {
+		if (GROW(st->answers, st->answers_cap, st->nanswers, 1024))
 			return NULL;
-		memset(a + st->nanswers, 0, (n - st->nanswers) * sizeof(*a));
-		st->answers = a;
-		st->nanswers = n;
+		struct site_answer *a = &st->answers[st->nanswers++];
+		resolve_site(st, sites_at(&st->sites, (uint32_t)(a - st->answers)),
+			     ctx, ctx_valid, a);
 	}
-	struct site_answer *a = &st->answers[i];
-	if (!a->done)
-		resolve_site(st, sites_at(&st->sites, i), ctx, ctx_valid, a);
-	return a;
+	return &st->answers[i];
 }
 
 /* Resolve and count one sample (the resolving thread); NULL when out of
- * memory (counted as such). */
+ * memory (counted as such, and said once). */
 static const struct site_answer *count(struct state *st,
 				       const struct pending *p, void *ctx,
 				       bool ctx_valid)
@@ -398,8 +394,13 @@ static const struct site_answer *count(struct state *st,
 	};
 	struct dt_answer oom;
 
-	if (!a)
+	if (!a) {
 		dt_answer_miss(&oom, 0, DT_NO_MEMORY);
+		if (!st->oom_said)
+			note("out of memory keeping the samples' places: "
+			     "those samples count as no_memory");
+		st->oom_said = true;
+	}
 	dt_report_add_sample(st->report, report_event(st, p->kind),
 			     a ? a->session : NULL, a ? &a->ans : &oom, &smp);
 	return a;

@@ -43,9 +43,11 @@ struct site_memo {
 #define SITE_MEMOS 4096
 
 struct sites {
-	struct dso_name **dsos, *last_dso;
-	size_t ndsos, dsos_size;	/* open addressing by perf's pointer */
-	uint32_t *index;		/* open addressing: site + 1 */
+	struct dso_name **dsos, *last_dso;	/* each one, never moved */
+	size_t ndsos, dsos_cap;
+	uint32_t *dso_index;		/* arrays.h: by perf's pointer */
+	size_t dso_index_size;
+	uint32_t *index;		/* arrays.h: by (dso, addr, flags) */
 	size_t index_size;
 	uint32_t n;
 	struct site_memo memo[SITE_MEMOS];	/* direct-mapped */

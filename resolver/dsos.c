@@ -35,6 +35,7 @@ struct dt_dsos {
 	struct dso *v;
 	size_t n, cap;
 	struct dso *last;		/* of the last lookup */
+	bool oom_said;			/* "out of memory" said once */
 };
 
 static void say(const struct dt_dsos *d, const char *fmt, ...)
@@ -153,6 +154,17 @@ static struct dt_session *open_file(struct dt_dsos *d, const char *path,
 	return s;
 }
 
+/* Out of memory for name's samples: said once for all (a lookup that
+ * failed is asked again, and would say it again). */
+static enum dt_reason no_memory(struct dt_dsos *d, const char *name)
+{
+	if (!d->oom_said)
+		say(d, "out of memory opening '%s': its samples, and those of "
+		    "any file that meets the same, count as no_memory", name);
+	d->oom_said = true;
+	return DT_NO_MEMORY;
+}
+
 static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		     size_t idlen)
 {
@@ -179,7 +191,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 			return;
 		}
 		if (!path && !(path = strdup(e->name))) {
-			e->why = DT_NO_MEMORY;
+			e->why = no_memory(d, e->name);
 			return;
 		}
 	} else if (e->name[0] == '[') {
@@ -187,7 +199,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 	} else {
 		path = strdup(e->name);
 		if (!path) {
-			e->why = DT_NO_MEMORY;
+			e->why = no_memory(d, e->name);
 			return;
 		}
 	}
@@ -208,9 +220,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		e->session = open_file(d, path, NULL, &err);
 	}
 	if (!e->session && err == -ENOMEM) {
-		e->why = DT_NO_MEMORY;
-		say(d, "out of memory opening '%s': its samples count as no_memory",
-		    path);
+		e->why = no_memory(d, path);
 	} else if (!e->session) {
 		say(d, "cannot open '%s': %s: its samples count as no_dso", path,
 		    dt_strerror(err));
@@ -259,7 +269,7 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 	if (!e) {
 		/* out of memory: not remembered, asked again next time */
 		if (GROW(d->v, d->cap, d->n, 16)) {
-			*why = DT_NO_MEMORY;
+			*why = no_memory(d, name);
 			return NULL;
 		}
 		d->last = NULL;		/* the array may have moved */
@@ -267,7 +277,7 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 		memset(e, 0, sizeof(*e));
 		e->name = strdup(name);
 		if (!e->name) {
-			*why = DT_NO_MEMORY;
+			*why = no_memory(d, name);
 			return NULL;
 		}
 		d->n++;
