@@ -4,6 +4,7 @@
 #   make check           install missing packages (root), build, run the TAP suite
 #   make check SANITIZE=1  the same under ASan + UBSan, in build/san
 #   make bench           benchmarks (not tests)
+#   make bench-callgrind where the plugin's work goes, in instructions (after make bench)
 #   make bench-kernel    dtresolve on Debian's vmlinux and two modules (downloads once)
 #   make coverage        attribution per category, compiler and -O level
 #   make fuzz-accuracy   random programs checked by execution (SEEDS=200)
@@ -136,6 +137,16 @@ bench:
 	@echo
 	sh bench/plugin.sh $(abspath $(O)) $(abspath $(O))/bench/plugin
 
+$(O)/bench/resolve-ip-dlfilter.so: bench/resolve-ip-dlfilter.c
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) -shared -o $@ $<
+
+# where the plugin's work goes on make bench's hard case, in instructions
+bench-callgrind:
+	@sh contrib/install-deps.sh --if-missing valgrind
+	@$(MAKE) --no-print-directory all $(O)/bench/null-dlfilter.so $(O)/bench/resolve-ip-dlfilter.so
+	sh bench/callgrind.sh $(abspath $(O)) $(abspath $(O))/bench/plugin
+
 # a kernel: Debian's vmlinux with DWARF, downloaded (about 860 MB) only here
 bench-kernel:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES) bc
@@ -194,7 +205,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all tests deps check bench bench-kernel coverage fuzz-accuracy fuzz demo install clean
+.PHONY: all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)

@@ -17,9 +17,11 @@ static uint64_t dso_hash(const char *perf)
 	return hash_mix(HASH_SEED, (uintptr_t)perf);
 }
 
+/* One mix per sample: the dso pointer and the flags (two bits) share the
+ * seed word, the address is folded in. */
 static uint64_t site_hash(const struct dso_name *dso, uint64_t addr, unsigned flags)
 {
-	return hash_mix(hash_mix(hash_mix(HASH_SEED, (uintptr_t)dso), addr), flags);
+	return hash_mix((uintptr_t)dso ^ (uint64_t)flags << 60, addr);
 }
 
 static bool same_dso(const struct dso_name *d, const char *name, size_t id_size)
