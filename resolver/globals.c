@@ -58,7 +58,9 @@ struct cu_vars {
 struct global_index {
 	struct var_list all;		/* every unit's unit-level variables */
 	bool all_indexed;
+	Dwarf_CU *all_unit;		/* while indexing: the last unit walked */
 	struct symbol_list tls_syms;	/* STT_TLS symbols, by name */
+	struct symbol_list tls_by_start;	/* the same, by offset */
 	/* the dynamic relocations of thread-locals' GOT slots: TPOFF
 	 * (initial-exec), DTPMOD and DTPOFF (general-dynamic pairs), each
 	 * sorted by slot; off FOREIGN_TLS: another module's variable */
@@ -69,6 +71,7 @@ struct global_index {
 	struct symbol_list decls;	/* relocatable files: unit-level
 					 * declarations (start: DIE key), by
 					 * name */
+	enum { SYMTAB_UNKNOWN, SYMTAB_FULL, SYMTAB_PARTIAL } symtab;
 	struct cu_vars *cus;		/* the units of pcs asked about */
 	size_t ncus, cus_cap;
 	uint32_t *cus_slot;		/* open addressing over cus: arrays.h */
@@ -317,17 +320,24 @@ static struct cu_vars *cu_vars(struct dt_session *s, struct global_index *ix,
 	return c;
 }
 
-/* Every unit's unit-level variables, once. */
-static void index_all(struct dt_session *s, struct global_index *ix)
+/* Every unit's unit-level variables: up to max_units more units walked
+ * (in their order in the file, however many slices it takes); true when
+ * all are in, sorted. */
+static bool index_all(struct dt_session *s, struct global_index *ix,
+		      size_t max_units)
 {
-	Dwarf_CU *unit = NULL;
 	Dwarf_Die cu;
 
-	while (session_next_unit(s, &unit, &cu))
-		index_children(s, &cu, ix, &ix->all, NULL, 0, true, false);
-	sort_vars(&ix->all);
-	ix->all_indexed = true;
-	session_debug(s, "indexed %zu static variables", ix->all.n);
+	for (size_t k = 0; !ix->all_indexed && k < max_units; k++) {
+		if (!session_next_unit(s, &ix->all_unit, &cu)) {
+			sort_vars(&ix->all);
+			ix->all_indexed = true;
+			session_debug(s, "indexed %zu static variables", ix->all.n);
+		} else {
+			index_children(s, &cu, ix, &ix->all, NULL, 0, true, false);
+		}
+	}
+	return ix->all_indexed;
 }
 
 void global_index_free(struct global_index *ix)
@@ -342,6 +352,7 @@ void global_index_free(struct global_index *ix)
 	free(ix->dtpmods.v);
 	free(ix->dtpoffs.v);
 	free(ix->tls_syms.v);
+	free(ix->tls_by_start.v);
 	free(ix->syms_by_name.v);
 	free(ix->syms.v);
 	free(ix->decls.v);
@@ -433,6 +444,13 @@ static struct global_index *global_index_get(struct dt_session *s)
 	return s->globals;
 }
 
+bool globals_prepare(struct dt_session *s, size_t max_units)
+{
+	struct global_index *ix = global_index_get(s);
+
+	return !ix || !s->dwarf || index_all(s, ix, max_units);
+}
+
 /* The declarations of variables at unit level ("extern unsigned long
  * jiffies;"), sized, by name. */
 static void load_declarations(struct dt_session *s, struct global_index *ix)
@@ -487,51 +505,118 @@ static bool extern_var_at(struct dt_session *s, uint64_t addr, Dwarf_Die *var,
 }
 
 /* Whether the ELF symbol can be what a declaration of its name means:
- * a global one, or a local one no other data symbol shares its name with
- * (the linker makes hidden globals local; a unit's static of a name a
- * global also has is not what another unit's declaration names). */
-static bool declarable(struct dt_session *s, struct global_index *ix,
-		       const struct object_symbol *sym)
+ * a global one, or a local one no other symbol of its kind (by_name:
+ * data or thread-local, sorted by name) shares its name with (the linker
+ * makes hidden globals local; a unit's static of a name a global also
+ * has is not what another unit's declaration names). */
+static bool declarable(struct dt_session *s, struct symbol_list *by_name,
+		       int type, const struct object_symbol *sym)
 {
 	size_t lo;
 
 	if (sym->global)
 		return true;
-	if (!ix->syms_by_name.loaded)
-		symbols_load(s, STT_OBJECT, &ix->syms_by_name, true);
-	return named(&ix->syms_by_name, sym->name, &lo) - lo == 1;
+	if (!by_name->loaded)
+		symbols_load(s, type, by_name, true);
+	return named(by_name, sym->name, &lo) - lo == 1;
+}
+
+/* A symbol's name without its version: an executable's copy of a
+ * library's variable is "stderr@GLIBC_2.2.5" in its .symtab, "stderr" in
+ * the declaration.  A name too long for buf is kept whole. */
+static const char *unversioned(const char *name, char *buf, size_t len)
+{
+	const char *at = strchr(name, '@');
+
+	if (!at || at == name || (size_t)(at - name) >= len)
+		return name;
+	memcpy(buf, name, (size_t)(at - name));
+	buf[at - name] = '\0';
+	return buf;
 }
 
 /* A variable another unit defines and cu declares ("extern int x;"): the
  * ELF symbol at addr, when it is declarable and cu declares exactly one
  * variable of its name.  C gives both one type.  Remembered among cu's
- * variables, so every unit need not be walked for the definition. */
+ * variables, so every unit need not be walked for the definition.  A
+ * thread-local's tagged offset is looked for among the STT_TLS symbols
+ * (their values are offsets in the TLS block). */
 static const struct global_var *declared(struct dt_session *s,
 					 struct global_index *ix,
 					 struct cu_vars *c, uint64_t addr)
 {
-	const struct symbol_list *l = &ix->syms;
+	bool tls = addr >= TLS_TAG;
+	struct symbol_list *l = tls ? &ix->tls_by_start : &ix->syms;
+	struct symbol_list *by_name = tls ? &ix->tls_syms : &ix->syms_by_name;
+	int type = tls ? STT_TLS : STT_OBJECT;
+	uint64_t at = tls ? addr - TLS_TAG : addr;
 	const struct object_symbol *sym = NULL;
 	size_t first = 0, hi = 0;
+	char buf[256];
 
-	if (!c->decls.n)
+	if (!c->decls.n || (addr >= PERCPU_TAG && !tls))
 		return NULL;
 	if (!l->loaded)
-		symbols_load(s, STT_OBJECT, &ix->syms, false);
+		symbols_load(s, type, l, false);
 	/* aliases share a start (environ, __environ): any may be declared */
-	for (size_t i = AT_OR_BELOW(l->n, j, l->v[j].start, addr), k = 0;
+	for (size_t i = AT_OR_BELOW(l->n, j, l->v[j].start, at), k = 0;
 	     i > 0 && k < 8 && hi - first != 1; i--, k++) {
 		sym = &l->v[i - 1];
-		if (addr - sym->start < sym->size && declarable(s, ix, sym))
-			hi = named(&c->decls, sym->name, &first);
+		if (at - sym->start < sym->size && declarable(s, by_name, type, sym))
+			hi = named(&c->decls, unversioned(sym->name, buf, sizeof(buf)),
+				   &first);
 	}
 	if (hi - first != 1 || GROW(c->vars.v, c->vars.cap, c->vars.n, 16))
 		return NULL;
-	size_t at = AT_OR_BELOW(c->vars.n, i, c->vars.v[i].start, sym->start);
-	memmove(&c->vars.v[at + 1], &c->vars.v[at], (c->vars.n - at) * sizeof(*c->vars.v));
-	c->vars.v[at] = (struct global_var){ sym->start, sym->size, c->decls.v[first].start };
+	uint64_t start = (tls ? TLS_TAG : 0) + sym->start;
+	size_t pos = AT_OR_BELOW(c->vars.n, i, c->vars.v[i].start, start);
+	memmove(&c->vars.v[pos + 1], &c->vars.v[pos], (c->vars.n - pos) * sizeof(*c->vars.v));
+	c->vars.v[pos] = (struct global_var){ start, sym->size, c->decls.v[first].start };
 	c->vars.n++;
-	return &c->vars.v[at];
+	return &c->vars.v[pos];
+}
+
+/* Whether elf has a full symbol table (.symtab, not only .dynsym). */
+static bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB &&
+		    sh.sh_entsize && sh.sh_size / sh.sh_entsize > 1)
+			return true;
+	return false;
+}
+
+/* Whether link-time addr is data the compiler made, not a variable: no
+ * sized data symbol covers it, in a full symbol table (libdwfl reads the
+ * file's, else its debug file's).  Every variable with a static address
+ * gets a symbol of its size (".type x, @object; .size x, 8"); literal
+ * pools (".LC0", the constants of floating-point code), jump tables and
+ * string literals get none.  Such reads are common and would otherwise
+ * make the index of every unit, the costliest walk of the DWARF.  Not
+ * for thread-local or per-CPU offsets (tagged, not addresses) nor
+ * relocatable files (their symbols are section-relative). */
+static bool compiler_data(struct dt_session *s, struct global_index *ix,
+			  uint64_t addr)
+{
+	if (addr >= PERCPU_TAG || s->relocatable)
+		return false;
+	if (ix->symtab == SYMTAB_UNKNOWN)
+		ix->symtab = has_symtab(s->elf) || has_symtab(dwarf_getelf(s->dwarf)) ?
+			     SYMTAB_FULL : SYMTAB_PARTIAL;
+	if (ix->symtab != SYMTAB_FULL)
+		return false;
+	const struct symbol_list *l = &ix->syms;
+	if (!l->loaded)
+		symbols_load(s, STT_OBJECT, &ix->syms, false);
+	/* aliases and nested objects: look back a little, as find() does */
+	for (size_t i = AT_OR_BELOW(l->n, j, l->v[j].start, addr), k = 0;
+	     i > 0 && k < 8; i--, k++)
+		if (addr - l->v[i - 1].start < l->v[i - 1].size)
+			return false;
+	return true;
 }
 
 /* The DWARF variable holding link-time addr: one of the pc's unit (its
@@ -553,11 +638,18 @@ static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 	    (own = cu_vars(s, ix, &cu)) &&
 	    ((g = find(&own->vars, addr)) || (g = declared(s, ix, own, addr))))
 		return g;
+	/* whether or not the index of every unit is made yet */
+	if (compiler_data(s, ix, addr)) {
+		session_debug(s, "address %#llx (pc %#llx): no variable of its "
+			      "unit, no data symbol: compiler data",
+			      (unsigned long long)addr, (unsigned long long)pc);
+		return NULL;
+	}
 	if (!ix->all_indexed) {
 		session_debug(s, "address %#llx (pc %#llx) is in no variable of "
 			      "its unit: indexing every unit's",
 			      (unsigned long long)addr, (unsigned long long)pc);
-		index_all(s, ix);
+		index_all(s, ix, SIZE_MAX);
 	}
 	return find(&ix->all, addr);
 }

@@ -93,4 +93,72 @@ for cc in $(dt_cc_list); do
 		dt_show decl.insns got
 	"
 done
+
+# What the index of every unit is not walked for.  A read of a constant
+# the compiler placed (a literal of floating-point code, ".LC0"): no data
+# symbol covers its address, so no variable is there (the truth: the
+# symbol table of the linked program).  A library's variable the program
+# has a copy of (its .symtab says "stderr@GLIBC_2.2.5"): named by the
+# unit's declaration.  A thread-local another unit of a library defines,
+# read initial-exec ("mov x@gottpoff(%rip),%rax; mov %fs:0x8(%rax)"): the
+# unit's declaration and the STT_TLS symbol at that offset name it.
+cat >walk.h <<'SRC'
+struct pair { long lo, hi; };
+extern __thread struct pair tls_pair;
+SRC
+cat >walk-use.c <<'SRC'
+#include <stdio.h>
+#include "walk.h"
+__attribute__((noinline)) double scale(double x) { return x * 1.2345678; }
+__attribute__((noinline)) int say(const char *s) { return fputs(s, stderr); }
+__attribute__((noinline)) long tls_hi(void) { return tls_pair.hi; }
+SRC
+cat >walk-def.c <<'SRC'
+#include "walk.h"
+__thread struct pair tls_pair = { 1, 2 };
+int main(int argc, char **argv) { (void)argv; return (int)scale(argc) + say(""); }
+SRC
+# covered ADDR BINARY: a sized data symbol covers ADDR (hex, no 0x)
+covered() {
+	readelf -sW "$2" | awk -v a=$((0x$1)) '$4 == "OBJECT" && $3 > 0 {
+		s = strtonum("0x" $2); if (a >= s && a < s + $3) f = 1 } END { exit !f }'
+}
+for cc in $(dt_cc_list); do
+	for pie in -pie -no-pie; do
+		b=walk-$cc$pie
+		$cc -O2 -g -fPIE $pie -o $b walk-use.c walk-def.c 2>cc.err
+		"$DTINSNS" $b scale | grep '(%rip)' | head -n 1 >lit.insn
+		target=$(objdump -d $b | awk -v pc=$(cut -f1 lit.insn | sed 's/^0x//') \
+			'$1 == pc ":" { for (i = 1; i <= NF; i++) if ($i == "#") print $(i + 1) }')
+		dt_test "$cc $pie: a literal of floating-point code is no variable, and no unit is walked for it" "
+			test -n '$target' && ! covered '$target' $b &&
+			cut -f1 lit.insn | DTPROF_DEBUG=1 '$DTRESOLVE' -v -e $b >got 2>trace &&
+			grep -q '	no_var	' got && grep -q 'compiler data' trace &&
+			! grep -q 'indexing every unit' trace || dt_show lit.insn got trace
+		"
+		"$DTINSNS" $b say | grep 'mov .*(%rip),' >say.insn
+		case $cc in
+		clang*) want='(unknown)	0		' ;;	# no declarations
+		*) want='FILE*	0		stderr' ;;
+		esac
+		dt_test "$cc $pie: the program's copy of libc's stderr is named by its declaration" "
+			test \$(wc -l <say.insn) = 1 &&
+			objdump -d $b | grep -q \"<stderr@GLIBC[_0-9.]*>\" &&
+			cut -f1 say.insn | DTPROF_DEBUG=1 '$DTRESOLVE' -v -e $b 2>trace | cut -f2-4,6 >got &&
+			grep -qxF '$want' got || dt_show say.insn got
+		"
+	done
+	$cc -O2 -g -fPIC -shared -ftls-model=initial-exec -o libwalk-$cc.so walk-use.c walk-def.c 2>cc.err
+	"$DTINSNS" libwalk-$cc.so tls_hi | grep '%fs:' >tls.insn
+	case $cc in
+	clang*) walks=1 ;;	# no declarations: every unit's index finds it
+	*) walks=0 ;;
+	esac
+	dt_test "$cc: a library's thread-local another unit defines is named ($walks walks of every unit)" "
+		test \$(wc -l <tls.insn) = 1 &&
+		cut -f1 tls.insn | DTPROF_DEBUG=1 '$DTRESOLVE' -v -e libwalk-$cc.so >got 2>trace &&
+		cut -f2-4,6 got | grep -q '^struct pair	8	hi	tls_pair\$' &&
+		test \$(grep -c 'indexing every unit' trace) = $walks || dt_show tls.insn got trace
+	"
+done
 dt_done
