@@ -57,13 +57,14 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/track.c resolver/containers.c resolver/datasrc.c \
 	  resolver/sharing.c resolver/tables.c resolver/typenames.c \
 	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
-	  resolver/debuginfo.c resolver/demangle.c resolver/oom.c resolver/relocs.c resolver/kmodules.c \
+	  resolver/debuginfo.c resolver/demangle.c resolver/oom.c resolver/relocs.c resolver/kmodules.c resolver/perfdata.c \
 	  $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
 
 TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack $(O)/tests/dtfuzz \
+	     $(O)/tests/dtbuildids \
 	     $(O)/tests/qemu-trace.so
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 
@@ -78,7 +79,8 @@ $(O)/plugin/%.o: plugin/%.c
 
 # The library goes inside the plugin, its symbols hidden: perf sees only
 # the dlfilter entry points.
-$(PLUGIN): $(O)/plugin/dtplugin.o $(O)/plugin/handoff.o $(O)/plugin/sites.o $(LIB)
+$(PLUGIN): $(O)/plugin/dtplugin.o $(O)/plugin/handoff.o $(O)/plugin/prefetch.o \
+	   $(O)/plugin/sites.o $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^ $(LIBS)
 
 $(O)/%.o: %.c
@@ -106,7 +108,7 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 # packages (.dwp); dtprof builds with 0.188 too, and says what it misses.
 DEB_PACKAGES = build-essential pkg-config binutils-dev \
 	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross zlib1g-dev \
-	clang llvm linux-perf perl time valgrind qemu-user sqlite3 gdb \
+	clang llvm linux-perf perl time valgrind qemu-user sqlite3 gdb strace \
 	chromium 'libdw-dev>=0.191' 'libelf-dev>=0.191' 'elfutils>=0.191'
 # make bench also builds perf from Debian's kernel source as its large binary
 BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison
@@ -177,7 +179,8 @@ fuzz-accuracy:
 # AFL++ on each parser (tests/fuzz/run), an instrumented build of its own
 # in build/afl (with ASan: memory errors are findings too); what it finds
 # lands in tests/fuzz/found/, which make check
-# replays.  FUZZ_TARGETS: lines perfscript elf decode-x86 decode-a64.
+# replays.  FUZZ_TARGETS: lines perfscript elf decode-x86 decode-a64
+# perfdata.
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?=
 fuzz:

@@ -25,6 +25,7 @@
 #include "../resolver/arrays.h"
 #include "../resolver/dtprof.h"
 #include "handoff.h"
+#include "prefetch.h"
 #include "sites.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -51,12 +52,6 @@ struct chunk {
 	struct pending p[CHUNK_SAMPLES];
 };
 
-/* A site's answer (the resolving thread). */
-struct site_answer {
-	struct dt_session *session;
-	struct dt_answer ans;
-};
-
 /* What perf's thread knows of an event: how its samples resolve and which
  * fields they carry, by perf's name pointer. */
 struct event_kind {
@@ -71,14 +66,14 @@ struct state {
 	struct event_kind kinds[EVENT_KINDS + 1];	/* + a spare */
 	unsigned nkinds, last_kind;
 	struct handoff *handoff;	/* NULL: resolve in perf's thread */
+	int perfdata_fd;		/* for the resolving thread's prelude */
 	struct chunk *chunk;		/* being filled */
 	/* perf's thread adds, before the chunks that name them */
 	struct sites sites;
 	/* the resolving thread (perf's, without a handoff) */
 	struct dt_report *report;
 	struct dt_dsos *dsos;
-	struct site_answer *answers;	/* by site: those resolved so far */
-	size_t nanswers, answers_cap;
+	pthread_mutex_t dsos_lock;	/* both threads open binaries */
 	bool oom_said;
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
 	/* dlargs */
@@ -170,6 +165,31 @@ static int parse_arg(struct state *st, const char *arg)
 
 static void consume_chunk(void *arg, void *chunk);
 
+/* The resolving thread's first work: the binaries perf.data says have
+ * samples, opened while perf loads symbols. */
+static void open_ahead(void *arg)
+{
+	struct state *st = arg;
+
+	prefetch_dsos(st->dsos, &st->dsos_lock, st->perfdata_fd);
+	st->perfdata_fd = -1;
+}
+
+/* Compile units a slice of idle work walks: a few milliseconds at most,
+ * the delay a chunk that comes meanwhile may see. */
+#define PREPARE_UNITS 4
+
+/* The resolving thread, waiting for samples: the indexes of the whole
+ * binaries opened so far that answers may need (made on first need
+ * otherwise), a slice at a time.  perf's thread resolves nothing then
+ * (help() waits for the slice to end): the sessions are this thread's. */
+static bool prepare(void *arg)
+{
+	struct state *st = arg;
+
+	return !dt_dsos_prepare(st->dsos, PREPARE_UNITS);
+}
+
 /* A resolving thread of its own, unless one CPU or filter=TYPE (which
  * answers in filter_event) or threads=1 says otherwise.  Failing to make
  * one is not an error: perf's thread resolves. */
@@ -177,10 +197,19 @@ static void start_thread(struct state *st)
 {
 	int threads = st->threads ? st->threads :
 		      sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
+	struct handoff_work work = {
+		.prelude = open_ahead, .consume = consume_chunk,
+		.idle = prepare, .arg = st,
+	};
 
-	if (threads < 2 || st->filter_type ||
-	    handoff_start(&st->handoff, sizeof(struct chunk), consume_chunk, st))
+	if (threads < 2 || st->filter_type)
 		return;
+	st->perfdata_fd = prefetch_find_perfdata();
+	if (handoff_start(&st->handoff, sizeof(struct chunk), &work)) {
+		if (st->perfdata_fd >= 0)
+			close(st->perfdata_fd);
+		return;
+	}
 	st->chunk = handoff_chunk(st->handoff);
 	st->chunk->n = 0;
 }
@@ -195,6 +224,7 @@ EXPORT int start(void **data, void *ctx)
 		free(st);
 		return -ENOMEM;
 	}
+	pthread_mutex_init(&st->dsos_lock, NULL);
 	st->format = DT_FORMAT_PERF;
 	argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
 	for (int i = 0; i < argc; i++) {
@@ -335,59 +365,94 @@ static int read_object_code(void *arg, uint64_t pc, uint8_t *buf, size_t len)
 					     (__u32)len);
 }
 
-/* Name a site's type (the resolving thread).  In perf's thread (ctx_valid)
- * the instruction bytes are perf's object_code's; ctx is valid only
- * there. */
-static void resolve_site(struct state *st, const struct site *t, void *ctx,
-			 bool ctx_valid, struct site_answer *a)
+/* Name a site's type, under its binary's lock (either thread).  In
+ * perf's thread during filter_event (ctx_valid) the instruction bytes are
+ * perf's object_code's; ctx is valid only there. */
+static void resolve_site(struct state *st, struct site *t, void *ctx,
+			 bool ctx_valid)
 {
 	enum dt_reason why = DT_NO_DSO;
 	struct dt_session *s = NULL;
-	uint64_t pc;
+	uint64_t pc = 0;
+	int linked = -1;
 
+	pthread_mutex_lock(&st->dsos_lock);
 	if (t->dso)
 		s = dt_dsos_get(st->dsos, t->dso->name, t->dso->build_id,
 				t->dso->build_id_size, &why);
+	if (s)
+		linked = dt_dsos_link_pc(st->dsos, t->dso->name, t->addr, t->sym,
+					 t->symoff, &pc);
+	pthread_mutex_unlock(&st->dsos_lock);
 	if (!s) {
-		dt_answer_miss(&a->ans, t->ip, why);
-	} else if (dt_dsos_link_pc(st->dsos, t->dso->name, t->addr, t->sym,
-				   t->symoff, &pc)) {
-		dt_answer_miss(&a->ans, t->ip, DT_NO_INSN);
+		dt_answer_miss(&t->ans, t->ip, why);
+	} else if (linked) {
+		dt_answer_miss(&t->ans, t->ip, DT_NO_INSN);
 	} else {
 		struct code_source src = { ctx, t->ip - pc };
 		if (ctx_valid)
 			dt_session_set_code_reader(s, read_object_code, &src);
-		dt_resolve_sample(s, pc, t->flags, &a->ans);
+		dt_resolve_sample(s, pc, t->flags, &t->ans);
 		dt_session_set_code_reader(s, NULL, NULL);	/* ctx ends here */
 	}
-	a->session = s;
+	t->session = s;
 }
 
-/* A site's answer, resolved the first time (the resolving thread); NULL
- * when out of memory.  Sites are numbered in the order samples first name
- * them, which is the order this thread meets them: answers grow by one. */
-static const struct site_answer *site_answer(struct state *st, uint32_t i,
-					     void *ctx, bool ctx_valid)
+/* Site i with its answer (the resolving thread): resolved here unless
+ * perf's thread, helping at the end (help()), has it; NULL for NO_SITE. */
+static const struct site *site_answer(struct state *st, uint32_t i,
+				      void *ctx, bool ctx_valid)
 {
 	if (i == NO_SITE)
 		return NULL;
-	while (st->nanswers <= i) {
-		if (GROW(st->answers, st->answers_cap, st->nanswers, 1024))
-			return NULL;
-		struct site_answer *a = &st->answers[st->nanswers++];
-		resolve_site(st, sites_at(&st->sites, (uint32_t)(a - st->answers)),
-			     ctx, ctx_valid, a);
+	struct site *t = sites_at(&st->sites, i);
+	if (atomic_load_explicit(&t->answered, memory_order_acquire))
+		return t;
+	struct binary_lock *b = t->dso ? t->dso->binary : NULL;
+	if (b) {
+		atomic_store(&b->waiting, true);
+		pthread_mutex_lock(&b->lock);
+		atomic_store(&b->waiting, false);
 	}
-	return &st->answers[i];
+	/* the helper answers only under the lock: answered is final here */
+	if (!atomic_load_explicit(&t->answered, memory_order_relaxed)) {
+		resolve_site(st, t, ctx, ctx_valid);
+		atomic_store_explicit(&t->answered, true, memory_order_release);
+	}
+	if (b)
+		pthread_mutex_unlock(&b->lock);
+	return t;
+}
+
+/* perf's thread, done reading while the resolving thread still counts:
+ * it answers sites too, from the last one back (the other thread goes
+ * forward), in binaries whose lock is free and not waited for.  Both
+ * threads use one session per binary, so their answers are the ones the
+ * resolving thread alone would give. */
+static void help(void *arg)
+{
+	struct state *st = arg;
+
+	for (uint32_t i = st->sites.n; i-- > 0;) {
+		struct site *t = sites_at(&st->sites, i);
+		struct binary_lock *b = t->dso ? t->dso->binary : NULL;
+		if (!b || atomic_load_explicit(&t->answered, memory_order_acquire) ||
+		    atomic_load(&b->waiting) || pthread_mutex_trylock(&b->lock))
+			continue;
+		if (!atomic_load_explicit(&t->answered, memory_order_relaxed)) {
+			resolve_site(st, t, NULL, false);
+			atomic_store_explicit(&t->answered, true, memory_order_release);
+		}
+		pthread_mutex_unlock(&b->lock);
+	}
 }
 
 /* Resolve and count one sample (the resolving thread); NULL when out of
  * memory (counted as such, and said once). */
-static const struct site_answer *count(struct state *st,
-				       const struct pending *p, void *ctx,
-				       bool ctx_valid)
+static const struct site *count(struct state *st, const struct pending *p,
+				void *ctx, bool ctx_valid)
 {
-	const struct site_answer *a = site_answer(st, p->site, ctx, ctx_valid);
+	const struct site *a = site_answer(st, p->site, ctx, ctx_valid);
 	struct dt_sample smp = {
 		.period = p->period, .addr = p->addr, .weight = p->weight,
 		.data_src = p->data_src, .tid = p->tid, .cpu = p->cpu, .has = p->has,
@@ -454,7 +519,7 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 		}
 		return 1;
 	}
-	const struct site_answer *a = count(st, &p, ctx, true);
+	const struct site *a = count(st, &p, ctx, true);
 	if (st->filter_type)
 		return a && a->ans.reason == DT_OK &&
 		       dt_type_name_matches(a->session, a->ans.type,
@@ -546,13 +611,13 @@ EXPORT int stop(void *data, void *ctx)
 	if (!st)	/* start() failed (a bad --dlarg): perf still calls us */
 		return 0;
 	if (st->handoff)	/* the last samples resolved, the thread ended */
-		handoff_finish(st->handoff, st->chunk->n > 0);
+		handoff_finish(st->handoff, st->chunk->n > 0, help, st);
 	err = print_tables(st);
 	if (st->html)
 		err |= write_html(st);
 	dt_report_free(st->report);
 	dt_dsos_free(st->dsos);
-	free(st->answers);
+	pthread_mutex_destroy(&st->dsos_lock);
 	sites_free(&st->sites);
 	free(st);
 	return err ? -1 : 0;

@@ -31,8 +31,8 @@ struct handoff {
 	void *spare[MAX_CHUNKS];	/* consumed, for reuse */
 	unsigned nspare, allocated;
 	bool done;
-	void (*consume)(void *arg, void *chunk);
-	void *arg;
+	bool in_idle;			/* a slice of idle work runs */
+	struct handoff_work work;
 	size_t chunk_size;
 	void *filling;			/* the producer's */
 };
@@ -41,17 +41,31 @@ static void *consumer(void *arg)
 {
 	struct handoff *h = arg;
 
+	bool idle_left = h->work.idle != NULL;
+
+	if (h->work.prelude)
+		h->work.prelude(h->work.arg);
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
-		while (!h->queued && !h->done)
-			pthread_cond_wait(&h->filled, &h->lock);
+		while (!h->queued && !h->done) {
+			if (!idle_left) {
+				pthread_cond_wait(&h->filled, &h->lock);
+				continue;
+			}
+			h->in_idle = true;
+			pthread_mutex_unlock(&h->lock);
+			idle_left = h->work.idle(h->work.arg);
+			pthread_mutex_lock(&h->lock);
+			h->in_idle = false;
+			pthread_cond_broadcast(&h->emptied);
+		}
 		if (!h->queued)
 			break;
 		void *chunk = h->queue[h->head];
 		h->head = (h->head + 1) % MAX_CHUNKS;
 		h->queued--;
 		pthread_mutex_unlock(&h->lock);
-		h->consume(h->arg, chunk);
+		h->work.consume(h->work.arg, chunk);
 		pthread_mutex_lock(&h->lock);
 		h->spare[h->nspare++] = chunk;
 		pthread_cond_signal(&h->emptied);
@@ -72,7 +86,7 @@ static void free_all(struct handoff *h)
 }
 
 int handoff_start(struct handoff **out, size_t chunk_size,
-		  void (*consume)(void *arg, void *chunk), void *arg)
+		  const struct handoff_work *work)
 {
 	struct handoff *h = calloc(1, sizeof(*h));
 	sigset_t all, old;
@@ -85,8 +99,7 @@ int handoff_start(struct handoff **out, size_t chunk_size,
 	pthread_cond_init(&h->filled, NULL);
 	pthread_cond_init(&h->emptied, NULL);
 	h->chunk_size = chunk_size;
-	h->consume = consume;
-	h->arg = arg;
+	h->work = *work;
 	h->allocated = 1;
 	if (!(h->filling = malloc(chunk_size))) {
 		free_all(h);
@@ -138,7 +151,8 @@ void *handoff_publish(struct handoff *h)
 	return next;
 }
 
-void handoff_finish(struct handoff *h, int filled)
+void handoff_finish(struct handoff *h, int filled,
+		    void (*meanwhile)(void *arg), void *arg)
 {
 	if (!h)
 		return;
@@ -150,7 +164,12 @@ void handoff_finish(struct handoff *h, int filled)
 	}
 	h->done = true;
 	pthread_cond_signal(&h->filled);
+	/* no slice starts after done: wait for the one running to end */
+	while (h->in_idle)
+		pthread_cond_wait(&h->emptied, &h->lock);
 	pthread_mutex_unlock(&h->lock);
+	if (meanwhile)
+		meanwhile(arg);
 	pthread_join(h->thread, NULL);
 	free_all(h);
 }

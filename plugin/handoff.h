@@ -9,22 +9,38 @@
 #ifndef DTPROF_HANDOFF_H
 #define DTPROF_HANDOFF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct handoff;
 
-/* consume(arg, chunk) runs on the new thread, once per filled chunk, in
- * order; chunk_size bytes each.  0 or -errno (no thread: the caller
- * resolves in its own). */
+/* What the new thread does, each with arg. */
+struct handoff_work {
+	void (*prelude)(void *arg);	/* first, NULL: nothing (work that
+					 * needs no chunk, while the producer
+					 * starts) */
+	void (*consume)(void *arg, void *chunk);	/* each filled chunk,
+							 * in order */
+	bool (*idle)(void *arg);	/* while no chunk waits, a short slice
+					 * of work a call, until it returns
+					 * false; NULL: none */
+	void *arg;
+};
+
+/* Starts the thread; chunks of chunk_size bytes.  0 or -errno (no
+ * thread: the caller resolves in its own). */
 int handoff_start(struct handoff **out, size_t chunk_size,
-		  void (*consume)(void *arg, void *chunk), void *arg);
+		  const struct handoff_work *work);
 /* The chunk the producer fills now. */
 void *handoff_chunk(struct handoff *h);
 /* Hand the filled chunk over; returns the next one to fill, waiting while
  * the most chunks there may be are all queued. */
 void *handoff_publish(struct handoff *h);
-/* Hand over the last chunk if filled is true, wait until every chunk is
- * consumed, end the thread and free.  NULL ok. */
-void handoff_finish(struct handoff *h, int filled);
+/* Hand over the last chunk if filled is true, run meanwhile(arg) (when
+ * not NULL) in the caller's thread while the other consumes (its idle
+ * work over: no slice of it runs beside meanwhile), wait until every
+ * chunk is consumed, end the thread and free.  NULL h ok. */
+void handoff_finish(struct handoff *h, int filled,
+		    void (*meanwhile)(void *arg), void *arg);
 
 #endif

@@ -32,6 +32,7 @@ static bool same_dso(const struct dso_name *d, const char *name, size_t id_size)
 static void free_dso(struct dso_name *d)
 {
 	if (d) {
+		pthread_mutex_destroy(&d->own.lock);
 		free(d->build_id);
 		free(d->name);
 		free(d);
@@ -55,11 +56,21 @@ const struct dso_name *sites_dso(struct sites *t, const char *name,
 	    GROW(t->dsos, t->dsos_cap, t->ndsos, 16))
 		return NULL;
 	d = calloc(1, sizeof(*d));
+	if (d)
+		pthread_mutex_init(&d->own.lock, NULL);
 	if (!d || !(d->name = strdup(name)) ||
 	    (build_id_size && !(d->build_id = malloc(build_id_size)))) {
 		free_dso(d);
 		return NULL;
 	}
+	/* one lock per binary: an entry of a name seen before shares its
+	 * lock (a new dso is rare: a linear search) */
+	d->binary = &d->own;
+	for (size_t i = 0; i < t->ndsos; i++)
+		if (!strcmp(t->dsos[i]->name, d->name)) {
+			d->binary = t->dsos[i]->binary;
+			break;
+		}
 	d->perf = name;
 	d->build_id_size = build_id_size;
 	if (build_id_size)
@@ -112,7 +123,8 @@ uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 					     site_slot(t, (uint32_t)j)->flags))))
 		return NO_SITE;
 	struct site *s = site_slot(t, i);
-	*s = (struct site){ dso, addr, ip, symoff, NULL, flags };
+	*s = (struct site){ .dso = dso, .addr = addr, .ip = ip, .symoff = symoff,
+			    .flags = flags };
 	if (sym && !(s->sym = strdup(sym)))
 		return NO_SITE;
 	t->index[INDEX_FREE(t->index, t->index_size, INDEX_HASH(h))] = ++t->n;

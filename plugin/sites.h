@@ -10,9 +10,22 @@
 #ifndef DTPROF_SITES_H
 #define DTPROF_SITES_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../resolver/dtprof.h"
+
+/* The lock of the session of one binary (by name: perf may give one name
+ * two entries here, dt_dsos gives it one session), held while resolving
+ * in it; waiting: the resolving thread is waiting for it (the helper,
+ * which only tries, leaves it alone). */
+struct binary_lock {
+	pthread_mutex_t lock;
+	atomic_bool waiting;
+};
 
 struct dso_name {
 	const char *perf;		/* perf's pointer: the key */
@@ -20,6 +33,8 @@ struct dso_name {
 	uint8_t *build_id;
 	size_t build_id_size;
 	bool kernel_side;		/* kernel or module: the symbol links it */
+	struct binary_lock *binary;	/* the first entry of this name's */
+	struct binary_lock own;
 };
 
 struct site {
@@ -27,6 +42,11 @@ struct site {
 	uint64_t addr, ip, symoff;	/* without a dso, addr is the ip */
 	char *sym;			/* a copy, kernel side only */
 	unsigned flags;
+	/* its answer, resolved once by either thread (under its binary's
+	 * lock) and published by answered */
+	atomic_bool answered;
+	struct dt_session *session;
+	struct dt_answer ans;
 };
 
 #define SITE_BLOCK 4096
@@ -63,7 +83,7 @@ const struct dso_name *sites_dso(struct sites *t, const char *name,
 uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 		   unsigned flags, uint64_t ip, uint64_t symoff, const char *sym);
 
-static inline const struct site *sites_at(const struct sites *t, uint32_t i)
+static inline struct site *sites_at(const struct sites *t, uint32_t i)
 {
 	return &t->blocks[i / SITE_BLOCK][i % SITE_BLOCK];
 }

@@ -31,10 +31,15 @@ struct embed {
 	uint64_t offset;	/* where inner sits in outer */
 };
 
+struct defs_seen;
+
 struct container_index {
 	struct embed *v;
 	size_t n, cap;
 	bool failed;		/* out of memory while building: no answers */
+	bool complete;		/* every unit walked, v sorted */
+	Dwarf_CU *unit;		/* while building: the last unit walked */
+	struct defs_seen *seen;	/* while building */
 };
 
 /* One definition of an aggregate, as far as indexing it goes: every unit
@@ -122,10 +127,20 @@ static bool seen_before(struct defs_seen *seen, Dwarf_Die *d, Dwarf_Die *next)
 	return false;
 }
 
+static void seen_free(struct defs_seen *seen)
+{
+	if (seen) {
+		free(seen->v);
+		free(seen->slot);
+		free(seen);
+	}
+}
+
 void container_index_free(struct container_index *ix)
 {
 	if (!ix)
 		return;
+	seen_free(ix->seen);
 	free(ix->v);
 	free(ix);
 }
@@ -268,21 +283,38 @@ static int cmp_embed(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static struct container_index *index_get(struct dt_session *s)
+static void finish(struct dt_session *s, struct container_index *ix);
+
+/* Walks up to max_units more units into the index; true when every unit
+ * is in, sorted (then complete).  The units go in their order in the
+ * file, however many slices the walk takes: the index is the same. */
+static bool index_units(struct dt_session *s, struct container_index *ix,
+			size_t max_units)
 {
-	if (s->containers)
-		return s->containers;
-	struct container_index *ix = calloc(1, sizeof(*ix));
-	if (!ix)
-		return NULL;
-	Dwarf_CU *unit = NULL;
 	Dwarf_Die cu;
-	struct defs_seen seen = { 0 };
-	while (session_next_unit(s, &unit, &cu))
-		index_scope(s, ix, &seen, &cu, 0);
-	session_debug(s, "%zu distinct aggregate definitions", seen.n);
-	free(seen.v);
-	free(seen.slot);
+
+	if (ix->complete)
+		return true;
+	if (!ix->seen && !(ix->seen = calloc(1, sizeof(*ix->seen)))) {
+		ix->failed = true;
+		return false;
+	}
+	for (size_t k = 0; k < max_units; k++) {
+		if (!session_next_unit(s, &ix->unit, &cu)) {
+			finish(s, ix);
+			return true;
+		}
+		index_scope(s, ix, ix->seen, &cu, 0);
+	}
+	return false;
+}
+
+/* The walk is over: one entry of each embedding, sorted for find(). */
+static void finish(struct dt_session *s, struct container_index *ix)
+{
+	session_debug(s, "%zu distinct aggregate definitions", ix->seen->n);
+	seen_free(ix->seen);
+	ix->seen = NULL;
 	if (ix->n)
 		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_embed);
 	/* every unit repeats its headers' types: keep one of each */
@@ -291,9 +323,33 @@ static struct container_index *index_get(struct dt_session *s)
 		if (!w || cmp_embed(&ix->v[w - 1], &ix->v[i]))
 			ix->v[w++] = ix->v[i];
 	ix->n = w;
+	ix->complete = true;
 	session_debug(s, "indexed %zu embedded aggregates%s", ix->n,
 		      ix->failed ? " (out of memory: not used)" : "");
-	return s->containers = ix;
+}
+
+static struct container_index *index_new(struct dt_session *s)
+{
+	if (!s->containers)
+		s->containers = calloc(1, sizeof(*s->containers));
+	return s->containers;
+}
+
+/* The session's index, its walk finished now if it was not. */
+static struct container_index *index_get(struct dt_session *s)
+{
+	struct container_index *ix = index_new(s);
+
+	if (ix && !ix->failed)
+		index_units(s, ix, SIZE_MAX);
+	return ix;
+}
+
+bool containers_prepare(struct dt_session *s, size_t max_units)
+{
+	struct container_index *ix = index_new(s);
+
+	return !ix || ix->failed || index_units(s, ix, max_units);
 }
 
 /* The containers holding [off, off + len) of inner: appended to out
@@ -366,7 +422,7 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 	if (!aggregate_key(s, pointee, &peeled, &name, &size))
 		return DT_BAD_OFFSET;
 	struct container_index *ix = index_get(s);
-	if (!ix || ix->failed)
+	if (!ix || ix->failed || !ix->complete)
 		return DT_BAD_OFFSET;
 	size_t n = find(s, ix, name, size, probes, nprobes, 0, hits, hit_off,
 			0, MAX_HITS, 0);

@@ -27,6 +27,12 @@ struct dso {
 	bool module;			/* a kernel module: by its symbols */
 	bool kaslr_known;
 	uint64_t kaslr;			/* runtime - link-time */
+	/* opened ahead (dt_dsos_prefetch), not asked for yet: what opening
+	 * said, and the build-id it was opened for */
+	bool prefetched;
+	char *deferred;
+	uint8_t id[20];
+	size_t id_len;
 };
 
 struct dt_dsos {
@@ -35,22 +41,57 @@ struct dt_dsos {
 	struct dso *v;
 	size_t n, cap;
 	struct dso *last;		/* of the last lookup */
+	struct dso *prefetching;	/* its messages are kept, not said */
+	size_t prepared;		/* dt_dsos_prepare: the first ones done */
 	bool oom_said;			/* "out of memory" said once */
 };
 
-static void say(const struct dt_dsos *d, const char *fmt, ...)
+/* The log of the set and of its sessions: a message about a binary being
+ * prefetched is kept for its first lookup (one line each; a message that
+ * cannot be kept is said now rather than lost). */
+static void dsos_log(void *arg, const char *msg)
+{
+	struct dt_dsos *d = arg;
+	struct dso *e = d->prefetching;
+
+	if (!d->o.log)
+		return;
+	if (e) {
+		size_t had = e->deferred ? strlen(e->deferred) : 0, n = strlen(msg);
+		char *m = realloc(e->deferred, had + n + 2);
+		if (m) {
+			memcpy(m + had, msg, n);
+			memcpy(m + had + n, "\n", 2);
+			e->deferred = m;
+			return;
+		}
+	}
+	d->o.log(d->o.log_arg, msg);
+}
+
+static void say(struct dt_dsos *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void say(const struct dt_dsos *d, const char *fmt, ...)
+static void say(struct dt_dsos *d, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 
-	if (!d->o.log)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	d->o.log(d->o.log_arg, buf);
+	dsos_log(d, buf);
+}
+
+/* Says what prefetching e kept, now that its samples are asked about. */
+static void say_deferred(struct dt_dsos *d, struct dso *e)
+{
+	for (char *line = e->deferred, *nl; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = '\0';
+		d->o.log(d->o.log_arg, line);
+	}
+	free(e->deferred);
+	e->deferred = NULL;
 }
 
 int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out)
@@ -82,6 +123,7 @@ void dt_dsos_free(struct dt_dsos *d)
 	for (size_t i = 0; i < d->n; i++) {
 		dt_session_close(d->v[i].session);
 		free(d->v[i].name);
+		free(d->v[i].deferred);
 	}
 	free(d->v);
 	free(d->debuginfo_path);
@@ -145,8 +187,8 @@ static struct dt_session *open_file(struct dt_dsos *d, const char *path,
 		.sz = sizeof(so),
 		.debuginfo_path = d->o.debuginfo_path,
 		.debuginfo_file = debug_file,
-		.log = d->o.log,
-		.log_arg = d->o.log_arg,
+		.log = dsos_log,
+		.log_arg = d,
 	};
 	struct dt_session *s = NULL;
 
@@ -155,12 +197,17 @@ static struct dt_session *open_file(struct dt_dsos *d, const char *path,
 }
 
 /* Out of memory for name's samples: said once for all (a lookup that
- * failed is asked again, and would say it again). */
+ * failed is asked again, and would say it again), and at once, even
+ * while prefetching: it is news for every binary. */
 static enum dt_reason no_memory(struct dt_dsos *d, const char *name)
 {
+	struct dso *ahead = d->prefetching;
+
+	d->prefetching = NULL;
 	if (!d->oom_said)
 		say(d, "out of memory opening '%s': its samples, and those of "
 		    "any file that meets the same, count as no_memory", name);
+	d->prefetching = ahead;
 	d->oom_said = true;
 	return DT_NO_MEMORY;
 }
@@ -252,40 +299,93 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 	free(path);
 }
 
+/* The entry of name, NULL when none. */
+static struct dso *find(struct dt_dsos *d, const char *name)
+{
+	/* callers may reuse one buffer for every name: compare contents */
+	if (d->last && !strcmp(d->last->name, name))
+		return d->last;
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->v[i].name, name))
+			return &d->v[i];
+	return NULL;
+}
+
+/* A new entry for name, opened (ahead: its messages kept); NULL when out
+ * of memory (*why says so; not remembered: asked again next time). */
+static struct dso *add(struct dt_dsos *d, const char *name,
+		       const uint8_t *build_id, size_t id_len, bool ahead,
+		       enum dt_reason *why)
+{
+	if (GROW(d->v, d->cap, d->n, 16)) {
+		*why = no_memory(d, name);
+		return NULL;
+	}
+	d->last = NULL;		/* the array may have moved */
+	struct dso *e = &d->v[d->n];
+	memset(e, 0, sizeof(*e));
+	e->name = strdup(name);
+	if (!e->name) {
+		*why = no_memory(d, name);
+		return NULL;
+	}
+	d->n++;
+	d->prefetching = ahead ? e : NULL;
+	open_dso(d, e, build_id, id_len);
+	d->prefetching = NULL;
+	e->prefetched = ahead;
+	return e;
+}
+
+void dt_dsos_prefetch(struct dt_dsos *d, const char *name,
+		      const uint8_t *build_id, size_t id_len)
+{
+	enum dt_reason why;
+
+	if (find(d, name) || id_len > sizeof(d->v->id))
+		return;
+	struct dso *e = add(d, name, build_id, id_len, true, &why);
+	if (!e)
+		return;
+	memcpy(e->id, build_id, id_len);
+	e->id_len = id_len;
+}
+
 struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 			       const uint8_t *build_id, size_t id_len,
 			       enum dt_reason *why)
 {
-	struct dso *e = NULL;
+	struct dso *e = find(d, name);
 
-	/* callers may reuse one buffer for every name: compare contents */
-	if (d->last && !strcmp(d->last->name, name)) {
-		e = d->last;
-	} else {
-		for (size_t i = 0; i < d->n && !e; i++)
-			if (!strcmp(d->v[i].name, name))
-				e = &d->v[i];
-	}
-	if (!e) {
-		/* out of memory: not remembered, asked again next time */
-		if (GROW(d->v, d->cap, d->n, 16)) {
-			*why = no_memory(d, name);
-			return NULL;
+	if (e && e->prefetched) {
+		e->prefetched = false;
+		if (id_len && (id_len != e->id_len || memcmp(build_id, e->id, id_len))) {
+			/* perf names another build: open it for that one */
+			dt_session_close(e->session);
+			free(e->deferred);
+			char *keep = e->name;
+			memset(e, 0, sizeof(*e));
+			e->name = keep;
+			open_dso(d, e, build_id, id_len);
+		} else if (e->deferred) {
+			say_deferred(d, e);
 		}
-		d->last = NULL;		/* the array may have moved */
-		e = &d->v[d->n];
-		memset(e, 0, sizeof(*e));
-		e->name = strdup(name);
-		if (!e->name) {
-			*why = no_memory(d, name);
-			return NULL;
-		}
-		d->n++;
-		open_dso(d, e, build_id, id_len);
 	}
+	if (!e && !(e = add(d, name, build_id, id_len, false, why)))
+		return NULL;
 	d->last = e;
 	*why = e->why;
 	return e->session;
+}
+
+bool dt_dsos_prepare(struct dt_dsos *d, size_t max_units)
+{
+	for (; d->prepared < d->n; d->prepared++) {
+		struct dt_session *s = d->v[d->prepared].session;
+		if (s && !dt_session_prepare(s, max_units))
+			return false;
+	}
+	return true;
 }
 
 int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,

@@ -134,6 +134,12 @@ const char *dt_session_arch(const struct dt_session *s);
 bool dt_session_has_debuginfo(const struct dt_session *s);
 /* True when its DWARF is in split units (.dwo files, -gsplit-dwarf). */
 bool dt_session_split_dwarf(const struct dt_session *s);
+/* Builds, up to max_units compile units at a time, the indexes of the
+ * whole binary an answer may need (the structs that embed others, every
+ * unit's static variables), which are otherwise made when first needed:
+ * work for a thread with nothing else to do.  Answers stay the same.
+ * True when nothing is left to build. */
+bool dt_session_prepare(struct dt_session *s, size_t max_units);
 /* True when the file is shorter than its ELF headers say (*need bytes,
  * *have of them): its sections, DWARF among them, may be gone. */
 bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
@@ -317,8 +323,34 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
  * symbol sym+symoff (its sections load apart).  0 or -errno. */
 int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
 		    const char *sym, uint64_t symoff, uint64_t *pc);
+/* Opens dso name now, ahead of its samples (a thread with time to spare
+ * while perf reads): what opening it would say is kept, and said by the
+ * first dt_dsos_get() of name, so a binary no sample asks for says
+ * nothing.  A dt_dsos_get() with another build-id opens it again. */
+void dt_dsos_prefetch(struct dt_dsos *d, const char *name,
+		      const uint8_t *build_id, size_t id_len);
+/* dt_session_prepare() on the sessions open, in the order they were
+ * opened, max_units at a time; true when nothing is left to build. */
+bool dt_dsos_prepare(struct dt_dsos *d, size_t max_units);
 /* True for perf's name of the kernel image. */
 bool dt_dso_is_kernel(const char *name);
+/* One entry of a perf.data file's build-id table: a binary with samples,
+ * by the name and build-id perf gives them (pointers valid during the
+ * callback). */
+struct dt_build_id_entry {
+	const char *name;
+	const uint8_t *build_id;
+	size_t build_id_size;
+	bool kernel;			/* the kernel or a module */
+	bool host;			/* not a guest machine's */
+};
+typedef int dt_build_id_fn(void *arg, const struct dt_build_id_entry *e);
+/* Calls fn for each entry of the build-id table of the perf.data file
+ * open at fd (read with pread), until fn returns non-zero (returned).
+ * 0; -EPROTO for no perf.data file of this byte order, or a corrupt
+ * table (the entries before the corruption were given); -ENOENT without
+ * a table; -ENOMEM. */
+int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg);
 /* Path of a readable vmlinux for the running kernel, malloc'd; NULL. */
 char *dt_find_vmlinux(void);
 /* True for perf's name of a kernel module: "[sch_fq]", or a .ko path. */

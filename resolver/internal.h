@@ -202,6 +202,10 @@ struct access;
 struct global_index;
 struct reloc_externs;
 void global_index_free(struct global_index *ix);
+/* Walks up to max_units more units into s's index of every unit's
+ * static variables (made on first need otherwise); true when it is
+ * whole (or cannot be made). */
+bool globals_prepare(struct dt_session *s, size_t max_units);
 /* The program's thread-local at tpoff from the thread pointer (TLS
  * variant II, x86-64: below it; variant I, AArch64: after the thread
  * control block), accessed at pc: like global_attribute (step too).
@@ -251,6 +255,9 @@ struct container_index;
 struct type_hit;
 struct access;
 void container_index_free(struct container_index *ix);
+/* Walks up to max_units more units into s's index of containers (made on
+ * first need otherwise); true when it is whole (or cannot be made). */
+bool containers_prepare(struct dt_session *s, size_t max_units);
 /* One access through a pointer: its offset from the pointee, its size. */
 struct probe {
 	int64_t off;

@@ -657,6 +657,19 @@ bool dt_session_has_debuginfo(const struct dt_session *s)
 	return s->dwarf != NULL;
 }
 
+bool dt_session_prepare(struct dt_session *s, size_t max_units)
+{
+	struct oom_guard g;
+
+	if (!s->dwarf || s->no_memory)
+		return true;
+	OOM_GUARD(s, g, return true);
+	bool done = containers_prepare(s, max_units) &&
+		    globals_prepare(s, max_units);
+	OOM_UNGUARD(g);
+	return done;
+}
+
 bool dt_session_split_dwarf(const struct dt_session *s)
 {
 	return s->split_dwarf;

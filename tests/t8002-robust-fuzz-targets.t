@@ -5,7 +5,8 @@
 # architectures (tests/dtfuzz), perf script text mutated line by line
 # through dtresolve, an object file's ELF mutated, and every input the
 # fuzzers ever found (tests/fuzz/found/TARGET/) and a sample of what
-# AFL++ kept for new paths (tests/fuzz/corpus/TARGET/) replayed.  No
+# AFL++ kept for new paths (tests/fuzz/corpus/TARGET/) replayed; and
+# perf.data's build-id table mutated (tests/dtbuildids).  No
 # crash, no sanitizer report, every line answered.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc perl objcopy
@@ -69,6 +70,23 @@ for cc in $(dt_cc_list a64 | grep -v clang); do
 		'test -s rel.addrs && test $crashes = 0 && test $lost = 0'
 done
 
+# perf.data's build-id table (read ahead by the plugin): perf 6.1's and
+# 6.12's, cut down to the bytes read (tests/fuzz/perfdata-seed), mutated
+DTBUILDIDS=$DT_BUILD/tests/dtbuildids
+crashes=0
+set -- "$fuzz"/corpus/perfdata/*
+for i in $(seq 1 $RUNS); do
+	eval "seed=\${$(( (i % $#) + 1 ))}"
+	"$fuzz/mutate" $i "$seed" m.data
+	dt_no_crash "$DTBUILDIDS" m.data >/dev/null 2>err ||
+		{ crashes=$((crashes + 1)); echo "# perf.data seed $i crashed:"; tail -3 err | sed 's/^/#   /'; }
+done
+dt_test "$RUNS mutated perf.data build-id tables: no crash" 'test $crashes = 0'
+dt_test "the unmutated seeds read whole: perf 6.1's with its kernel" "
+	\"$DTBUILDIDS\" \"$fuzz/corpus/perfdata/perf-6.1\" | grep -q ' \[kernel.kallsyms\] kernel\$' &&
+	\"$DTBUILDIDS\" \"$fuzz/corpus/perfdata/perf-6.12\" | grep -q ' /usr/lib/.*/ld-linux-x86-64.so.2\$'
+"
+
 # what the fuzzers found or kept: each input replayed on its target
 gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
 "$DTINSNS" corpus node_key cl_map item_val | cut -f1 >addrs
@@ -82,6 +100,7 @@ for f in "$fuzz"/found/*/* "$fuzz"/corpus/*/*; do
 	elf)		dt_no_crash "$DTRESOLVE" -e "$f" addrs >/dev/null 2>&1 ;;
 	decode-x86)	dt_no_crash "$DTFUZZ" x86-gcc node_key "$f" 2>/dev/null ;;
 	decode-a64)	[ -f a64 ] && dt_no_crash "$DTFUZZ" a64 node_key "$f" 2>/dev/null ;;
+	perfdata)	dt_no_crash "$DTBUILDIDS" "$f" >/dev/null 2>&1 ;;
 	*)		echo "# unknown fuzz target $target"; false ;;
 	esac || { crashes=$((crashes + 1)); echo "# $f crashed"; }
 	replayed=$((replayed + 1))

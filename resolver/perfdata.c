@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * The build-id table of a perf.data file (its HEADER_BUILD_ID feature):
+ * perf record writes one entry for each binary its samples hit, with the
+ * name and build-id perf script will give those samples.  Read with
+ * pread, so the reader's offset in the file is left alone.  The file is
+ * input like any other: every offset and size is checked.
+ *
+ * The layout (perf's util/header.h): a header of 104 bytes — "PERFILE2",
+ * its size, the attributes' size and section, the data section, an
+ * unused section, a bitmap of 256 features; after the data, one
+ * { offset, size } section per feature set, in bit order.  A build-id
+ * record: { u32 type; u16 misc; u16 size; s32 pid; u8 build_id[20];
+ * u8 id_size; u8 pad[3]; char filename[]; }, size covering the name and
+ * its padding; id_size counts when misc has PERF_RECORD_MISC_BUILD_ID_SIZE,
+ * else the id is 20 bytes, as perf reads it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dtprof.h"
+
+#define HEADER_SIZE 104
+#define FEATURE_BITMAP_AT 72
+#define HEADER_BUILD_ID 2
+#define RECORD_NAME_AT 36	/* header 8, pid 4, build-id 20 + size 4 */
+#define MISC_CPUMODE_MASK 7
+#define MISC_KERNEL 1
+#define MISC_BUILD_ID_SIZE (1u << 15)
+#define HOST_PID (-1)
+#define MAX_TABLE (64u << 20)	/* larger: not a table perf wrote */
+
+static uint64_t u64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static bool read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, (off_t)(off + done));
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			return false;
+		}
+		done += (size_t)n;
+	}
+	return true;
+}
+
+/* Where the build-id table is: its offset and size; -ENOENT without one,
+ * -EPROTO when this is no perf.data file of this machine's byte order. */
+static int find_table(int fd, uint64_t *off, uint64_t *size)
+{
+	uint8_t h[HEADER_SIZE], sec[16];
+
+	if (!read_at(fd, h, sizeof(h), 0) || memcmp(h, "PERFILE2", 8) ||
+	    u64_at(h + 8) != HEADER_SIZE)
+		return -EPROTO;
+	uint64_t data_off = u64_at(h + 40), data_size = u64_at(h + 48);
+	uint64_t bits = u64_at(h + FEATURE_BITMAP_AT);
+	if (!(bits & (1u << HEADER_BUILD_ID)))
+		return -ENOENT;
+	/* one section per feature set before it */
+	uint64_t index = (uint64_t)__builtin_popcountll(bits & ((1u << HEADER_BUILD_ID) - 1));
+	uint64_t at;
+	if (__builtin_add_overflow(data_off, data_size, &at) ||
+	    __builtin_add_overflow(at, index * sizeof(sec), &at) ||
+	    !read_at(fd, sec, sizeof(sec), at))
+		return -EPROTO;
+	*off = u64_at(sec);
+	*size = u64_at(sec + 8);
+	return *size > MAX_TABLE ? -EPROTO : 0;
+}
+
+int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg)
+{
+	uint64_t off, size;
+	int err = find_table(fd, &off, &size);
+
+	if (err)
+		return err;
+	uint8_t *t = malloc(size ? size : 1);
+	if (!t)
+		return -ENOMEM;
+	if (!read_at(fd, t, size, off)) {
+		free(t);
+		return -EPROTO;
+	}
+	err = 0;
+	for (uint64_t at = 0; at < size && !err; ) {
+		uint16_t misc, len;
+		int32_t pid;
+		if (size - at < RECORD_NAME_AT + 1) {
+			err = -EPROTO;
+			break;
+		}
+		memcpy(&misc, t + at + 4, sizeof(misc));
+		memcpy(&len, t + at + 6, sizeof(len));
+		memcpy(&pid, t + at + 8, sizeof(pid));
+		const uint8_t *rec = t + at;
+		/* the name must end inside the record */
+		if (len <= RECORD_NAME_AT || len > size - at ||
+		    !memchr(rec + RECORD_NAME_AT, '\0', len - RECORD_NAME_AT)) {
+			err = -EPROTO;
+			break;
+		}
+		struct dt_build_id_entry e = {
+			.name = (const char *)rec + RECORD_NAME_AT,
+			.build_id = rec + 12,
+			.build_id_size = misc & MISC_BUILD_ID_SIZE ? rec[32] : 20,
+			.kernel = (misc & MISC_CPUMODE_MASK) == MISC_KERNEL,
+			.host = pid == HOST_PID,
+		};
+		if (e.build_id_size > 20) {
+			err = -EPROTO;
+			break;
+		}
+		err = fn(arg, &e);
+		at += len;
+	}
+	free(t);
+	return err;
+}

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Work done before and beside the samples, with every perf installed:
+# perf.data's build-id table read as perf reads it (tests/dtbuildids
+# against perf buildid-list), the binaries it names opened by the
+# resolving thread before their samples come, what opening them says
+# kept until a sample asks (a binary perf script filters out says
+# nothing), and the tables of a profile over several binaries the same
+# whichever thread answered which site (threads=2: perf's thread helps
+# at the end, the other builds whole-binary indexes while it waits).
+. "$(dirname "$0")/lib.sh"
+dt_require gcc strip strace
+dt_require_perf_record
+
+cat >spin.c <<'EOF'
+#include <stdlib.h>
+volatile long sink;
+long spin(long n) { long s = 0; for (long i = 0; i < n; i++) s += i * 3; return s; }
+int main(int c, char **v) { sink = spin(c > 1 ? atol(v[1]) : 1000); return 0; }
+EOF
+gcc -O2 -g -o withdbg spin.c
+gcc -O2 -g -o nodbg spin.c && strip nodbg
+
+for perf in $(dt_perf_list); do
+	v=$(dt_perf_version $perf)
+	data=two-$v.data
+	dt_test "perf $v: two programs recorded, one without debug info" "
+		$perf record -q -e cpu-clock -F 4000 -o $data -- \
+			sh -c './withdbg 200000000; ./nodbg 200000000' >/dev/null 2>rec.err &&
+		$perf script -i $data -F comm 2>/dev/null | grep -q nodbg
+	"
+	dt_test "perf $v: the build-id table as perf buildid-list reads it" "
+		$DT_BUILD/tests/dtbuildids $data | cut -d' ' -f1,2 | sort >ours &&
+		$perf buildid-list -i $data | sort >perfs &&
+		grep -q ' $PWD/nodbg\$' ours && dt_cmp perfs ours
+	"
+	dt_test "perf $v: the kernel's entry is the kernel's, the programs' are this machine's" "
+		$DT_BUILD/tests/dtbuildids $data >entries &&
+		grep -q ' \[kernel.kallsyms\] kernel\$' entries &&
+		grep -q ' $PWD/withdbg\$' entries || dt_show entries
+	"
+	# the resolving thread opens nodbg although perf script leaves out
+	# its samples, and keeps what opening it says to itself
+	dt_test "perf $v: nodbg opened ahead by the resolving thread, not by a sample" "
+		strace -f -e trace=openat -o trace \
+			\${dt_san_preload:+-E LD_PRELOAD=\$dt_san_preload -E ASAN_OPTIONS=detect_leaks=0} \
+			$perf script -i $data --comm withdbg --dlfilter '$DT_PLUGIN' \
+			--dlarg threads=2 --dlarg stat >stat 2>err &&
+		awk -v pid=\$(head -n 1 trace | cut -d' ' -f1) '
+			\$1 != pid && /\\/nodbg\", O_RDONLY\\|O_NONBLOCK/ { found = 1 }
+			END { exit !found }' trace || dt_show trace
+	"
+	dt_test "perf $v: a binary with no sample asked for says nothing" "
+		test -s stat && ! grep -q nodbg err || dt_show err
+	"
+	dt_test "perf $v: one asked for says once that it has no debug info" "
+		dt_perf_script $perf -i $data --dlarg stat >stat 2>err &&
+		test \$(grep -c \"'$PWD/nodbg' has no debug info\" err) = 1 || dt_show err
+	"
+	# perf.data in perf's pipe format, on standard input: no table to
+	# read ahead, the same tables as without the second thread
+	dt_test "perf $v: a perf.data in pipe format: the same tables with either thread count" "
+		$perf record -q -e cpu-clock -F 4000 -o - -- ./withdbg 100000000 >pipe-$v.data 2>rec.err &&
+		dt_perf_script $perf -i - --dlarg stat --dlarg threads=1 <pipe-$v.data >t1 2>/dev/null &&
+		dt_perf_script $perf -i - --dlarg stat --dlarg threads=2 <pipe-$v.data >t2 2>/dev/null &&
+		grep -q '^total' t1 && dt_cmp t1 t2
+	"
+done
+
+# a profile over several binaries (the program, libc, ld.so, the shell,
+# the kernel): every table the same with the helper, the indexes made
+# while waiting, and with neither
+perf=perf
+dt_test "a profile over several binaries recorded" "
+	$perf record -q -e cpu-clock -F 8000 -o many.data -- \
+		sh -c './withdbg 100000000; ls -lR /usr/include >/dev/null; ./withdbg 50000000' >/dev/null 2>rec.err
+"
+for t in 1 2; do
+	dt_perf_script $perf -i many.data --dlarg format=tsv --dlarg report --dlarg stat \
+		--dlarg annotate --dlarg sharing --dlarg threads=$t >many.t$t 2>many.err$t
+done
+dt_test "several binaries: threads=1 and threads=2 print the same tables" "
+	test -s many.t1 && dt_cmp many.t1 many.t2
+"
+dt_test "several binaries: the same messages, each once" "
+	sort many.err1 >e1 && sort many.err2 >e2 && dt_cmp e1 e2 &&
+	test \$(sort many.err2 | uniq -d | wc -l) = 0
+"
+dt_done
