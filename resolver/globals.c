@@ -20,6 +20,14 @@
 #define MAX_NEST 16
 #define TLS_TAG (1ull << 63)
 #define PERCPU_TAG (1ull << 62)
+#define TAGS (TLS_TAG | PERCPU_TAG)
+
+/* Which tag an index key has: a tag is set on an offset below PERCPU_TAG,
+ * so a kernel's addresses (0xffffffff81000000: both bits) have none. */
+static uint64_t tag_of(uint64_t key)
+{
+	return (key & TAGS) == TAGS ? 0 : key & TAGS;
+}
 
 struct global_var {
 	uint64_t start, size;	/* link-time */
@@ -545,7 +553,7 @@ static const struct global_var *declared(struct dt_session *s,
 					 struct global_index *ix,
 					 struct cu_vars *c, uint64_t addr)
 {
-	bool tls = addr >= TLS_TAG;
+	bool tls = tag_of(addr) == TLS_TAG;
 	struct symbol_list *l = tls ? &ix->tls_by_start : &ix->syms;
 	struct symbol_list *by_name = tls ? &ix->tls_syms : &ix->syms_by_name;
 	int type = tls ? STT_TLS : STT_OBJECT;
@@ -554,7 +562,7 @@ static const struct global_var *declared(struct dt_session *s,
 	size_t first = 0, hi = 0;
 	char buf[256];
 
-	if (!c->decls.n || (addr >= PERCPU_TAG && !tls))
+	if (!c->decls.n || tag_of(addr) == PERCPU_TAG)
 		return NULL;
 	if (!l->loaded)
 		symbols_load(s, type, l, false);
@@ -601,7 +609,7 @@ static bool has_symtab(Elf *elf)
 static bool compiler_data(struct dt_session *s, struct global_index *ix,
 			  uint64_t addr)
 {
-	if (addr >= PERCPU_TAG || s->relocatable)
+	if (tag_of(addr) || s->relocatable)
 		return false;
 	if (ix->symtab == SYMTAB_UNKNOWN)
 		ix->symtab = has_symtab(s->elf) || has_symtab(dwarf_getelf(s->dwarf)) ?

@@ -73,25 +73,37 @@ asm_pair:
 	.quad 3, 4
 	.section .note.GNU-stack,"",@progbits
 SRC
+# Linked where a kernel is too (0xffffffff81000000, -mcmodel=kernel):
+# such addresses have the top bits the index's thread-local and per-CPU
+# keys are tagged with, and are no such key.
 for cc in $(dt_cc_list); do
-	$cc -O2 -g -o decl-$cc use.c def.c asm.s 2>cc.err
-	"$DTINSNS" decl-$cc asm_hi hidden_hi | grep '	mov[a-z]* [^,]*(' >decl.insns
-	cut -f1 decl.insns | "$DTRESOLVE" -v -e decl-$cc | cut -f2,3,4,6 >got
-	# gcc reaches both at rip+disp (objdump names the targets); clang
-	# loads asm_pair's address from the GOT first
-	case $cc in
-	clang*) named='hidden_pair' ;;
-	*) named='asm_pair hidden_pair' ;;
-	esac
-	dt_test "$cc: a variable its unit declares, defined in assembly or hidden, is named by its declaration" "
-		test \$(wc -l <got) = 2 &&
-		for v in $named; do
-			objdump -d decl-$cc | grep -q \"<\$v+0x8>\" &&
-			grep -q \"^struct pair	8	hi	\$v\$\" got || exit 1
-		done &&
-		! grep -v '^struct pair	8	hi	' got | grep -v '^(unknown)	0		' ||
-		dt_show decl.insns got
-	"
+	for at in user kernel; do
+		b=decl-$cc-$at
+		case $at in
+		user) $cc -O2 -g -o $b use.c def.c asm.s 2>cc.err ;;
+		kernel) $cc -O2 -g -mcmodel=kernel -fno-pie -no-pie -nostdlib -static \
+			-Wl,-Ttext-segment=0xffffffff81000000 -Wl,-e,main \
+			-o $b use.c def.c asm.s 2>cc.err ;;
+		esac
+		"$DTINSNS" $b asm_hi hidden_hi | grep '	mov[a-z]* [^,]*(' >decl.insns
+		cut -f1 decl.insns | "$DTRESOLVE" -v -e $b | cut -f2,3,4,6 >got
+		# gcc reaches both at rip+disp (objdump names the targets);
+		# clang writes no declarations (and loads asm_pair's address
+		# from the GOT in a program)
+		case $cc in
+		clang*) named='hidden_pair' ;;
+		*) named='asm_pair hidden_pair' ;;
+		esac
+		dt_test "$cc, $at addresses: a variable its unit declares, defined in assembly or hidden, is named by its declaration" "
+			test \$(wc -l <got) = 2 &&
+			for v in $named; do
+				objdump -d $b | grep -q \"<\$v+0x8>\" &&
+				grep -q \"^struct pair	8	hi	\$v\$\" got || exit 1
+			done &&
+			! grep -v '^struct pair	8	hi	' got | grep -v '^(unknown)	0		' ||
+			dt_show decl.insns got
+		"
+	done
 done
 
 # What the index of every unit is not walked for.  A read of a constant
