@@ -138,7 +138,8 @@ bool dt_session_split_dwarf(const struct dt_session *s);
  * whole binary an answer may need (the structs that embed others, every
  * unit's static variables), which are otherwise made when first needed:
  * work for a thread with nothing else to do.  Answers stay the same.
- * True when nothing is left to build. */
+ * Not for a binary with over 32 MB of .debug_info (a kernel: seconds and
+ * hundreds of MB).  True when nothing is left to build. */
 bool dt_session_prepare(struct dt_session *s, size_t max_units);
 /* True when the file is shorter than its ELF headers say (*need bytes,
  * *have of them): its sections, DWARF among them, may be gone. */

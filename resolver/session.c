@@ -657,11 +657,41 @@ bool dt_session_has_debuginfo(const struct dt_session *s)
 	return s->dwarf != NULL;
 }
 
+/* Bytes of .debug_info in the file with s's DWARF (as libdw has it:
+ * decompressed), 0 when unknown. */
+static uint64_t debug_info_bytes(struct dt_session *s)
+{
+	Elf *elf = dwarf_getelf(s->dwarf);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name = gelf_getshdr(scn, &sh) ?
+				   elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (name && !strcmp(name, ".debug_info")) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+			return d ? d->d_size : sh.sh_size;
+		}
+	}
+	return 0;
+}
+
 bool dt_session_prepare(struct dt_session *s, size_t max_units)
 {
 	struct oom_guard g;
 
 	if (!s->dwarf || s->no_memory)
+		return true;
+	/* a kernel's walk takes seconds and hundreds of MB of libdw's
+	 * caches: left to an answer that needs it */
+	if (!s->prepare_checked) {
+		s->prepare_checked = true;
+		s->prepare_skipped = debug_info_bytes(s) > PREPARE_MAX_DEBUG_INFO;
+	}
+	if (s->prepare_skipped)
 		return true;
 	OOM_GUARD(s, g, return true);
 	bool done = containers_prepare(s, max_units) &&
