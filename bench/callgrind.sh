@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Where the plugin's work goes on the hard case (perf running perf report,
-# bench/plugin.sh's perfreport.data), counted in instructions by callgrind:
+# bench/plugin.sh's perfreport.data) and on its small profile (opening
+# and naming, nearly all of it), counted in instructions by callgrind:
 # unlike time on this shared machine, the same on every run.  The plugin
 # with threads=1 (everything in perf's thread) beside the do-nothing floor
 # and the floor that also calls resolve_ip; then the plugin's parts.
@@ -26,10 +27,28 @@ part() {
 			gsub(",", "", $1); if ($1 + 0 > m) m = $1 + 0 } END { print m + 0 }'
 }
 n=$(perf script -i "$data" -F ip 2>/dev/null | wc -l)
+M() { echo "$1" | awk '{ printf "%.0f M", $1 / 1e6 }'; }
+
+# The small profile (110 k samples): what the plugin adds there is nearly
+# all one-time work, opening debug info and naming each distinct
+# instruction once.
+small=$work/perfreport-small.data
+if [ -s "$small" ]; then
+	data=$small
+	floor=$(count cg.floor "$build/bench/null-dlfilter.so")
+	plugin=$(count cg.plugin "$build/dtplugin.so" --dlarg threads=1)
+	open=$(part cg.plugin 'dt_dsos_get')
+	echo "perfreport-small.data: $(perf script -i "$data" -F ip 2>/dev/null | wc -l) samples; instructions (callgrind), plugin with threads=1:"
+	echo "  perf script, do-nothing dlfilter (the floor)   $(M "$floor")"
+	echo "  plugin                                         $(M "$plugin")  (+$(echo "($plugin - $floor) * 100 / $floor" | bc)%)"
+	echo "    opening debug info (dt_dsos_get)             $(M "$open")"
+	echo "    the rest (naming, the tables)                $(M $((plugin - floor - open)))"
+	echo
+	data=$work/perfreport.data
+fi
 floor=$(count cg.floor "$build/bench/null-dlfilter.so")
 rip=$(count cg.rip "$build/bench/resolve-ip-dlfilter.so")
 plugin=$(count cg.plugin "$build/dtplugin.so" --dlarg threads=1)
-M() { echo "$1" | awk '{ printf "%.0f M", $1 / 1e6 }'; }
 echo "perfreport.data: $n samples; instructions (callgrind), plugin with threads=1:"
 echo "  perf script, do-nothing dlfilter (the floor)   $(M "$floor")"
 echo "  plugin                                         $(M "$plugin")  (+$(echo "($plugin - $floor) * 100 / $floor" | bc)%)"
