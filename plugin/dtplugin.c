@@ -7,9 +7,12 @@
  *
  * With two CPUs or more the naming runs on a thread of its own: perf's
  * thread only copies what resolve_ip says into a chunk (handoff.c), and
- * the other thread resolves and counts the chunks in order.  filter=TYPE
- * must answer before filter_event returns, so it resolves in perf's
- * thread, as does threads=1.
+ * the other thread resolves and counts the chunks in order.  Before the
+ * first chunk it opens the binaries perf.data lists (prefetch.c), and
+ * while no chunk waits it builds their whole-binary indexes; when perf
+ * has read the last sample, its thread answers sites of other binaries
+ * (help()).  filter=TYPE must answer before filter_event returns, so it
+ * resolves in perf's thread, as does threads=1.
  *
  *   perf script --dlfilter dtplugin.so [--dlarg annotate[=TYPE]] ...
  */
@@ -225,6 +228,7 @@ EXPORT int start(void **data, void *ctx)
 		return -ENOMEM;
 	}
 	pthread_mutex_init(&st->dsos_lock, NULL);
+	st->perfdata_fd = -1;
 	st->format = DT_FORMAT_PERF;
 	argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
 	for (int i = 0; i < argc; i++) {

@@ -41,10 +41,14 @@ struct dt_dsos {
 	struct dso *v;
 	size_t n, cap;
 	struct dso *last;		/* of the last lookup */
-	struct dso *prefetching;	/* its messages are kept, not said */
 	size_t prepared;		/* dt_dsos_prepare: the first ones done */
 	bool oom_said;			/* "out of memory" said once */
 };
+
+/* The binary this thread is opening ahead (dt_dsos_prefetch): what it
+ * says is kept.  Per thread, since another thread may resolve, and its
+ * sessions say things, meanwhile.  (initial-exec: see OOM_TLS.) */
+static OOM_TLS struct dso *prefetching;
 
 /* The log of the set and of its sessions: a message about a binary being
  * prefetched is kept for its first lookup (one line each; a message that
@@ -52,7 +56,7 @@ struct dt_dsos {
 static void dsos_log(void *arg, const char *msg)
 {
 	struct dt_dsos *d = arg;
-	struct dso *e = d->prefetching;
+	struct dso *e = prefetching;
 
 	if (!d->o.log)
 		return;
@@ -201,13 +205,13 @@ static struct dt_session *open_file(struct dt_dsos *d, const char *path,
  * while prefetching: it is news for every binary. */
 static enum dt_reason no_memory(struct dt_dsos *d, const char *name)
 {
-	struct dso *ahead = d->prefetching;
+	struct dso *ahead = prefetching;
 
-	d->prefetching = NULL;
+	prefetching = NULL;
 	if (!d->oom_said)
 		say(d, "out of memory opening '%s': its samples, and those of "
 		    "any file that meets the same, count as no_memory", name);
-	d->prefetching = ahead;
+	prefetching = ahead;
 	d->oom_said = true;
 	return DT_NO_MEMORY;
 }
@@ -330,9 +334,9 @@ static struct dso *add(struct dt_dsos *d, const char *name,
 		return NULL;
 	}
 	d->n++;
-	d->prefetching = ahead ? e : NULL;
+	prefetching = ahead ? e : NULL;
 	open_dso(d, e, build_id, id_len);
-	d->prefetching = NULL;
+	prefetching = NULL;
 	e->prefetched = ahead;
 	return e;
 }
