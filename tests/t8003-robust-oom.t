@@ -69,7 +69,7 @@ dt_test "out of memory at every place: no crash, no wrong answer or message ($st
 dt_test 'the plugin out of memory at every place: every sample counted, no crash' '
 	DT_PLUGIN_OOM=1 LD_PRELOAD=$PWD/failmalloc.so "$DT_BUILD/tests/unit-plugin" \
 		"${DT_PLUGIN:-$DT_BUILD/dtplugin.so}" >plugin-oom.tap 2>plugin-oom.err &&
-	grep -q "^1\.\.8$" plugin-oom.tap && ! grep -q "^not ok" plugin-oom.tap &&
+	grep -q "^1\.\.9$" plugin-oom.tap && ! grep -q "^not ok" plugin-oom.tap &&
 	grep -q "out of memory" plugin-oom.err || dt_show plugin-oom.tap plugin-oom.err
 '
 dt_done

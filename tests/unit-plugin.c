@@ -239,11 +239,47 @@ static const char *stat_diff(const struct stat_rows *base, const struct stat_row
 	return NULL;
 }
 
+/* A perf.data with only a build-id table naming the binaries names[]
+ * (ids of size 0: nothing to compare), opened and left open as perf
+ * leaves its input, so that the plugin opens them ahead: the descriptor,
+ * or -1.  The layout is resolver/perfdata.c's. */
+static int open_perfdata(const char *path, const char *const *names, int n)
+{
+	uint8_t buf[8192] = "PERFILE2";
+	uint64_t h[] = { 104, 0, 0, 0, 104, 0, 0, 0, 1u << 2, 0, 0, 0 };
+	size_t at = 120;
+
+	memcpy(buf + 8, h, sizeof(h));
+	for (int i = 0; i < n; i++) {
+		size_t len = (strlen(names[i]) + 1 + 7) / 8 * 8;
+		uint16_t misc = 2 | 1u << 15, size = (uint16_t)(36 + len);
+		int32_t pid = -1;
+		if (at + size > sizeof(buf))
+			return -1;
+		memset(buf + at, 0, size);
+		memcpy(buf + at + 4, &misc, 2);
+		memcpy(buf + at + 6, &size, 2);
+		memcpy(buf + at + 8, &pid, 4);
+		memcpy(buf + at + 36, names[i], strlen(names[i]));
+		at += size;
+	}
+	uint64_t sec[] = { 120, at - 120 };
+	memcpy(buf + 104, sec, sizeof(sec));
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0 && write(fd, buf, at) != (ssize_t)at) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* DT_PLUGIN_OOM=1, under tests/failmalloc.so (t8003): the plugin with
  * its second thread, out of memory from each of many points of a run on,
  * for good or for 40 allocations.  Every run either fails start() or
  * stop() (said: a clean stop), or counts every sample fed, each as
- * without the limit or as no_memory. */
+ * without the limit or as no_memory.  A perf.data is open, as under
+ * perf: the binaries it names are opened ahead, their indexes built while
+ * the thread waits. */
 static int oom_runs(struct plugin *p, const char *self, uint64_t off)
 {
 	void (*arm)(long, long) = (void (*)(long, long))dlsym(RTLD_DEFAULT, "dt_failmalloc_arm");
@@ -254,6 +290,11 @@ static int oom_runs(struct plugin *p, const char *self, uint64_t off)
 
 	if (!arm)
 		skip_all("not under failmalloc.so");
+	char pd[] = "/tmp/dtprof-unit-plugin-perfdata.XXXXXX";
+	close(mkstemp(pd));
+	const char *names[] = { self, "/bin/true", "/nonexistent/dso" };
+	int pdfd = open_perfdata(pd, names, 3);
+	ok(pdfd >= 0, "a perf.data naming the binaries, open as perf keeps it");
 	close(mkstemp(out));
 	snprintf(outarg, sizeof(outarg), "output=%s", out);
 	fake_argv[0] = "stat";
@@ -298,6 +339,8 @@ static int oom_runs(struct plugin *p, const char *self, uint64_t off)
 		}
 	}
 	unlink(out);
+	close(pdfd);
+	unlink(pd);
 	ok(bad == 0, "out of memory anywhere in %d threads=2 runs: every sample counted, as without "
 	   "the limit or as no_memory (%d failed start or stop, %d counted no_memory)",
 	   runs - 1, failed, partial);
