@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,17 +21,6 @@
 #include "prefetch.h"
 
 #define MAX_PREFETCH 256	/* past that many binaries, on demand */
-
-/* Whether fd is open on a perf.data file (a regular file, PERFILE2). */
-static bool is_perfdata(int fd)
-{
-	struct stat st;
-	char magic[8];
-
-	return !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	       pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-	       !memcmp(magic, "PERFILE2", sizeof(magic));
-}
 
 int prefetch_find_perfdata(void)
 {
@@ -54,7 +42,7 @@ int prefetch_find_perfdata(void)
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/fd/%ld", n);
 		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0 && is_perfdata(fd))
+		if (fd >= 0 && dt_perfdata_is(fd))
 			found = fd;
 		else if (fd >= 0)
 			close(fd);

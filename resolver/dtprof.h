@@ -346,6 +346,9 @@ struct dt_build_id_entry {
 	bool host;			/* not a guest machine's */
 };
 typedef int dt_build_id_fn(void *arg, const struct dt_build_id_entry *e);
+/* Whether fd is open on a perf.data file: a regular file (read with
+ * pread, its offset left alone) that starts with "PERFILE2". */
+bool dt_perfdata_is(int fd);
 /* Calls fn for each entry of the build-id table of the perf.data file
  * open at fd (read with pread), until fn returns non-zero (returned).
  * 0; -EPROTO for no perf.data file of this byte order, or a corrupt

@@ -456,7 +456,6 @@ static FILE *perf_data_table(const char *path, pid_t *child)
 /* Add one table (tsv, or a perf.data read through the plugin) to rep. */
 static int load_table(struct run *r, struct dt_report *rep, const char *path)
 {
-	char magic[8] = { 0 };
 	pid_t child = -1;
 	unsigned long bad, nbad;
 	FILE *in = fopen(path, "r");
@@ -465,16 +464,13 @@ static int load_table(struct run *r, struct dt_report *rep, const char *path)
 		msg("cannot open '%s': %s", path, strerror(errno));
 		return EXIT_INPUT;
 	}
-	if (fread(magic, 1, sizeof(magic), in) == sizeof(magic) &&
-	    !memcmp(magic, "PERFILE2", 8)) {
+	if (dt_perfdata_is(fileno(in))) {
 		fclose(in);
 		in = perf_data_table(path, &child);
 		if (!in) {
 			msg("cannot run perf for '%s': %s", path, strerror(errno));
 			return EXIT_INPUT;
 		}
-	} else {
-		rewind(in);
 	}
 	int err = dt_report_read_tsv(rep, in, r->dsos, &bad, &nbad);
 	fclose(in);

@@ -18,10 +18,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dtprof.h"
 
+#define MAGIC "PERFILE2"
 #define HEADER_SIZE 104
 #define FEATURE_BITMAP_AT 72
 #define HEADER_BUILD_ID 2
@@ -56,13 +58,22 @@ static bool read_at(int fd, void *buf, size_t len, uint64_t off)
 	return true;
 }
 
+bool dt_perfdata_is(int fd)
+{
+	struct stat st;
+	char magic[8];
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	       read_at(fd, magic, sizeof(magic), 0) && !memcmp(magic, MAGIC, 8);
+}
+
 /* Where the build-id table is: its offset and size; -ENOENT without one,
  * -EPROTO when this is no perf.data file of this machine's byte order. */
 static int find_table(int fd, uint64_t *off, uint64_t *size)
 {
 	uint8_t h[HEADER_SIZE], sec[16];
 
-	if (!read_at(fd, h, sizeof(h), 0) || memcmp(h, "PERFILE2", 8) ||
+	if (!read_at(fd, h, sizeof(h), 0) || memcmp(h, MAGIC, 8) ||
 	    u64_at(h + 8) != HEADER_SIZE)
 		return -EPROTO;
 	uint64_t data_off = u64_at(h + 40), data_size = u64_at(h + 48);
