@@ -283,7 +283,24 @@ static int cmp_embed(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-static void finish(struct dt_session *s, struct container_index *ix);
+/* The walk is over: one entry of each embedding, sorted for find(). */
+static void finish(struct dt_session *s, struct container_index *ix)
+{
+	session_debug(s, "%zu distinct aggregate definitions", ix->seen->n);
+	seen_free(ix->seen);
+	ix->seen = NULL;
+	if (ix->n)
+		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_embed);
+	/* every unit repeats its headers' types: keep one of each */
+	size_t w = 0;
+	for (size_t i = 0; i < ix->n; i++)
+		if (!w || cmp_embed(&ix->v[w - 1], &ix->v[i]))
+			ix->v[w++] = ix->v[i];
+	ix->n = w;
+	ix->complete = true;
+	session_debug(s, "indexed %zu embedded aggregates%s", ix->n,
+		      ix->failed ? " (out of memory: not used)" : "");
+}
 
 /* Walks up to max_units more units into the index; true when every unit
  * is in, sorted (then complete).  The units go in their order in the
@@ -307,25 +324,6 @@ static bool index_units(struct dt_session *s, struct container_index *ix,
 		index_scope(s, ix, ix->seen, &cu, 0);
 	}
 	return false;
-}
-
-/* The walk is over: one entry of each embedding, sorted for find(). */
-static void finish(struct dt_session *s, struct container_index *ix)
-{
-	session_debug(s, "%zu distinct aggregate definitions", ix->seen->n);
-	seen_free(ix->seen);
-	ix->seen = NULL;
-	if (ix->n)
-		qsort(ix->v, ix->n, sizeof(*ix->v), cmp_embed);
-	/* every unit repeats its headers' types: keep one of each */
-	size_t w = 0;
-	for (size_t i = 0; i < ix->n; i++)
-		if (!w || cmp_embed(&ix->v[w - 1], &ix->v[i]))
-			ix->v[w++] = ix->v[i];
-	ix->n = w;
-	ix->complete = true;
-	session_debug(s, "indexed %zu embedded aggregates%s", ix->n,
-		      ix->failed ? " (out of memory: not used)" : "");
 }
 
 static struct container_index *index_new(struct dt_session *s)

@@ -156,27 +156,32 @@ bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
 	return p->need > s->image_size;
 }
 
+/* elf's section named name (the first), with its header in *sh; NULL. */
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *sn;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && (sn = elf_strptr(elf, shstrndx, sh->sh_name)) &&
+		    !strcmp(sn, name))
+			return scn;
+	return NULL;
+}
+
 /* A Linux kernel (vmlinux, and x86-64 modules do not have one) links its
  * per-CPU variables from address 0 in .data..percpu; each CPU's copy is
  * at its own base (%gs on x86-64), so "%gs:0x1a0" is offset 0x1a0 of that
  * area.  Its size, or 0 when there is no such section. */
 static uint64_t percpu_area_size(Elf *elf)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
-		    sh.sh_addr == 0 && sh.sh_size &&
-		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(name, ".data..percpu"))
-			return sh.sh_size;
-	}
-	return 0;
+	return section_named(elf, ".data..percpu", &sh) && (sh.sh_flags & SHF_ALLOC) &&
+	       sh.sh_addr == 0 ? sh.sh_size : 0;
 }
 
 /* A relocatable file (.o, .ko) has no segments: its allocated sections
@@ -661,22 +666,11 @@ bool dt_session_has_debuginfo(const struct dt_session *s)
  * decompressed), 0 when unknown. */
 static uint64_t debug_info_bytes(struct dt_session *s)
 {
-	Elf *elf = dwarf_getelf(s->dwarf);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	GElf_Shdr sh;
+	Elf_Scn *scn = section_named(dwarf_getelf(s->dwarf), ".debug_info", &sh);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name = gelf_getshdr(scn, &sh) ?
-				   elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-		if (name && !strcmp(name, ".debug_info")) {
-			Elf_Data *d = elf_getdata(scn, NULL);
-			return d ? d->d_size : sh.sh_size;
-		}
-	}
-	return 0;
+	return d ? d->d_size : scn ? sh.sh_size : 0;
 }
 
 bool dt_session_prepare(struct dt_session *s, size_t max_units)
