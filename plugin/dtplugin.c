@@ -25,7 +25,6 @@
 #include <linux/hw_breakpoint.h>
 #include <perf/perf_dlfilter.h>
 
-#include "../resolver/arrays.h"
 #include "../resolver/dtprof.h"
 #include "handoff.h"
 #include "prefetch.h"
@@ -643,7 +642,8 @@ EXPORT const char *filter_description(const char **long_description)
 		"  --dlarg filter=TYPE     keep only the samples that access TYPE\n"
 		"  --dlarg output=FILE     write the tables to FILE\n"
 		"  --dlarg skid=auto|on|off  attribute non-precise samples to the access before them\n"
-		"  --dlarg threads=1|2     resolve on a second CPU while perf reads (default: 2 CPUs or more)\n"
+		"  --dlarg threads=1|2     resolve on a second CPU while perf reads, opening the binaries\n"
+		"                          perf.data lists ahead (default: 2 CPUs or more)\n"
 		"  --dlarg vmlinux=PATH    kernel image with debug info";
 	return "dtprof data-type profile: types, fields and layouts of sampled accesses";
 }
