@@ -99,6 +99,12 @@ dt_test 'merge of a table with itself doubles every count' '
 	awk -F"\t" -v OFS="\t" "NR > 1 { for (i = 5; i <= 21; i++) \$i *= 2 } { print }" a.tsv | sort >want &&
 	sort twice.tsv >got && dt_cmp want got
 '
+dt_test 'merge of a table read from a pipe: the table whole, as from the file' '
+	mkfifo fifo.tsv && { cat a.tsv >fifo.tsv & } &&
+	"$DTRESOLVE" --merge --format=tsv fifo.tsv >piped.tsv 2>piped.err &&
+	"$DTRESOLVE" --merge --format=tsv a.tsv >file.tsv &&
+	test -s file.tsv && dt_cmp file.tsv piped.tsv || dt_show piped.err
+'
 dt_test 'merge reads perf.data through the plugin, and annotate keeps the layout' '
 	"$DTRESOLVE" --merge --aggregate=annotate lw.data a.tsv >ann.txt 2>ann.err &&
 	grep -q "^Annotate type: .struct record. (128 bytes, 2 cache lines)" ann.txt || dt_show ann.txt ann.err
