@@ -426,6 +426,11 @@ int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 /* Keep samples per instruction too, for DT_TABLE_CODE (off by default:
  * it costs a hash lookup per sample).  0 or -ENOMEM. */
 int dt_report_keep_pcs(struct dt_report *r);
+/* Count resolved samples in one row, not by type and offset: for a
+ * front end that prints only DT_TABLE_STAT (a kernel's answers would
+ * otherwise keep tens of thousands of rows no one reads).  Call before
+ * the first sample; the other tables are then empty. */
+void dt_report_reasons_only(struct dt_report *r);
 /* Samples of event ev added so far (all events: ev = -1). */
 uint64_t dt_report_samples(const struct dt_report *r, int ev);
 

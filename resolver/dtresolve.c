@@ -395,6 +395,8 @@ static int start(struct run *r)
 		msg("out of memory");
 		return EXIT_INPUT;
 	}
+	if (r->report && !r->opt.aggregate)
+		dt_report_reasons_only(r->report);	/* --stat alone */
 	return 0;
 }
 

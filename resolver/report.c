@@ -223,6 +223,7 @@ void dt_report_free(struct dt_report *r)
 		free(r->types[i].name);
 	}
 	free(r->types);
+	free(r->type_slot);
 	sharing_free(r->sharing);
 	codeview_free(r->pcs);
 	free(r->hot);
@@ -260,18 +261,28 @@ static void count(struct counts *c, int ev, enum dt_access access,
 		c->level[ev][level]++;
 }
 
+static uint64_t type_row_hash(const char *name, const struct dt_session *s)
+{
+	return hash_mix(hash_bytes(name, strlen(name), HASH_SEED), (uintptr_t)s);
+}
+
 /* Rows are per (type name, binary): the same name in two binaries may be
  * two layouts, and tables keyed by build-id merge only like with like.
  * Pseudo types and types without DWARF are one row whatever the binary. */
 struct type_row *report_type_row(struct dt_report *r, const char *name,
 				 struct dt_session *s, size_t *idx)
 {
-	for (size_t i = 0; i < r->ntypes; i++)
-		if (r->types[i].session == s && !strcmp(r->types[i].name, name)) {
-			*idx = i;
-			return &r->types[i];
-		}
-	if (GROW(r->types, r->cap, r->ntypes, 32))
+	uint64_t h = type_row_hash(name, s);
+	uint32_t k = INDEX_FIND(r->type_slot, r->type_slots, h, i,
+				r->types[i].session == s && !strcmp(r->types[i].name, name));
+
+	if (k) {
+		*idx = k - 1;
+		return &r->types[k - 1];
+	}
+	if (INDEX_READY(r->type_slot, r->type_slots, r->ntypes, i,
+			type_row_hash(r->types[i].name, r->types[i].session)) ||
+	    GROW(r->types, r->cap, r->ntypes, 32))
 		return NULL;
 	struct type_row *t = &r->types[r->ntypes];
 	memset(t, 0, sizeof(*t));
@@ -280,6 +291,7 @@ struct type_row *report_type_row(struct dt_report *r, const char *name,
 		return NULL;
 	t->session = s;
 	*idx = r->ntypes++;
+	r->type_slot[INDEX_FREE(r->type_slot, r->type_slots, h)] = (uint32_t)r->ntypes;
 	return t;
 }
 
@@ -318,7 +330,7 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 	count(&r->total, ev, ans->access, smp, level);
 	if (r->pcs && s)
 		codeview_add(r, ev, s, ans);
-	if (ans->reason != DT_OK) {
+	if (ans->reason != DT_OK || r->reasons_only) {
 		count(&r->by_reason[ans->reason < DT_REASON_COUNT ?
 				    ans->reason : DT_BAD_LINE], ev, ans->access,
 		      smp, level);
@@ -367,6 +379,11 @@ int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 	struct dt_sample smp = { .period = period, .tid = -1, .cpu = -1 };
 
 	return dt_report_add_sample(r, ev, s, ans, &smp);
+}
+
+void dt_report_reasons_only(struct dt_report *r)
+{
+	r->reasons_only = true;
 }
 
 uint64_t dt_report_samples(const struct dt_report *r, int ev)

@@ -56,9 +56,14 @@ struct dt_report {
 	struct counts by_reason[DT_REASON_COUNT];
 	struct type_row *types;
 	size_t ntypes, cap;
+	uint32_t *type_slot;		/* open addressing over types by
+					 * (name, session): arrays.h */
+	size_t type_slots;
 	struct hot_key *hot;		/* HOT_SLOTS, the fast path */
 	uint64_t lost[NEV];		/* samples we failed to store */
 	bool any_weight, any_level, any_addr, any_tid;
+	bool reasons_only;		/* resolved samples in by_reason[DT_OK]
+					 * (dt_report_reasons_only) */
 	struct sharing *sharing;	/* sharing.c, NULL until a tid */
 	uint64_t sharing_lost;		/* samples it had no memory for */
 	struct pc_table *pcs;		/* codeview.c: dt_report_keep_pcs() */
