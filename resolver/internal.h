@@ -32,9 +32,12 @@ struct answer_key {
 };
 #define ANSWER_KEY_DECODE (-1000)
 
+struct cached_answer;
 struct answer_cache {
-	struct answer_slot *slots;
-	size_t cap, used;
+	struct cached_answer *v;	/* util.c */
+	size_t n, cap;
+	uint32_t *slot;			/* index over v: arrays.h */
+	size_t size;
 };
 /* The cached answer for key, NULL when absent. */
 const struct dt_answer *cache_find(const struct answer_cache *c,

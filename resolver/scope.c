@@ -555,6 +555,12 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 	homes_of_scope(rh, &fn, 0);
 	if (rh->n)	/* stable within a register: scope order kept */
 		qsort(rh->h, rh->n, sizeof(*rh->h), home_cmp);
+	/* kept for the session: without the doubling's slack */
+	struct reg_home *fit = rh->n ? realloc(rh->h, rh->n * sizeof(*rh->h)) : NULL;
+	if (fit) {
+		rh->h = fit;
+		rh->cap = rh->n;
+	}
 	for (int reg = 0, i = 0; reg <= 32; reg++) {
 		while ((size_t)i < rh->n && rh->h[i].reg < reg)
 			i++;

@@ -115,8 +115,24 @@ struct tstate {
 	bool top;		/* not reached yet */
 };
 
+/* The states at block entries, kept for the function's later questions
+ * packed: a kernel's thousands of functions would otherwise keep 276
+ * bytes a block, most of them registers nothing is known of (0). */
 struct track_states {
-	struct tstate *entry;	/* per block; NULL: follow inside blocks */
+	uint32_t *at;		/* per block: its state in packed, NO_STATE
+				 * when unreached; NULL: follow inside
+				 * blocks only */
+	uint8_t *packed;
+};
+#define NO_STATE UINT32_MAX
+_Static_assert(TRACK_REGS <= 32, "packed_head.known has a bit a register");
+
+/* A packed state: the mask of registers with a value, the values, then
+ * the slots. */
+struct packed_head {
+	uint32_t known;		/* bit r: reg[r] != 0 */
+	uint8_t nslots;
+	bool fp_frame;
 };
 
 /* ---- interned values ---- */
@@ -945,6 +961,75 @@ static bool meet(struct dt_session *s, struct tstate *into, const struct tstate 
 	return changed;
 }
 
+static size_t packed_size(const struct tstate *st)
+{
+	size_t n = sizeof(struct packed_head) + st->nslots * sizeof(struct slot);
+
+	for (int r = 0; r < TRACK_REGS; r++)
+		n += st->reg[r] ? sizeof(uint32_t) : 0;
+	return n;
+}
+
+/* entry[0..nb) into ts; without memory ts stays empty (no dataflow,
+ * as for a function too large). */
+static void pack_states(struct track_states *ts, const struct tstate *entry,
+			size_t nb)
+{
+	size_t total = 0;
+
+	for (size_t b = 0; b < nb; b++)
+		total += entry[b].top ? 0 : packed_size(&entry[b]);
+	if (total >= NO_STATE || !(ts->at = malloc(nb * sizeof(*ts->at))) ||
+	    !(ts->packed = malloc(total ? total : 1))) {
+		free(ts->at);
+		ts->at = NULL;
+		return;
+	}
+	uint8_t *p = ts->packed;
+	for (size_t b = 0; b < nb; b++) {
+		const struct tstate *st = &entry[b];
+		if (st->top) {
+			ts->at[b] = NO_STATE;
+			continue;
+		}
+		ts->at[b] = (uint32_t)(p - ts->packed);
+		struct packed_head h = { 0, st->nslots, st->fp_frame };
+		uint8_t *q = p + sizeof(h);
+		for (int r = 0; r < TRACK_REGS; r++)
+			if (st->reg[r]) {
+				h.known |= 1u << r;
+				memcpy(q, &st->reg[r], sizeof(uint32_t));
+				q += sizeof(uint32_t);
+			}
+		memcpy(q, st->slot, st->nslots * sizeof(struct slot));
+		memcpy(p, &h, sizeof(h));
+		p = q + st->nslots * sizeof(struct slot);
+	}
+}
+
+/* Block b's entry state from ts; false when unreached. */
+static bool unpack_state(const struct track_states *ts, size_t b,
+			 struct tstate *st)
+{
+	struct packed_head h;
+
+	if (ts->at[b] == NO_STATE)
+		return false;
+	const uint8_t *p = ts->packed + ts->at[b];
+	memcpy(&h, p, sizeof(h));
+	p += sizeof(h);
+	state_unknown(st);
+	for (int r = 0; r < TRACK_REGS; r++)
+		if (h.known & (1u << r)) {
+			memcpy(&st->reg[r], p, sizeof(uint32_t));
+			p += sizeof(uint32_t);
+		}
+	st->nslots = h.nslots;
+	st->fp_frame = h.fp_frame;
+	memcpy(st->slot, p, h.nslots * sizeof(struct slot));
+	return true;
+}
+
 static struct track_states *analyse(struct dt_session *s, const struct func_map *fm)
 {
 	struct track_states *ts = calloc(1, sizeof(*ts));
@@ -989,8 +1074,7 @@ static struct track_states *analyse(struct dt_session *s, const struct func_map 
 			queued[succ] = 1;
 		}
 	}
-	ts->entry = entry;
-	entry = NULL;
+	pack_states(ts, entry, nb);
 out:
 	free(entry);
 	free(work);
@@ -1003,7 +1087,8 @@ void track_states_free(struct track_states *t)
 {
 	if (!t)
 		return;
-	free(t->entry);
+	free(t->at);
+	free(t->packed);
 	free(t);
 }
 
@@ -1024,9 +1109,7 @@ static bool state_at(struct dt_session *s, uint64_t pc, struct tstate *st)
 	if (!fm->track && !(fm->track = analyse(s, fm)))
 		return false;
 	size_t b = func_map_block(fm, (size_t)i);
-	if (fm->track->entry && !fm->track->entry[b].top)
-		*st = fm->track->entry[b];
-	else
+	if (!fm->track->at || !unpack_state(fm->track, b, st))
 		state_unknown(st);	/* unreached, or no dataflow */
 	enter_block(s, st, b);
 	for (uint32_t k = fm->blocks[b].first; k < (uint32_t)i; k++)

@@ -90,20 +90,22 @@ void strtab_release(struct dt_strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-struct answer_slot {
-	bool used;
+/* Answers are kept dense, in the order made; the open-addressing index
+ * over them (arrays.h) holds 4 bytes a slot, so its half-empty slack
+ * costs little: a kernel's 100,000 answers take 14 MB, not twice that. */
+struct cached_answer {
 	struct answer_key key;
 	struct dt_answer ans;
 };
 
-static size_t key_hash(const struct answer_key *k, size_t cap)
+static uint64_t key_hash(const struct answer_key *k)
 {
 	/* multiply-xorshift over the three integers: this runs per line */
 	uint64_t h = k->pc * 0x9e3779b97f4a7c15ULL;
 	h ^= (uint64_t)k->disp * 0xc2b2ae3d27d4eb4fULL;
 	h ^= (uint64_t)(int64_t)k->reg * 0x165667b19e3779f9ULL;
 	h ^= h >> 29;
-	return h & (cap - 1);
+	return h;
 }
 
 static bool key_eq(const struct answer_key *a, const struct answer_key *b)
@@ -114,51 +116,34 @@ static bool key_eq(const struct answer_key *a, const struct answer_key *b)
 const struct dt_answer *cache_find(const struct answer_cache *c,
 				   const struct answer_key *key)
 {
-	if (!c->cap)
-		return NULL;
-	for (size_t j = key_hash(key, c->cap); c->slots[j].used;
-	     j = (j + 1) & (c->cap - 1))
-		if (key_eq(&c->slots[j].key, key))
-			return &c->slots[j].ans;
-	return NULL;
-}
+	uint32_t k = INDEX_FIND(c->slot, c->size, key_hash(key), i,
+				key_eq(&c->v[i].key, key));
 
-static void slot_put(struct answer_slot *slots, size_t cap,
-		     const struct answer_key *key, const struct dt_answer *ans)
-{
-	size_t j = key_hash(key, cap);
-
-	while (slots[j].used && !key_eq(&slots[j].key, key))
-		j = (j + 1) & (cap - 1);
-	slots[j].used = true;
-	slots[j].key = *key;
-	slots[j].ans = *ans;
+	return k ? &c->v[k - 1].ans : NULL;
 }
 
 int cache_store(struct answer_cache *c, const struct answer_key *key,
 		const struct dt_answer *ans)
 {
-	if ((c->used + 1) * 2 > c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 4096;
-		struct answer_slot *slots = calloc(cap, sizeof(*slots));
-		if (!slots)
-			return -ENOMEM;
-		for (size_t i = 0; i < c->cap; i++)
-			if (c->slots[i].used)
-				slot_put(slots, cap, &c->slots[i].key,
-					 &c->slots[i].ans);
-		free(c->slots);
-		c->slots = slots;
-		c->cap = cap;
+	uint64_t h = key_hash(key);
+	uint32_t k = INDEX_FIND(c->slot, c->size, h, i, key_eq(&c->v[i].key, key));
+
+	if (k) {
+		c->v[k - 1].ans = *ans;
+		return 0;
 	}
-	slot_put(c->slots, c->cap, key, ans);
-	c->used++;
+	if (INDEX_READY(c->slot, c->size, c->n, i, key_hash(&c->v[i].key)) ||
+	    GROW(c->v, c->cap, c->n, 1024))
+		return -ENOMEM;
+	c->v[c->n] = (struct cached_answer){ *key, *ans };
+	c->slot[INDEX_FREE(c->slot, c->size, h)] = (uint32_t)++c->n;
 	return 0;
 }
 
 void cache_release(struct answer_cache *c)
 {
-	free(c->slots);
+	free(c->v);
+	free(c->slot);
 	memset(c, 0, sizeof(*c));
 }
 
