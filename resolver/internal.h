@@ -74,6 +74,24 @@ unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
 void decoded_insn_text(const struct decoded_insn *insn, char *buf,
 		       size_t len);
 
+/* ---- pages.c ---- */
+
+/* A large debug file's mapping, and the pages of it given back. */
+struct debug_pages {
+	uintptr_t map_lo, map_hi;	/* the mapping; map_hi 0: never given
+					 * back (small, copied or written) */
+	uintptr_t info_lo, info_hi;	/* its .debug_info */
+	uintptr_t walk_from;		/* the current walk's part not given
+					 * back yet */
+	unsigned answers;		/* answers since the last give-back */
+};
+/* For .debug_info's data info[0..len). */
+void pages_init(struct debug_pages *p, const void *info, size_t len);
+/* A walk of every unit has reached at (NULL: its end). */
+void pages_walked(struct debug_pages *p, const void *at);
+/* An answer was made from the DWARF. */
+void pages_answered(struct debug_pages *p);
+
 /* ---- session.c ---- */
 
 /* dt_session_prepare() leaves a binary with more .debug_info than this
@@ -123,6 +141,8 @@ struct dt_session {
 	bool split_missing_said;	/* a .dwo was not found: said */
 	bool prepare_checked;		/* dt_session_prepare: size known */
 	bool prepare_skipped;		/* too large to index ahead */
+	bool pages_ready;		/* pages set up */
+	struct debug_pages pages;	/* pages.c */
 	uint64_t tls_block;		/* PT_TLS size rounded to its
 					 * alignment, 0: none or unusable */
 	uint64_t tls_align;		/* its alignment, 0 likewise */
@@ -450,6 +470,8 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu);
 /* Iterate the compile units (split units in place of their skeletons):
  * *cu starts NULL; false at the end. */
 bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die);
+/* The pages of s's debug file (pages.c), set up on first use. */
+struct debug_pages *session_pages(struct dt_session *s);
 
 /* ---- oom.c ---- */
 struct oom_guard {

@@ -449,20 +449,44 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu)
 	return false;
 }
 
+/* .debug_info as libdw has it (decompressed), NULL when unknown. */
+static Elf_Data *debug_info_data(struct dt_session *s)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = section_named(dwarf_getelf(s->dwarf), ".debug_info", &sh);
+
+	return scn ? elf_getdata(scn, NULL) : NULL;
+}
+
+struct debug_pages *session_pages(struct dt_session *s)
+{
+	Elf_Data *d;
+
+	if (s->dwarf && !s->pages_ready) {
+		s->pages_ready = true;
+		if ((d = debug_info_data(s)))
+			pages_init(&s->pages, d->d_buf, d->d_size);
+	}
+	return &s->pages;
+}
+
 bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die)
 {
 	Dwarf_CU *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
 
+	session_pages(s);
 	while (s->dwarf && dwarf_get_units(s->dwarf, *cu, &next, &version,
 					   &unit_type, die, NULL) == 0) {
 		*cu = next;
+		pages_walked(&s->pages, die->addr);
 		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
 			continue;	/* type units: reached through references */
 		if (session_unit_die(s, die))
 			return true;
 	}
+	pages_walked(&s->pages, NULL);
 	return false;
 }
 
@@ -662,17 +686,6 @@ bool dt_session_has_debuginfo(const struct dt_session *s)
 	return s->dwarf != NULL;
 }
 
-/* Bytes of .debug_info in the file with s's DWARF (as libdw has it:
- * decompressed), 0 when unknown. */
-static uint64_t debug_info_bytes(struct dt_session *s)
-{
-	GElf_Shdr sh;
-	Elf_Scn *scn = section_named(dwarf_getelf(s->dwarf), ".debug_info", &sh);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-
-	return d ? d->d_size : scn ? sh.sh_size : 0;
-}
-
 bool dt_session_prepare(struct dt_session *s, size_t max_units)
 {
 	struct oom_guard g;
@@ -683,7 +696,8 @@ bool dt_session_prepare(struct dt_session *s, size_t max_units)
 	 * caches: left to an answer that needs it */
 	if (!s->prepare_checked) {
 		s->prepare_checked = true;
-		s->prepare_skipped = debug_info_bytes(s) > PREPARE_MAX_DEBUG_INFO;
+		Elf_Data *d = debug_info_data(s);
+		s->prepare_skipped = d && d->d_size > PREPARE_MAX_DEBUG_INFO;
 	}
 	if (s->prepare_skipped)
 		return true;

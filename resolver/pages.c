@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * A large debug file's pages, given back once read.  A walk of every unit
+ * (the index of every unit's statics, the index of containers) reads all
+ * of .debug_info once, in file order: 166 MB of a kernel's, and a stream
+ * of questions over a kernel reads most of what is left; all of it would
+ * stay in the process's resident set for the rest of the run.  When the
+ * file is mapped and no page of the mapping was ever written, the pages
+ * a walk has passed, and the whole mapping every few thousand answers,
+ * are given back (MADV_DONTNEED): they stay in the page cache, and those
+ * the next answers read fault back in from there.  A mapping with a page
+ * of its own (libdwfl relocates a .ko's sections in place) or a section
+ * libelf decompressed into memory is never touched: dropping such pages
+ * would lose or zero them.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define MIN_SECTION (32u << 20)		/* smaller .debug_info: left alone */
+#define WALK_STEP (32u << 20)		/* bytes walked between give-backs */
+#define ANSWER_STEP 4096		/* answers between give-backs */
+
+/* The private file mapping holding [lo, hi), in *map_lo, *map_hi, when
+ * no page of it is the process's own (Anonymous: 0 kB); else false. */
+static bool clean_file_mapping(uintptr_t lo, uintptr_t hi, uintptr_t *map_lo,
+			       uintptr_t *map_hi)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	bool inside = false, clean = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, inode, kb;
+		char perms[8];
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %lu", &start, &end, perms,
+			   &inode) == 4) {
+			if (inside)
+				break;		/* no Anonymous line: not sure */
+			inside = start <= lo && hi <= end && perms[0] == 'r' &&
+				 perms[3] == 'p' && inode != 0;
+			*map_lo = start;
+			*map_hi = end;
+		} else if (inside && sscanf(line, "Anonymous: %lu kB", &kb) == 1) {
+			clean = kb == 0;
+			break;
+		}
+	}
+	fclose(f);
+	return clean;
+}
+
+void pages_init(struct debug_pages *p, const void *info, size_t len)
+{
+	uintptr_t lo = (uintptr_t)info;
+
+	*p = (struct debug_pages){ 0 };
+	if (!info || len < MIN_SECTION ||
+	    !clean_file_mapping(lo, lo + len, &p->map_lo, &p->map_hi)) {
+		p->map_hi = 0;
+		return;
+	}
+	p->info_lo = p->walk_from = lo;
+	p->info_hi = lo + len;
+}
+
+/* Gives back the whole pages of [lo, hi), if the mapping is still clean. */
+static void give_back(struct debug_pages *p, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), map_lo, map_hi;
+	uintptr_t a = (lo + page - 1) & ~(page - 1), b = hi & ~(page - 1);
+
+	if (a >= b)
+		return;
+	if (!clean_file_mapping(a, b, &map_lo, &map_hi)) {
+		p->map_hi = 0;		/* written since: never again */
+		return;
+	}
+	madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+void pages_walked(struct debug_pages *p, const void *at)
+{
+	uintptr_t x = (uintptr_t)at;
+
+	if (!p->map_hi)
+		return;
+	if (!at) {			/* the walk is over */
+		give_back(p, p->walk_from, p->info_hi);
+		p->walk_from = p->info_lo;
+		return;
+	}
+	if (x < p->info_lo || x > p->info_hi)
+		return;
+	if (x < p->walk_from)		/* another walk began */
+		p->walk_from = p->info_lo;
+	if (x - p->walk_from >= WALK_STEP) {
+		give_back(p, p->walk_from, x);
+		p->walk_from = x;
+	}
+}
+
+void pages_answered(struct debug_pages *p)
+{
+	if (p->map_hi && ++p->answers >= ANSWER_STEP) {
+		p->answers = 0;
+		give_back(p, p->map_lo, p->map_hi);
+	}
+}
