@@ -359,6 +359,29 @@ static bool expr_in_reg(Dwarf_Attribute *attr, Dwarf_Op *e, size_t len,
 	return false;
 }
 
+/* The registers (below 32) location expression e may hold a variable in:
+ * the one of a register, register-plus-constant or entry-value form, or
+ * each piece's of a composite; as a bit mask. */
+static uint32_t expr_registers(Dwarf_Attribute *attr, Dwarf_Op *e, size_t len)
+{
+	int reg;
+	int64_t bias;
+	uint64_t piece;
+	bool entry;
+	uint32_t mask = 0;
+
+	if (expr_in_reg(attr, e, len, -1, &reg, &bias, &piece, &entry))
+		return reg >= 0 && reg < 32 ? 1u << reg : 0;
+	for (size_t i = 0; i + 1 < len && e[i + 1].atom == DW_OP_piece; i += 2) {
+		int r = e[i].atom >= DW_OP_reg0 && e[i].atom <= DW_OP_reg31 ?
+			e[i].atom - DW_OP_reg0 :
+			e[i].atom == DW_OP_regx ? (int)e[i].number : -1;
+		if (r >= 0 && r < 32)
+			mask |= 1u << r;
+	}
+	return mask;
+}
+
 /* The data type a pointer type points to.  Typedefs are peeled but the
  * last one's name is kept: an anonymous struct is known by it. */
 bool type_pointee(Dwarf_Die *type, Dwarf_Die *pointee,
@@ -471,6 +494,9 @@ static void homes_of_var(struct reg_homes *rh, Dwarf_Die *v, Dwarf_Die *scope,
 	Dwarf_Op *e;
 	size_t len;
 	ptrdiff_t off = 0;
+	bool whole_asked = false, whole_typed = false;
+	Dwarf_Die whole_pointee;
+	const char *whole_typedef = NULL;
 
 	if (!dwarf_attr(v, DW_AT_location, &attr))
 		return;
@@ -480,7 +506,10 @@ static void homes_of_var(struct reg_homes *rh, Dwarf_Die *v, Dwarf_Die *scope,
 					   ((e[i].atom == DW_OP_bregx ||
 					     (e[i].atom >= DW_OP_breg0 && e[i].atom <= DW_OP_breg31)) &&
 					    !(i + 1 < len && e[i + 1].atom == DW_OP_stack_value));
+		uint32_t regs = expr_registers(&attr, e, len);
 		for (int want = 0; want < 32; want++) {
+			if (!(regs >> want & 1))
+				continue;
 			struct reg_home h = { .var = *v, .depth = depth };
 			uint64_t piece;
 			Dwarf_Die vt, member;
@@ -488,12 +517,21 @@ static void homes_of_var(struct reg_homes *rh, Dwarf_Die *v, Dwarf_Die *scope,
 					 &h.entry_only) || h.reg != want)
 				continue;
 			/* the variable is the pointer, or (a fat pointer, a
-			 * struct by value) has one at the piece's offset */
-			h.typed = (piece == 0 &&
-				   pointee_of(v, &h.pointee, &h.typedef_name)) ||
-				  (die_type(v, &vt) &&
-				   type_member_type_at(&vt, piece, &member) &&
-				   type_pointee(&member, &h.pointee, &h.typedef_name));
+			 * struct by value) has one at the piece's offset;
+			 * the former asked once per variable */
+			if (piece == 0 && !whole_asked) {
+				whole_asked = true;
+				whole_typed = pointee_of(v, &whole_pointee, &whole_typedef);
+			}
+			if (piece == 0 && whole_typed) {
+				h.typed = true;
+				h.pointee = whole_pointee;
+				h.typedef_name = whole_typedef;
+			} else {
+				h.typed = die_type(v, &vt) &&
+					  type_member_type_at(&vt, piece, &member) &&
+					  type_pointee(&member, &h.pointee, &h.typedef_name);
+			}
 			/* where the scope and the location both hold (a list
 			 * may run past its block; one expression is the whole
 			 * scope's) */
