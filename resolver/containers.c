@@ -364,7 +364,7 @@ static bool fits(struct dt_session *s, const struct embed *e,
 	for (size_t i = 0; i < np; i++) {
 		int64_t co = p[i].off + delta;
 		if (co < 0 || (uint64_t)co + (p[i].len ? p[i].len : 1) > e->outer_size ||
-		    !type_access_fits(&outer, (uint64_t)co, p[i].len))
+		    !type_access_fits(s, &outer, (uint64_t)co, p[i].len))
 			return false;
 	}
 	return true;

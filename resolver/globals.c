@@ -688,7 +688,7 @@ static enum dt_reason static_var_attribute(struct dt_session *s, Dwarf_Die *var,
 
 	ans->var = session_intern(s, dwarf_diename(var));
 	if (step && (!die_type(var, &type) ||
-		     !type_in_array_of_step(&type, off, step)))
+		     !type_in_array_of_step(s, &type, off, step)))
 		return DT_NO_VAR;	/* addr + some steps: not in an array */
 	enum dt_reason r = var_member_at(s, var, off, acc, &th);
 	if (r == DT_OK)

@@ -74,6 +74,23 @@ unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
 void decoded_insn_text(const struct decoded_insn *insn, char *buf,
 		       size_t len);
 
+/* ---- members.c ---- */
+
+struct member_entry {
+	Dwarf_Die m, mt;	/* the member, its type peeled */
+	uint64_t start, end;	/* the bytes it spans */
+};
+/* An aggregate's storage members, in declaration order. */
+struct member_table {
+	const void *die;	/* the aggregate's DIE (where its bytes are) */
+	struct member_entry *v;
+	size_t n;
+};
+struct member_tables;
+/* Aggregate t's table, read on first use; NULL without memory. */
+const struct member_table *member_table_get(struct dt_session *s, Dwarf_Die *t);
+void member_tables_free(struct member_tables *mt);
+
 /* ---- pages.c ---- */
 
 /* A large debug file's mapping, and the pages of it given back. */
@@ -117,6 +134,7 @@ struct dt_session {
 	struct cu_ranges *cu_ranges;		/* scope.c, built lazily */
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
+	struct member_tables *members;		/* members.c, built lazily */
 	struct global_index *globals;		/* globals.c, built lazily */
 	struct reloc_externs *externs;		/* relocatable files: relocs.c */
 	struct container_index *containers;	/* containers.c, built lazily */
@@ -436,11 +454,13 @@ enum dt_reason var_member_at(struct dt_session *s, Dwarf_Die *var, uint64_t off,
 /* Whether an access of access_size bytes at off reads one whole scalar
  * member of type (or lands in a bitfield's storage): not the middle of a
  * member, not padding.  access_size 0: any size. */
-bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size);
+bool type_access_fits(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+		      unsigned access_size);
 /* Whether off lies in an array (at any depth of type) whose elements are
  * a divisor of step bytes: a pointer known modulo step may be answered
  * there (the element at off stands for all of them). */
-bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step);
+bool type_in_array_of_step(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+			   uint64_t step);
 /* t (peeled) is a pointer, or a pointer-sized struct whose bytes are one
  * pointer (Rust's Box<T>, NonNull<T>, Option<Box<T>> by its niche, a C
  * struct { T *p; }), looking through variant parts: true with *ptr, the
@@ -449,7 +469,8 @@ bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step);
 bool type_wrapped_pointer(Dwarf_Die *t, Dwarf_Die *ptr, int depth);
 /* The pointer type of the member starting exactly at off in type (the
  * innermost, through nested members and arrays); false when none is. */
-bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out);
+bool type_member_type_at(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+			 Dwarf_Die *out);
 /* DW_AT_type of die, through abstract origins and specifications. */
 bool die_type(Dwarf_Die *die, Dwarf_Die *type);
 /* Strip typedefs and qualifiers; false when they end in void. */

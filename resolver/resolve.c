@@ -157,7 +157,7 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		r = type_member_at(s, &hits[i].pointee, hits[i].typedef_name,
 				   off, acc, &th);
 		if (hits[i].step && (off < 0 ||
-		    !type_in_array_of_step(&hits[i].pointee, (uint64_t)off, hits[i].step)))
+		    !type_in_array_of_step(s, &hits[i].pointee, (uint64_t)off, hits[i].step)))
 			continue;	/* somewhere in it, not in an array */
 		if (!indexed && !track_hit_trusted(&hits[i], r, &th)) {
 			if (!outside)

@@ -486,8 +486,8 @@ static int add_home(struct reg_homes *rh, const struct reg_home *home)
 }
 
 /* Every register location of variable v declared in scope, at depth. */
-static void homes_of_var(struct reg_homes *rh, Dwarf_Die *v, Dwarf_Die *scope,
-			 unsigned depth)
+static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
+			 Dwarf_Die *v, Dwarf_Die *scope, unsigned depth)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Addr base, start, end;
@@ -529,7 +529,7 @@ static void homes_of_var(struct reg_homes *rh, Dwarf_Die *v, Dwarf_Die *scope,
 				h.typedef_name = whole_typedef;
 			} else {
 				h.typed = die_type(v, &vt) &&
-					  type_member_type_at(&vt, piece, &member) &&
+					  type_member_type_at(s, &vt, piece, &member) &&
 					  type_pointee(&member, &h.pointee, &h.typedef_name);
 			}
 			/* where the scope and the location both hold (a list
@@ -547,8 +547,8 @@ static void homes_of_var(struct reg_homes *rh, Dwarf_Die *v, Dwarf_Die *scope,
 	}
 }
 
-static void homes_of_scope(struct reg_homes *rh, Dwarf_Die *scope,
-			   unsigned depth)
+static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
+			   Dwarf_Die *scope, unsigned depth)
 {
 	Dwarf_Die c;
 
@@ -557,9 +557,9 @@ static void homes_of_scope(struct reg_homes *rh, Dwarf_Die *scope,
 	do {
 		int tag = dwarf_tag(&c);
 		if (is_variable(tag))
-			homes_of_var(rh, &c, scope, depth);
+			homes_of_var(s, rh, &c, scope, depth);
 		else if (is_code_scope(tag))
-			homes_of_scope(rh, &c, depth + 1);
+			homes_of_scope(s, rh, &c, depth + 1);
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
@@ -590,7 +590,7 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 		return NULL;
 	if (dwarf_entrypc(&fn, &rh->entry) != 0)
 		rh->entry = r->lo;
-	homes_of_scope(rh, &fn, 0);
+	homes_of_scope(s, rh, &fn, 0);
 	if (rh->n)	/* stable within a register: scope order kept */
 		qsort(rh->h, rh->n, sizeof(*rh->h), home_cmp);
 	/* kept for the session: without the doubling's slack */

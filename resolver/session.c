@@ -660,6 +660,7 @@ void dt_session_close(struct dt_session *s)
 	cu_ranges_free(s->cu_ranges);
 	funcmap_cache_free(s->funcmaps);
 	layout_cache_free(s->layouts);
+	member_tables_free(s->members);
 	global_index_free(s->globals);
 	reloc_externs_free(s->externs);
 	container_index_free(s->containers);

@@ -316,7 +316,7 @@ static uint32_t pointer_member(struct dt_session *s, Dwarf_Die *t, int64_t off,
 			return 0;
 		off %= (int64_t)size;
 	}
-	if (!type_member_type_at(t, (uint64_t)off, &m) ||
+	if (!type_member_type_at(s, t, (uint64_t)off, &m) ||
 	    !type_pointee(&m, &pointee, &name))
 		return 0;
 	return make_ptr(s, &pointee, name, origin, 0, true);
@@ -505,7 +505,7 @@ static uint32_t loaded_value(struct dt_session *s, struct tstate *st,
 	struct tval b = value(s, reg_value(s, st, fi, base));
 	if (b.kind == TV_PTR && b.step &&
 	    (b.n + fi->mem_disp < 0 ||
-	     !type_in_array_of_step(&b.pointee, (uint64_t)(b.n + fi->mem_disp), b.step)))
+	     !type_in_array_of_step(s, &b.pointee, (uint64_t)(b.n + fi->mem_disp), b.step)))
 		return 0;	/* somewhere in it, not in an array */
 	if (b.kind == TV_PTR)
 		return pointer_member(s, &b.pointee, b.n + fi->mem_disp,

@@ -290,9 +290,9 @@ struct leaf {
 	bool fp;
 };
 
-static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
-				const struct access *acc, struct path_buf *p,
-				int depth);
+static struct leaf walk_members(struct dt_session *s, Dwarf_Die *t,
+				uint64_t off, const struct access *acc,
+				struct path_buf *p, int depth);
 
 /* Whether bitfield m, at bits [fb, fb + nb) of its parent, holds one of
  * the bits the access at off looks at or changes (acc->bits, from the
@@ -310,9 +310,9 @@ static bool bits_hit(const struct access *acc, uint64_t off, uint64_t fb,
  * 0 not at all, more is better; a bitfield whose bits the instruction's
  * mask misses, or a union member whose innermost field has another size
  * or another kind (float, integer) than the access, says less. */
-static int member_score(Dwarf_Die *m, Dwarf_Die *mt, uint64_t start,
-			uint64_t off, const struct access *acc, int depth,
-			bool is_union)
+static int member_score(struct dt_session *s, Dwarf_Die *m, Dwarf_Die *mt,
+			uint64_t start, uint64_t off, const struct access *acc,
+			int depth, bool is_union)
 {
 	uint64_t fb, nb;
 	int score = 1;
@@ -321,7 +321,7 @@ static int member_score(Dwarf_Die *m, Dwarf_Die *mt, uint64_t start,
 	    bits_hit(acc, off, fb, nb))
 		score += 4;
 	if (is_union && acc && acc->size) {
-		struct leaf l = walk_members(mt, off - start, acc, NULL, depth + 1);
+		struct leaf l = walk_members(s, mt, off - start, acc, NULL, depth + 1);
 		if (l.size == acc->size)
 			score += 2 + (l.fp == acc->fp);
 	}
@@ -333,44 +333,32 @@ static int member_score(Dwarf_Die *m, Dwarf_Die *mt, uint64_t start,
  * declared of equals.  When off is in a hole or padding, the first member
  * the access reaches into (a wide load of a bitfield word that starts
  * before the bitfields). */
-static bool pick_member(Dwarf_Die *t, uint64_t off, const struct access *acc,
-			int depth, struct member_pick *pick)
+static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
+			const struct access *acc, int depth,
+			struct member_pick *pick)
 {
+	const struct member_table *tab = member_table_get(s, t);
 	bool is_union = dwarf_tag(t) == DW_TAG_union_type;
 	int best = 0;
 	uint64_t reach = acc && acc->size > 1 ? acc->size : 1;
 	struct member_pick next = { .start = UINT64_MAX };
-	Dwarf_Die m;
 
-	if (dwarf_child(t, &m) != 0)
-		return false;
-	do {
-		int mtag = dwarf_tag(&m);
-		Dwarf_Die mt;
-		uint64_t start, end;
-		bool open;
-		if (mtag != DW_TAG_member && mtag != DW_TAG_inheritance)
-			continue;
-		/* C++ static members are declarations, not storage */
-		if (dwarf_hasattr(&m, DW_AT_external) ||
-		    dwarf_hasattr(&m, DW_AT_declaration))
-			continue;
-		if (!die_type(&m, &mt) || !type_peel(&mt, &mt) ||
-		    !member_extent(&m, &mt, &start, &end, &open))
-			continue;
-		if (off < start || off >= end) {
-			if (start > off && start < off + reach && start < next.start)
-				next = (struct member_pick){ m, mt, start };
+	for (size_t i = 0; tab && i < tab->n; i++) {
+		const struct member_entry *e = &tab->v[i];
+		if (off < e->start || off >= e->end) {
+			if (e->start > off && e->start < off + reach && e->start < next.start)
+				next = (struct member_pick){ e->m, e->mt, e->start };
 			continue;
 		}
-		int score = member_score(&m, &mt, start, off, acc, depth, is_union);
+		Dwarf_Die m = e->m, mt = e->mt;
+		int score = member_score(s, &m, &mt, e->start, off, acc, depth, is_union);
 		if (score > best) {
-			*pick = (struct member_pick){ m, mt, start };
+			*pick = (struct member_pick){ e->m, e->mt, e->start };
 			best = score;
 		}
 		if (!is_union && !(acc && acc->bits))
 			return true;	/* one member covers a byte of a struct */
-	} while (dwarf_siblingof(&m, &m) == 0);
+	}
 	if (!best && next.start != UINT64_MAX) {
 		*pick = next;
 		return true;
@@ -381,9 +369,9 @@ static bool pick_member(Dwarf_Die *t, uint64_t off, const struct access *acc,
 /* Descend from t to the innermost member covering off (or reached by the
  * access), appending its path to p (when not NULL).  Returns that member's
  * size (0 in a hole or padding, or unknown) and kind. */
-static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
-				const struct access *acc, struct path_buf *p,
-				int depth)
+static struct leaf walk_members(struct dt_session *s, Dwarf_Die *t,
+				uint64_t off, const struct access *acc,
+				struct path_buf *p, int depth)
 {
 	int tag = dwarf_tag(t);
 	struct leaf l = { 0, false };
@@ -398,7 +386,7 @@ static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
 			return l;
 		if (p)
 			path_add(p, "[%" PRIu64 "]", off / esize);
-		return walk_members(&elem, off % esize, acc, p, depth + 1);
+		return walk_members(s, &elem, off % esize, acc, p, depth + 1);
 	}
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_class_type) {
@@ -413,7 +401,7 @@ static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
 	}
 
 	struct member_pick pick;
-	if (!pick_member(t, off, acc, depth, &pick))
+	if (!pick_member(s, t, off, acc, depth, &pick))
 		return l;	/* a hole or tail padding */
 	if (p) {
 		char buf[NAME_MAX_LEN];
@@ -423,7 +411,7 @@ static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
 			path_add(p, "%s%s", p->used ? "." : "", name);
 	}
 	/* a member reached past a hole: from its start */
-	return walk_members(&pick.type, off > pick.start ? off - pick.start : 0,
+	return walk_members(s, &pick.type, off > pick.start ? off - pick.start : 0,
 			    acc, p, depth + 1);
 }
 
@@ -432,8 +420,9 @@ static struct leaf walk_members(Dwarf_Die *t, uint64_t off,
  * *off follow.  STEP_LEAF: *t is neither; STEP_NONE: a hole, padding, or
  * a type without a size. */
 enum step { STEP_ARRAY, STEP_MEMBER, STEP_LEAF, STEP_NONE };
-static enum step step_down(Dwarf_Die *t, uint64_t *off, const struct access *acc,
-			   int depth, uint64_t *esize, struct member_pick *pick)
+static enum step step_down(struct dt_session *s, Dwarf_Die *t, uint64_t *off,
+			   const struct access *acc, int depth, uint64_t *esize,
+			   struct member_pick *pick)
 {
 	int tag = dwarf_tag(t);
 
@@ -449,14 +438,15 @@ static enum step step_down(Dwarf_Die *t, uint64_t *off, const struct access *acc
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_class_type)
 		return STEP_LEAF;
-	if (!pick_member(t, *off, acc, depth, pick) || pick->start > *off)
+	if (!pick_member(s, t, *off, acc, depth, pick) || pick->start > *off)
 		return STEP_NONE;
 	*off -= pick->start;
 	*t = pick->type;
 	return STEP_MEMBER;
 }
 
-bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step)
+bool type_in_array_of_step(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+			   uint64_t step)
 {
 	struct member_pick pick;
 	uint64_t esize;
@@ -465,7 +455,7 @@ bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step)
 	if (!type_peel(type, &t))
 		return false;
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		switch (step_down(&t, &off, NULL, depth, &esize, &pick)) {
+		switch (step_down(s, &t, &off, NULL, depth, &esize, &pick)) {
 		case STEP_ARRAY:
 			if (step % esize == 0)
 				return true;
@@ -480,7 +470,8 @@ bool type_in_array_of_step(Dwarf_Die *type, uint64_t off, uint64_t step)
 	return false;
 }
 
-bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
+bool type_access_fits(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+		      unsigned access_size)
 {
 	struct access acc = { .size = access_size };
 	struct member_pick pick;
@@ -490,7 +481,7 @@ bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
 	if (!type_peel(type, &t))
 		return false;
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		switch (step_down(&t, &off, &acc, depth, &size, &pick)) {
+		switch (step_down(s, &t, &off, &acc, depth, &size, &pick)) {
 		case STEP_ARRAY:
 			break;
 		case STEP_MEMBER:
@@ -508,7 +499,8 @@ bool type_access_fits(Dwarf_Die *type, uint64_t off, unsigned access_size)
 	return false;
 }
 
-bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
+bool type_member_type_at(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+			 Dwarf_Die *out)
 {
 	struct access ptr = { .size = 8 };
 	struct member_pick pick;
@@ -520,7 +512,7 @@ bool type_member_type_at(Dwarf_Die *type, uint64_t off, Dwarf_Die *out)
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
 		if (off == 0 && type_wrapped_pointer(&t, out, 0))
 			return true;	/* a pointer, or Box<T>, Option<Box<T>> */
-		enum step k = step_down(&t, &off, &ptr, depth, &esize, &pick);
+		enum step k = step_down(s, &t, &off, &ptr, depth, &esize, &pick);
 		if (k == STEP_LEAF || k == STEP_NONE)
 			return false;
 	}
@@ -558,7 +550,7 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 		off = (int64_t)((uint64_t)off % size);	/* element of an array */
 	out->offset = off;
 	path.s[0] = '\0';
-	walk_members(&t, (uint64_t)off, acc, &path, 0);
+	walk_members(s, &t, (uint64_t)off, acc, &path, 0);
 	out->field = session_intern(s, path.s);
 	return DT_OK;
 }
