@@ -450,12 +450,32 @@ struct reg_home {
 };
 
 
+/* The function's code scopes (itself, lexical blocks, inlined calls), in
+ * the order of the DIEs, as a tree; and its variables that may live in
+ * memory, each with its scope.  Which stack variable an access reads is
+ * then found without walking the DIEs again for every question. */
+#define NO_SCOPE UINT32_MAX
+struct code_scope {
+	Dwarf_Die die;
+	uint32_t first_child, next_sibling, last_child;
+};
+
+struct memory_var {
+	Dwarf_Die var;
+	uint32_t scope;
+};
+
 struct reg_homes {
 	struct reg_home *h;	/* sorted by register */
 	size_t n, cap;
 	size_t by_reg[33];	/* register r's homes: [by_reg[r], by_reg[r+1]) */
 	Dwarf_Addr entry;	/* the function's entry pc */
 	bool memory_vars;	/* some variable lives in memory (fbreg, breg) */
+	struct code_scope *scopes;	/* [0]: the function; with memory_vars */
+	size_t nscopes, scopes_cap;
+	struct memory_var *mvars;
+	size_t nmvars, mvars_cap;
+	bool odd_scopes;	/* a namespace among them: DIEs walked instead */
 };
 
 static void reg_homes_free(struct reg_homes *h)
@@ -463,7 +483,29 @@ static void reg_homes_free(struct reg_homes *h)
 	if (!h)
 		return;
 	free(h->h);
+	free(h->scopes);
+	free(h->mvars);
 	free(h);
+}
+
+/* A code scope under parent (NO_SCOPE: the function); its index, or
+ * NO_SCOPE without memory. */
+static uint32_t add_scope(struct reg_homes *rh, Dwarf_Die *die, uint32_t parent)
+{
+	if (rh->nscopes >= NO_SCOPE - 1 ||
+	    GROW(rh->scopes, rh->scopes_cap, rh->nscopes, 16))
+		return NO_SCOPE;
+	uint32_t i = (uint32_t)rh->nscopes++;
+	rh->scopes[i] = (struct code_scope){ *die, NO_SCOPE, NO_SCOPE, NO_SCOPE };
+	if (parent != NO_SCOPE) {
+		struct code_scope *p = &rh->scopes[parent];
+		if (p->last_child == NO_SCOPE)
+			p->first_child = i;
+		else
+			rh->scopes[p->last_child].next_sibling = i;
+		p->last_child = i;
+	}
+	return i;
 }
 
 static int home_cmp(const void *a, const void *b)
@@ -487,14 +529,15 @@ static int add_home(struct reg_homes *rh, const struct reg_home *home)
 
 /* Every register location of variable v declared in scope, at depth. */
 static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
-			 Dwarf_Die *v, Dwarf_Die *scope, unsigned depth)
+			 Dwarf_Die *v, Dwarf_Die *scope, unsigned depth,
+			 uint32_t scope_idx)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Addr base, start, end;
 	Dwarf_Op *e;
 	size_t len;
 	ptrdiff_t off = 0;
-	bool whole_asked = false, whole_typed = false;
+	bool whole_asked = false, whole_typed = false, in_memory = false;
 	Dwarf_Die whole_pointee;
 	const char *whole_typedef = NULL;
 
@@ -502,10 +545,10 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 		return;
 	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &e, &len)) > 0) {
 		for (size_t i = 0; i < len; i++)
-			rh->memory_vars |= e[i].atom == DW_OP_fbreg ||
-					   ((e[i].atom == DW_OP_bregx ||
-					     (e[i].atom >= DW_OP_breg0 && e[i].atom <= DW_OP_breg31)) &&
-					    !(i + 1 < len && e[i + 1].atom == DW_OP_stack_value));
+			in_memory |= e[i].atom == DW_OP_fbreg ||
+				     ((e[i].atom == DW_OP_bregx ||
+				       (e[i].atom >= DW_OP_breg0 && e[i].atom <= DW_OP_breg31)) &&
+				      !(i + 1 < len && e[i + 1].atom == DW_OP_stack_value));
 		uint32_t regs = expr_registers(&attr, e, len);
 		for (int want = 0; want < 32; want++) {
 			if (!(regs >> want & 1))
@@ -545,10 +588,17 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 			}
 		}
 	}
+	/* a candidate for find_memory_var: only such a location can put it
+	 * in memory there */
+	if (in_memory) {
+		rh->memory_vars = true;
+		if (!GROW(rh->mvars, rh->mvars_cap, rh->nmvars, 8))
+			rh->mvars[rh->nmvars++] = (struct memory_var){ *v, scope_idx };
+	}
 }
 
 static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
-			   Dwarf_Die *scope, unsigned depth)
+			   Dwarf_Die *scope, unsigned depth, uint32_t scope_idx)
 {
 	Dwarf_Die c;
 
@@ -556,10 +606,16 @@ static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 		return;
 	do {
 		int tag = dwarf_tag(&c);
-		if (is_variable(tag))
-			homes_of_var(s, rh, &c, scope, depth);
-		else if (is_code_scope(tag))
-			homes_of_scope(s, rh, &c, depth + 1);
+		if (is_variable(tag)) {
+			homes_of_var(s, rh, &c, scope, depth, scope_idx);
+		} else if (is_code_scope(tag)) {
+			/* collect_scopes() goes no deeper than MAX_SCOPES */
+			uint32_t child = depth + 1 < MAX_SCOPES ?
+					 add_scope(rh, &c, scope_idx) : NO_SCOPE;
+			homes_of_scope(s, rh, &c, depth + 1, child);
+		} else if (tag == DW_TAG_namespace) {
+			rh->odd_scopes = true;
+		}
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
@@ -590,10 +646,27 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 		return NULL;
 	if (dwarf_entrypc(&fn, &rh->entry) != 0)
 		rh->entry = r->lo;
-	homes_of_scope(s, rh, &fn, 0);
+	homes_of_scope(s, rh, &fn, 0, add_scope(rh, &fn, NO_SCOPE));
+	if (!rh->memory_vars) {		/* no question will need them */
+		free(rh->scopes);
+		rh->scopes = NULL;
+		rh->nscopes = rh->scopes_cap = 0;
+	}
+	/* kept for the session: without the doublings' slack */
+	struct code_scope *fit_scopes = rh->nscopes ?
+		realloc(rh->scopes, rh->nscopes * sizeof(*rh->scopes)) : NULL;
+	if (fit_scopes) {
+		rh->scopes = fit_scopes;
+		rh->scopes_cap = rh->nscopes;
+	}
+	struct memory_var *fit_mvars = rh->nmvars ?
+		realloc(rh->mvars, rh->nmvars * sizeof(*rh->mvars)) : NULL;
+	if (fit_mvars) {
+		rh->mvars = fit_mvars;
+		rh->mvars_cap = rh->nmvars;
+	}
 	if (rh->n)	/* stable within a register: scope order kept */
 		qsort(rh->h, rh->n, sizeof(*rh->h), home_cmp);
-	/* kept for the session: without the doubling's slack */
 	struct reg_home *fit = rh->n ? realloc(rh->h, rh->n * sizeof(*rh->h)) : NULL;
 	if (fit) {
 		rh->h = fit;
@@ -801,6 +874,46 @@ static enum dt_reason find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 	return DT_NO_VAR;
 }
 
+/* find_memory_var() from what homes_at() kept: the same scopes around pc
+ * (at each level the first code scope holding pc), innermost first, and
+ * the same candidates in the same order, without walking the DIEs. */
+static enum dt_reason memory_var_at(struct dt_session *s,
+				    const struct reg_homes *rh, Dwarf_Addr pc,
+				    int reg, int64_t disp, Dwarf_Die *var,
+				    uint64_t *var_off)
+{
+	uint32_t chain[MAX_SCOPES];
+	size_t n = 0;
+	struct reg_offset fb;
+
+	chain[n++] = 0;
+	while (n < MAX_SCOPES) {
+		uint32_t c = rh->scopes[chain[n - 1]].first_child;
+		while (c != NO_SCOPE && dwarf_haspc(&rh->scopes[c].die, pc) != 1)
+			c = rh->scopes[c].next_sibling;
+		if (c == NO_SCOPE)
+			break;
+		chain[n++] = c;
+	}
+	Dwarf_Die fn = rh->scopes[0].die;
+	bool have_fb = frame_base(s, &fn, pc, &fb);
+	while (n-- > 0) {
+		for (size_t i = 0; i < rh->nmvars; i++) {
+			Dwarf_Die v = rh->mvars[i].var;
+			if (rh->mvars[i].scope != chain[n] ||
+			    !var_at_offset(&v, pc, reg, disp, have_fb ? &fb : NULL,
+					   var_off))
+				continue;
+			*var = v;
+			session_debug(s, "  var <%#llx> in memory at reg %d: +%llu",
+				      (unsigned long long)dwarf_dieoffset(&v), reg,
+				      (unsigned long long)*var_off);
+			return DT_OK;
+		}
+	}
+	return DT_NO_VAR;
+}
+
 static uint64_t memvar_hash(Dwarf_Addr pc, int reg, int64_t disp)
 {
 	return hash_mix(hash_mix(hash_mix(HASH_SEED, pc), (uint64_t)reg),
@@ -826,7 +939,9 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 		*var_off = ix->mv[k - 1].off;
 		return ix->mv[k - 1].reason;
 	}
-	enum dt_reason r = find_memory_var(s, pc, reg, disp, var, var_off);
+	enum dt_reason r = rh->odd_scopes || !rh->nscopes ?
+			   find_memory_var(s, pc, reg, disp, var, var_off) :
+			   memory_var_at(s, rh, pc, reg, disp, var, var_off);
 	/* remembered when there is room; else asked again next time */
 	if (INDEX_READY(ix->mv_slot, ix->mv_size, ix->nmv, i,
 			memvar_hash(ix->mv[i].pc, ix->mv[i].reg, ix->mv[i].disp)) ||
