@@ -6,7 +6,7 @@
  * of questions over a kernel reads most of what is left; all of it would
  * stay in the process's resident set for the rest of the run.  When the
  * file is mapped and no page of the mapping was ever written, the pages
- * a walk has passed, and the whole mapping every thousand answers,
+ * a walk has passed, and the whole mapping every few thousand answers,
  * are given back (MADV_DONTNEED): they stay in the page cache, and those
  * the next answers read fault back in from there.  A mapping with a page
  * of its own (libdwfl relocates a .ko's sections in place) or a section
@@ -24,7 +24,8 @@
 
 #define MIN_SECTION (32u << 20)		/* smaller .debug_info: left alone */
 #define WALK_STEP (32u << 20)		/* bytes walked between give-backs */
-#define ANSWER_STEP 1024		/* answers between give-backs */
+#define ANSWER_STEP 4096		/* answers between give-backs: each
+					 * reads /proc/self/smaps */
 
 /* The private file mapping holding [lo, hi), in *map_lo, *map_hi, when
  * no page of it is the process's own (Anonymous: 0 kB); else false. */

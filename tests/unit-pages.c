@@ -91,7 +91,7 @@ int main(void)
 	ok(after <= 8 * 1024 + 64, "the walk gave its section back: %ld kB resident", after);
 	ok(read_all(map, FILE_SIZE), "and the file still reads the same");
 
-	/* answers give the whole mapping back every thousand */
+	/* answers give the whole mapping back every few thousand */
 	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "read again: %ld kB", rss_kb(map));
 	for (int i = 0; i < 4096; i++)
 		pages_answered(&p);
