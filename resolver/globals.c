@@ -17,6 +17,8 @@
 #include "arrays.h"
 #include "internal.h"
 
+#define PERCPU_SECTION ".data..percpu"
+
 #define MAX_NEST 16
 #define TLS_TAG (1ull << 63)
 #define PERCPU_TAG (1ull << 62)
@@ -61,6 +63,8 @@ struct cu_vars {
 	Dwarf_Off cu;
 	struct var_list vars;
 	struct symbol_list decls;	/* start: the DIE's key; by name */
+	bool function_statics;		/* those in vars too (walked late:
+					 * every function body of the unit) */
 };
 
 struct global_index {
@@ -151,13 +155,17 @@ void symbols_load(struct dt_session *s, int type, struct symbol_list *l,
 		  bool by_name)
 {
 	int n = dwfl_module_getsymtab(s->mod);
+	Elf *percpu_elf = NULL;
+	size_t percpu_ndx = SHN_UNDEF;
 
 	l->loaded = true;
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
 		const char *name = dwfl_module_getsym_info(s->mod, i, &sym, &addr,
-							   NULL, NULL, NULL);
+							   &shndx, &elf, NULL);
 		if (!name || GELF_ST_TYPE(sym.st_info) != type ||
 		    sym.st_shndx == SHN_UNDEF || !sym.st_size)
 			continue;
@@ -167,8 +175,16 @@ void symbols_load(struct dt_session *s, int type, struct symbol_list *l,
 		if (GROW(l->v, l->cap, l->n, 64))
 			return;	/* ENOMEM: the session stops answering */
 		int bind = GELF_ST_BIND(sym.st_info);
+		/* the section index is of the file whose table this is */
+		if (s->percpu_size && elf && elf != percpu_elf) {
+			GElf_Shdr sh;
+			Elf_Scn *scn = section_named(elf, PERCPU_SECTION, &sh);
+			percpu_elf = elf;
+			percpu_ndx = scn ? elf_ndxscn(scn) : SHN_UNDEF;
+		}
 		l->v[l->n++] = (struct object_symbol){ at, sym.st_size, name,
-			bind == STB_GLOBAL || bind == STB_WEAK };
+			bind == STB_GLOBAL || bind == STB_WEAK,
+			percpu_ndx != SHN_UNDEF && shndx == percpu_ndx };
 	}
 	if (l->n)
 		qsort(l->v, l->n, sizeof(*l->v), by_name ? cmp_sym_name : cmp_sym_start);
@@ -218,7 +234,7 @@ static void add_declaration(struct dt_session *s, Dwarf_Die *var,
 		name = dwarf_diename(var);
 	if (name && !GROW(decls->v, decls->cap, decls->n, 16))
 		decls->v[decls->n++] = (struct object_symbol){
-			session_die_key(s, var), 0, name, true };
+			session_die_key(s, var), 0, name, true, false };
 }
 
 /* Variables among parent's children (with vars), appended to out; with
@@ -302,8 +318,8 @@ static uint64_t cu_hash(Dwarf_Off cu)
 	return hash_mix(HASH_SEED, cu);
 }
 
-/* The variables of the unit cu, indexed on first use; NULL without
- * memory. */
+/* The unit-level variables of the unit cu, indexed on first use; NULL
+ * without memory. */
 static struct cu_vars *cu_vars(struct dt_session *s, struct global_index *ix,
 			       Dwarf_Die *cu)
 {
@@ -319,7 +335,7 @@ static struct cu_vars *cu_vars(struct dt_session *s, struct global_index *ix,
 		return NULL;
 	struct cu_vars *c = &ix->cus[ix->ncus];
 	*c = (struct cu_vars){ .cu = off };
-	index_children(s, cu, ix, &c->vars, &c->decls, 0, true, true);
+	index_children(s, cu, ix, &c->vars, &c->decls, 0, true, false);
 	sort_vars(&c->vars);
 	if (c->decls.n)
 		qsort(c->decls.v, c->decls.n, sizeof(*c->decls.v), cmp_sym_name);
@@ -421,8 +437,6 @@ static bool section_at(struct dt_session *s, uint64_t addr, GElf_Shdr *sh,
 	return false;
 }
 
-#define PERCPU_SECTION ".data..percpu"
-
 /* Whether addr can hold a variable: an allocated, non-code section that
  * is not the GOT (a GOT slot holds the address of a variable, a pointer
  * the linker made: no DWARF variable is there), nor, where a segment
@@ -482,7 +496,7 @@ static void load_declarations(struct dt_session *s, struct global_index *ix)
 				continue;
 			if (GROW(l->v, l->cap, l->n, 256))
 				return;
-			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name, true };
+			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name, true, false };
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
 	if (l->n)
@@ -553,16 +567,17 @@ static const struct global_var *declared(struct dt_session *s,
 					 struct global_index *ix,
 					 struct cu_vars *c, uint64_t addr)
 {
-	bool tls = tag_of(addr) == TLS_TAG;
+	bool tls = tag_of(addr) == TLS_TAG, percpu = tag_of(addr) == PERCPU_TAG;
 	struct symbol_list *l = tls ? &ix->tls_by_start : &ix->syms;
 	struct symbol_list *by_name = tls ? &ix->tls_syms : &ix->syms_by_name;
 	int type = tls ? STT_TLS : STT_OBJECT;
-	uint64_t at = tls ? addr - TLS_TAG : addr;
+	uint64_t tag = tls ? TLS_TAG : percpu ? PERCPU_TAG : 0;
+	uint64_t at = addr - tag;
 	const struct object_symbol *sym = NULL;
 	size_t first = 0, hi = 0;
 	char buf[256];
 
-	if (!c->decls.n || tag_of(addr) == PERCPU_TAG)
+	if (!c->decls.n)
 		return NULL;
 	if (!l->loaded)
 		symbols_load(s, type, l, false);
@@ -570,18 +585,40 @@ static const struct global_var *declared(struct dt_session *s,
 	for (size_t i = AT_OR_BELOW(l->n, j, l->v[j].start, at), k = 0;
 	     i > 0 && k < 8 && hi - first != 1; i--, k++) {
 		sym = &l->v[i - 1];
-		if (at - sym->start < sym->size && declarable(s, by_name, type, sym))
+		/* a per-CPU symbol's value is an offset, not an address */
+		if (at - sym->start < sym->size && sym->percpu == percpu &&
+		    declarable(s, by_name, type, sym))
 			hi = named(&c->decls, unversioned(sym->name, buf, sizeof(buf)),
 				   &first);
 	}
 	if (hi - first != 1 || GROW(c->vars.v, c->vars.cap, c->vars.n, 16))
 		return NULL;
-	uint64_t start = (tls ? TLS_TAG : 0) + sym->start;
+	uint64_t start = tag + sym->start;
 	size_t pos = AT_OR_BELOW(c->vars.n, i, c->vars.v[i].start, start);
 	memmove(&c->vars.v[pos + 1], &c->vars.v[pos], (c->vars.n - pos) * sizeof(*c->vars.v));
 	c->vars.v[pos] = (struct global_var){ start, sym->size, c->decls.v[first].start };
 	c->vars.n++;
 	return &c->vars.v[pos];
+}
+
+/* A static variable inside a function of c's unit cu (a function's
+ * "static int calls;"), those indexed into c's variables the first time
+ * an address is in none of the others: walking every function body is
+ * the costly part of a unit. */
+static const struct global_var *function_static(struct dt_session *s,
+						struct global_index *ix,
+						struct cu_vars *c, Dwarf_Die *cu,
+						uint64_t addr)
+{
+	if (!c->function_statics) {
+		c->function_statics = true;
+		session_debug(s, "address %#llx: indexing the statics of unit "
+			      "<%#llx>'s functions", (unsigned long long)addr,
+			      (unsigned long long)c->cu);
+		index_children(s, cu, ix, &c->vars, NULL, 0, false, true);
+		sort_vars(&c->vars);
+	}
+	return find(&c->vars, addr);
 }
 
 /* Whether elf has a full symbol table (.symtab, not only .dynsym). */
@@ -627,17 +664,20 @@ static bool compiler_data(struct dt_session *s, struct global_index *ix,
 	return true;
 }
 
-/* The DWARF variable holding link-time addr: one of the pc's unit (its
- * functions' statics included), else one the pc's unit declares, else a
- * unit-level one of any unit (the costly index of every unit, made the
- * first time it is needed).  The answer does not depend on what was asked
- * before. */
+/* The DWARF variable holding link-time addr: a unit-level one of the pc's
+ * unit, else one the pc's unit declares, else (when a sized data symbol
+ * covers addr) a static of one of its functions, else a unit-level one of
+ * any unit (the costly index of every unit, made the first time it is
+ * needed).  The answer does not depend on the order: a function static
+ * has a sized symbol ("calls.3", "f.calls") but never one a unit-level
+ * declaration names, and no two objects overlap.  Nor does it depend on
+ * what was asked before. */
 static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 					    uint64_t addr)
 {
 	struct global_index *ix = global_index_get(s);
 	const struct global_var *g = NULL;
-	struct cu_vars *own;
+	struct cu_vars *own = NULL;
 	Dwarf_Die cu;
 
 	if (!ix || !s->dwarf)
@@ -653,6 +693,8 @@ static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 			      (unsigned long long)addr, (unsigned long long)pc);
 		return NULL;
 	}
+	if (own && (g = function_static(s, ix, own, &cu, addr)))
+		return g;
 	if (!ix->all_indexed) {
 		session_debug(s, "address %#llx (pc %#llx) is in no variable of "
 			      "its unit: indexing every unit's",

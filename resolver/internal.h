@@ -187,6 +187,8 @@ struct object_symbol {
 	uint64_t start, size;
 	const char *name;		/* libdwfl's, lives with the module */
 	bool global;			/* STB_GLOBAL or STB_WEAK */
+	bool percpu;			/* in a kernel's per-CPU area: start
+					 * is an offset in it */
 };
 
 struct symbol_list {
@@ -491,6 +493,8 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu);
 /* Iterate the compile units (split units in place of their skeletons):
  * *cu starts NULL; false at the end. */
 bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die);
+/* elf's section of that name (its header in *sh), NULL when none. */
+Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh);
 /* The pages of s's debug file (pages.c), set up on first use. */
 struct debug_pages *session_pages(struct dt_session *s);
 

@@ -157,7 +157,7 @@ bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
 }
 
 /* elf's section named name (the first), with its header in *sh; NULL. */
-static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;

@@ -67,6 +67,29 @@ for cc in $(dt_cc_list); do
 			" || dt_show $bin.got $bin.pcpu
 		'
 	done
+	# a per-CPU variable another unit defines, read through this
+	# unit's declaration (DECLARE_PER_CPU): named, and by gcc's
+	# declaration without walking every unit nor this unit's functions
+	# (clang writes no declaration: the index of every unit names it)
+	bin=pc2-$cc
+	dt_test "$cc: two units, one reading the other's per-CPU variable" "
+		$cc -O2 -g -fno-pie -no-pie -Wl,-T,'$DT_SRC/tests/fixtures/percpu.lds' -o $bin \
+			'$src' '$DT_SRC/tests/fixtures/percpu-other.c' 2>cc.err ||
+		{ dt_show cc.err; false; }
+	"
+	"$DTINSNS" $bin other_misses | grep '%gs:' | cut -f1 >$bin.pc
+	DTPROF_DEBUG=1 "$DTRESOLVE" -v -e $bin <$bin.pc >$bin.ans 2>$bin.trace
+	dt_test "$cc: the other unit's %gs:OFFSET names its variable and field" "
+		test -s $bin.pc &&
+		grep -q '	struct rq_stats	8	misses	$bin	rq_stats	ok	' $bin.ans ||
+		dt_show $bin.ans
+	"
+	if [ "$cc" = gcc ]; then
+		dt_test "$cc: by the declaration, no unit walked for it" "
+			! grep -q 'indexing every unit\|indexing the statics' $bin.trace ||
+			dt_show $bin.trace
+		"
+	fi
 done
 
 # AArch64 (Linux links .data..percpu at a kernel address there): "mrs x1,
