@@ -17,6 +17,9 @@
  * index too); INDEX_FREE(slot, size, hash) the empty slot a new element
  * of that hash goes to (after INDEX_READY).  The sharing and code-view
  * tables, definitions seen, units, stack-slot answers, call clobbers.
+ * FIT(v, cap, n) drops the doubling's slack once array v is complete (a
+ * table kept for the session): v and cap stay as they were when realloc
+ * fails.
  * hash_bytes (FNV-1a from HASH_SEED) and hash_mix (one integer folded in)
  * are their hashes: strings interned, definitions seen.
  */
@@ -56,6 +59,14 @@ static inline size_t grow_capacity(size_t cap, size_t n, size_t first)
 	}								\
 	lo_;								\
 })
+
+#define FIT(v, cap, n) do {						\
+	__typeof__(v) f_ = (n) ? realloc((v), (n) * sizeof(*(v))) : NULL; \
+	if (f_) {							\
+		(v) = f_;						\
+		(cap) = (n);						\
+	}								\
+} while (0)
 
 #define INDEX_READY(slot, size, n, i, hash_of_i) __extension__({	\
 	int e_ = 0;							\

@@ -215,13 +215,7 @@ static struct func_map *build(struct dt_session *s, uint64_t start,
 	targets = NULL;
 	if (fm->n && build_blocks(fm))
 		goto fail;
-	/* kept for the session: without the doubling's slack (a kernel's
-	 * thousands of functions) */
-	struct func_insn *fit = fm->n ? realloc(fm->insns, fm->n * sizeof(*fm->insns)) : NULL;
-	if (fit) {
-		fm->insns = fit;
-		fm->cap = fm->n;
-	}
+	FIT(fm->insns, fm->cap, fm->n);	/* a kernel has thousands of maps */
 	session_debug(s, "function %#llx..%#llx: %zu instructions, %zu branch targets",
 		      (unsigned long long)start, (unsigned long long)end, fm->n,
 		      ntargets);

@@ -59,9 +59,7 @@ static struct member_table *build(Dwarf_Die *t)
 		}
 		tab->v[tab->n++] = e;
 	} while (dwarf_siblingof(&m, &m) == 0);
-	struct member_entry *fit = tab->n ? realloc(tab->v, tab->n * sizeof(*tab->v)) : NULL;
-	if (fit)
-		tab->v = fit;
+	FIT(tab->v, cap, tab->n);
 	return tab;
 }
 

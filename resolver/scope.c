@@ -470,10 +470,10 @@ struct reg_homes {
 	size_t n, cap;
 	size_t by_reg[33];	/* register r's homes: [by_reg[r], by_reg[r+1]) */
 	Dwarf_Addr entry;	/* the function's entry pc */
-	bool memory_vars;	/* some variable lives in memory (fbreg, breg) */
-	struct code_scope *scopes;	/* [0]: the function; with memory_vars */
+	struct code_scope *scopes;	/* [0]: the function; kept when some
+					 * variable may live in memory */
 	size_t nscopes, scopes_cap;
-	struct memory_var *mvars;
+	struct memory_var *mvars;	/* those variables (fbreg, breg) */
 	size_t nmvars, mvars_cap;
 	bool odd_scopes;	/* a namespace among them: DIEs walked instead */
 };
@@ -590,11 +590,8 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 	}
 	/* a candidate for find_memory_var: only such a location can put it
 	 * in memory there */
-	if (in_memory) {
-		rh->memory_vars = true;
-		if (!GROW(rh->mvars, rh->mvars_cap, rh->nmvars, 8))
-			rh->mvars[rh->nmvars++] = (struct memory_var){ *v, scope_idx };
-	}
+	if (in_memory && !GROW(rh->mvars, rh->mvars_cap, rh->nmvars, 8))
+		rh->mvars[rh->nmvars++] = (struct memory_var){ *v, scope_idx };
 }
 
 static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
@@ -647,31 +644,16 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 	if (dwarf_entrypc(&fn, &rh->entry) != 0)
 		rh->entry = r->lo;
 	homes_of_scope(s, rh, &fn, 0, add_scope(rh, &fn, NO_SCOPE));
-	if (!rh->memory_vars) {		/* no question will need them */
+	if (!rh->nmvars) {		/* no question will need them */
 		free(rh->scopes);
 		rh->scopes = NULL;
 		rh->nscopes = rh->scopes_cap = 0;
 	}
-	/* kept for the session: without the doublings' slack */
-	struct code_scope *fit_scopes = rh->nscopes ?
-		realloc(rh->scopes, rh->nscopes * sizeof(*rh->scopes)) : NULL;
-	if (fit_scopes) {
-		rh->scopes = fit_scopes;
-		rh->scopes_cap = rh->nscopes;
-	}
-	struct memory_var *fit_mvars = rh->nmvars ?
-		realloc(rh->mvars, rh->nmvars * sizeof(*rh->mvars)) : NULL;
-	if (fit_mvars) {
-		rh->mvars = fit_mvars;
-		rh->mvars_cap = rh->nmvars;
-	}
+	FIT(rh->scopes, rh->scopes_cap, rh->nscopes);
+	FIT(rh->mvars, rh->mvars_cap, rh->nmvars);
+	FIT(rh->h, rh->cap, rh->n);
 	if (rh->n)	/* stable within a register: scope order kept */
 		qsort(rh->h, rh->n, sizeof(*rh->h), home_cmp);
-	struct reg_home *fit = rh->n ? realloc(rh->h, rh->n * sizeof(*rh->h)) : NULL;
-	if (fit) {
-		rh->h = fit;
-		rh->cap = rh->n;
-	}
 	for (int reg = 0, i = 0; reg <= 32; reg++) {
 		while ((size_t)i < rh->n && rh->h[i].reg < reg)
 			i++;
@@ -929,7 +911,7 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 
 	if (!rh || !ix)
 		return find_memory_var(s, pc, reg, disp, var, var_off);
-	if (!rh->memory_vars)
+	if (!rh->nmvars)
 		return DT_NO_VAR;	/* the common -O2 function: all in registers */
 	uint64_t h = memvar_hash(pc, reg, disp);
 	uint32_t k = INDEX_FIND(ix->mv_slot, ix->mv_size, h, i, ix->mv[i].pc == pc &&
