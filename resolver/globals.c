@@ -17,8 +17,6 @@
 #include "arrays.h"
 #include "internal.h"
 
-#define PERCPU_SECTION ".data..percpu"
-
 #define MAX_NEST 16
 #define TLS_TAG (1ull << 63)
 #define PERCPU_TAG (1ull << 62)

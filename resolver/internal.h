@@ -74,6 +74,14 @@ unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
 void decoded_insn_text(const struct decoded_insn *insn, char *buf,
 		       size_t len);
 
+/* A large debug file has more .debug_info than this (Debian's vmlinux:
+ * 174 MB; perf, libc: 6 MB): dt_session_prepare() leaves it to the
+ * answers that need its indexes, and pages.c gives its pages back. */
+#define LARGE_DEBUG_INFO (32ull << 20)
+
+/* A kernel links its per-CPU variables from address 0 in this section. */
+#define PERCPU_SECTION ".data..percpu"
+
 /* ---- members.c ---- */
 
 struct member_entry {
@@ -102,7 +110,8 @@ struct debug_pages {
 					 * back yet */
 	unsigned answers;		/* answers since the last give-back */
 };
-/* For .debug_info's data info[0..len). */
+/* For .debug_info's data info[0..len): nothing is given back of a file
+ * with no more than LARGE_DEBUG_INFO of it. */
 void pages_init(struct debug_pages *p, const void *info, size_t len);
 /* A walk of every unit has reached at (NULL: its end). */
 void pages_walked(struct debug_pages *p, const void *at);
@@ -111,10 +120,6 @@ void pages_answered(struct debug_pages *p);
 
 /* ---- session.c ---- */
 
-/* dt_session_prepare() leaves a binary with more .debug_info than this
- * (Debian's vmlinux: 174 MB; perf, libc: 6 MB) to the answers that need
- * its indexes. */
-#define PREPARE_MAX_DEBUG_INFO (32ull << 20)
 
 struct dt_session {
 	char *path;
@@ -157,10 +162,9 @@ struct dt_session {
 	bool split_dwarf;		/* skeleton units: the DWARF is in .dwo
 					 * files (session_unit_die) */
 	bool split_missing_said;	/* a .dwo was not found: said */
-	bool prepare_checked;		/* dt_session_prepare: size known */
-	bool prepare_skipped;		/* too large to index ahead */
-	bool pages_ready;		/* pages set up */
-	struct debug_pages pages;	/* pages.c */
+	bool prepare_skipped;		/* a large debug file: not indexed
+					 * ahead (dt_session_prepare) */
+	struct debug_pages pages;	/* pages.c, set up at open */
 	uint64_t tls_block;		/* PT_TLS size rounded to its
 					 * alignment, 0: none or unusable */
 	uint64_t tls_align;		/* its alignment, 0 likewise */
@@ -495,8 +499,6 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu);
 bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die);
 /* elf's section of that name (its header in *sh), NULL when none. */
 Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh);
-/* The pages of s's debug file (pages.c), set up on first use. */
-struct debug_pages *session_pages(struct dt_session *s);
 
 /* ---- oom.c ---- */
 struct oom_guard {

@@ -22,7 +22,6 @@
 
 #include "internal.h"
 
-#define MIN_SECTION (32u << 20)		/* smaller .debug_info: left alone */
 #define WALK_STEP (32u << 20)		/* bytes walked between give-backs */
 #define ANSWER_STEP 4096		/* answers between give-backs: each
 					 * reads /proc/self/smaps */
@@ -63,7 +62,7 @@ void pages_init(struct debug_pages *p, const void *info, size_t len)
 	uintptr_t lo = (uintptr_t)info;
 
 	*p = (struct debug_pages){ 0 };
-	if (!info || len < MIN_SECTION ||
+	if (!info || len <= LARGE_DEBUG_INFO ||
 	    !clean_file_mapping(lo, lo + len, &p->map_lo, &p->map_hi)) {
 		p->map_hi = 0;
 		return;

@@ -286,7 +286,7 @@ static void finish(struct dt_session *s, const struct answer_key *key,
 		      (unsigned long long)ans->pc, dt_reason_str(r), ans->type,
 		      (long long)ans->offset, ans->field);
 	cache_store(&s->cache, key, ans);	/* failure: just not cached */
-	pages_answered(session_pages(s));
+	pages_answered(&s->pages);
 }
 
 /* An allocation failed during the call (glibc's allocators set ENOMEM):

@@ -180,7 +180,7 @@ static uint64_t percpu_area_size(Elf *elf)
 {
 	GElf_Shdr sh;
 
-	return section_named(elf, ".data..percpu", &sh) && (sh.sh_flags & SHF_ALLOC) &&
+	return section_named(elf, PERCPU_SECTION, &sh) && (sh.sh_flags & SHF_ALLOC) &&
 	       sh.sh_addr == 0 ? sh.sh_size : 0;
 }
 
@@ -458,25 +458,12 @@ static Elf_Data *debug_info_data(struct dt_session *s)
 	return scn ? elf_getdata(scn, NULL) : NULL;
 }
 
-struct debug_pages *session_pages(struct dt_session *s)
-{
-	Elf_Data *d;
-
-	if (s->dwarf && !s->pages_ready) {
-		s->pages_ready = true;
-		if ((d = debug_info_data(s)))
-			pages_init(&s->pages, d->d_buf, d->d_size);
-	}
-	return &s->pages;
-}
-
 bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die)
 {
 	Dwarf_CU *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
 
-	session_pages(s);
 	while (s->dwarf && dwarf_get_units(s->dwarf, *cu, &next, &version,
 					   &unit_type, die, NULL) == 0) {
 		*cu = next;
@@ -629,6 +616,13 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		return -ENOMEM;
 	}
 	oom_watch(s);
+	/* a large debug file (a kernel's): not indexed ahead, and its pages
+	 * given back once read (pages.c) */
+	Elf_Data *info = s->dwarf ? debug_info_data(s) : NULL;
+	if (info) {
+		s->prepare_skipped = info->d_size > LARGE_DEBUG_INFO;
+		pages_init(&s->pages, info->d_buf, info->d_size);
+	}
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
 	session_debug(s, "open %s: arch %s, dwarf %s, adjust %lld", path,
@@ -695,11 +689,6 @@ bool dt_session_prepare(struct dt_session *s, size_t max_units)
 		return true;
 	/* a kernel's walk takes seconds and hundreds of MB of libdw's
 	 * caches: left to an answer that needs it */
-	if (!s->prepare_checked) {
-		s->prepare_checked = true;
-		Elf_Data *d = debug_info_data(s);
-		s->prepare_skipped = d && d->d_size > PREPARE_MAX_DEBUG_INFO;
-	}
 	if (s->prepare_skipped)
 		return true;
 	OOM_GUARD(s, g, return true);
