@@ -5,6 +5,7 @@
 #   dt_test 'description' 'commands joined with &&'
 #   dt_done                     (prints the plan; exit status = failures)
 #   dt_skip_all 'reason'        (a failure instead when DT_TEST_STRICT=1)
+#   dt_skip 'description' 'why' (one check this machine cannot make)
 #   dt_cmp EXPECTED ACTUAL      (diff -u)
 #   cond || dt_show FILE...     (print FILE as the failure's evidence, fail)
 #   dt_no_crash CMD...          (any exit code below 128, no sanitizer report)
@@ -50,6 +51,12 @@ dt_todo() {
 	else
 		echo "not ok $dt_count - $1 # TODO"
 	fi
+}
+
+# A check this machine cannot make, with the reason: TAP's skip.
+dt_skip() {
+	dt_count=$((dt_count + 1))
+	echo "ok $dt_count - $1 # SKIP $2"
 }
 
 dt_done() {

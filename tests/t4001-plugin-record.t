@@ -20,17 +20,44 @@ runtime_addr() {
 	printf '0x%x' $((0x555555554000 + $(dt_insn_addr "$1" "$2")))
 }
 
+# record_exact PERF DATA MODE FUNCTION...: samples at exactly the first
+# instruction of each FUNCTION of wl-pie running "MODE 1000" (1000 calls
+# of each), as precise memory events would give.  Execute breakpoints
+# where the machine's debug registers fire; where they count nothing (a
+# VM that does not virtualise them: perf stat counts 0), uprobes at the
+# same instructions (perf probe), which are exact on every kernel with
+# uprobe events (DATA.uprobes says so).  Uprobes refuse a lock-prefixed
+# instruction: such a function gets no samples then.
+record_exact() {
+	rperf=$1 rdata=$2 mode=$3
+	shift 3
+	bps=
+	for f; do
+		bps="$bps -e mem:$(runtime_addr wl-pie $f):x"
+	done
+	setarch -R $rperf record -q -c 1 $bps -o $rdata ./wl-pie $mode 1000 \
+		>/dev/null 2>rec.err || return 1
+	[ -n "$($rperf script -i $rdata 2>/dev/null | head -n 1)" ] && return 0
+	group=dtprof$$
+	ups=
+	for f; do
+		$rperf probe -q -x wl-pie -a "$group:$f=$f" 2>>rec.err || return 1
+		ups="$ups -e $group:$f"
+	done
+	echo "breakpoints counted nothing here: uprobes instead" >$rdata.uprobes
+	$rperf record -q $ups -o $rdata ./wl-pie $mode 1000 >/dev/null 2>>rec.err
+	rc=$?
+	$rperf probe -q -d "$group:*" 2>/dev/null
+	return $rc
+}
+
 for perf in $(dt_perf_list); do
 	v=$(dt_perf_version $perf)
 	dt_test "perf $v runs" "test -n '$v'"
 
 	# --- exact attribution: four execute breakpoints, 1000 hits each ---
-	bps=
-	for f in node_key node_val node_next hot_cold; do
-		bps="$bps -e mem:$(runtime_addr wl-pie $f):x"
-	done
 	dt_test "perf $v: breakpoints recorded" "
-		setarch -R $perf record -q -c 1 $bps -o bp-$v.data ./wl-pie count 1000 >/dev/null 2>rec.err
+		record_exact $perf bp-$v.data count node_key node_val node_next hot_cold
 	"
 	dt_perf_script $perf -i bp-$v.data --dlarg format=tsv >bp-$v.tsv 2>bp-$v.err
 	# samples, loads, stores, rmw of a row, summed over the events
@@ -45,18 +72,20 @@ for perf in $(dt_perf_list); do
 			"test '$n' = '1000 1000 0 0' || dt_show bp-$v.tsv bp-$v.err"
 	done
 	# a store, an add to memory, a lock add, a load: exact kinds
-	bps=
-	for f in node_set_next node_add_key node_atomic_val hot_cold; do
-		bps="$bps -e mem:$(runtime_addr wl-pie $f):x"
-	done
 	dt_test "perf $v: breakpoints on a store and read-modify-writes recorded" "
-		setarch -R $perf record -q -c 1 $bps -o rw-$v.data ./wl-pie count-rw 1000 >/dev/null 2>rec.err
+		record_exact $perf rw-$v.data count-rw node_set_next node_add_key \
+			node_atomic_val hot_cold
 	"
 	dt_perf_script $perf -i rw-$v.data --dlarg format=tsv >rw-$v.tsv 2>rw-$v.err
 	for want in 'struct node	0	next:1000 0 1000 0' 'struct node	8	key:1000 1000 1000 1000' \
 		    'struct node	16	val:1000 1000 1000 1000' 'struct hotrec	56	cold:1000 1000 0 0'; do
 		row=${want%:*}
 		n=$(row_counts "$row" rw-$v.tsv)
+		if [ "$row" = 'struct node	16	val' ] && [ -e rw-$v.data.uprobes ]; then
+			dt_skip "perf $v: '$row' (a lock add)" \
+				'breakpoints do not fire here, and a uprobe cannot sit on a lock prefix'
+			continue
+		fi
 		dt_test "perf $v: '$row': samples, loads, stores, rmw are ${want#*:}" \
 			"test '$n' = '${want#*:}' || dt_show rw-$v.tsv rw-$v.err"
 	done
