@@ -181,13 +181,13 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 			  Dwarf_Die *t, uint64_t base, struct embed *proto,
 			  int depth)
 {
-	Dwarf_Die m;
+	struct die_children c;
 
-	if (depth > 8 || dwarf_child(t, &m) != 0)
+	if (depth > 8 || !children_first(s, t, &c))
 		return;
 	do {
-		int tag = dwarf_tag(&m);
-		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
+		Dwarf_Die m = c.die;
+		if (c.tag != DW_TAG_member && c.tag != DW_TAG_inheritance)
 			continue;
 		Dwarf_Die mt, peeled, elem;
 		uint64_t start, end, esize, n = 1;
@@ -222,20 +222,19 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 			e.offset = base + start + i * esize;
 			add(ix, &e);
 		}
-	} while (dwarf_siblingof(&m, &m) == 0);
+	} while (children_next(s, &c));
 }
 
 static void index_scope(struct dt_session *s, struct container_index *ix,
 			struct defs_seen *seen, Dwarf_Die *scope, int depth);
 
-/* One entry of a scope: an aggregate's members (and its nested types),
- * a namespace's entries.  next is d's next sibling, NULL for the last. */
+/* One entry of a scope, d of tag: an aggregate's members (and its nested
+ * types), a namespace's entries.  next is d's next sibling, NULL for the
+ * last. */
 static void index_entry(struct dt_session *s, struct container_index *ix,
-			struct defs_seen *seen, Dwarf_Die *d, Dwarf_Die *next,
-			int depth)
+			struct defs_seen *seen, Dwarf_Die *d, int tag,
+			Dwarf_Die *next, int depth)
 {
-	int tag = dwarf_tag(d);
-
 	if (tag == DW_TAG_namespace) {
 		index_scope(s, ix, seen, d, depth + 1);
 		return;
@@ -255,16 +254,17 @@ static void index_entry(struct dt_session *s, struct container_index *ix,
 static void index_scope(struct dt_session *s, struct container_index *ix,
 			struct defs_seen *seen, Dwarf_Die *scope, int depth)
 {
-	Dwarf_Die d, next;
+	struct die_children c;
 
-	if (depth > 8 || dwarf_child(scope, &d) != 0)
+	if (depth > 8 || !children_first(s, scope, &c))
 		return;
 	for (;;) {
-		bool more = dwarf_siblingof(&d, &next) == 0;
-		index_entry(s, ix, seen, &d, more ? &next : NULL, depth);
+		Dwarf_Die d = c.die;
+		int tag = c.tag;
+		bool more = children_next(s, &c);
+		index_entry(s, ix, seen, &d, tag, more ? &c.die : NULL, depth);
 		if (!more)
 			break;
-		d = next;
 	}
 }
 

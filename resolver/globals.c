@@ -243,15 +243,15 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 			   struct symbol_list *decls, int depth, bool vars,
 			   bool into_functions)
 {
-	Dwarf_Die c;
+	struct die_children it;
 
-	if (depth > MAX_NEST || dwarf_child(parent, &c) != 0)
+	if (depth > MAX_NEST || !children_first(s, parent, &it))
 		return;
 	do {
 		uint64_t addr, size;
-		Dwarf_Die t;
+		Dwarf_Die t, c = it.die;
 		bool by_symbol = false;
-		switch (dwarf_tag(&c)) {
+		switch (it.tag) {
 		case DW_TAG_variable:
 			if (!vars)
 				break;
@@ -295,7 +295,7 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		default:
 			break;
 		}
-	} while (dwarf_siblingof(&c, &c) == 0);
+	} while (children_next(s, &it));
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -476,18 +476,19 @@ bool globals_prepare(struct dt_session *s, size_t max_units)
 static void load_declarations(struct dt_session *s, struct global_index *ix)
 {
 	Dwarf_CU *unit = NULL;
-	Dwarf_Die cu, c;
+	Dwarf_Die cu;
 	struct symbol_list *l = &ix->decls;
+	struct die_children it;
 
 	l->loaded = true;
 	while (session_next_unit(s, &unit, &cu)) {
-		if (dwarf_child(&cu, &c) != 0)
+		if (!children_first(s, &cu, &it))
 			continue;
 		do {
-			Dwarf_Die t;
+			Dwarf_Die t, c = it.die;
 			uint64_t size;
 			const char *name;
-			if (dwarf_tag(&c) != DW_TAG_variable ||
+			if (it.tag != DW_TAG_variable ||
 			    !dwarf_hasattr(&c, DW_AT_declaration) ||
 			    !(name = dwarf_diename(&c)) || !die_type(&c, &t) ||
 			    !type_byte_size(&t, &size) || !size)
@@ -495,7 +496,7 @@ static void load_declarations(struct dt_session *s, struct global_index *ix)
 			if (GROW(l->v, l->cap, l->n, 256))
 				return;
 			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name, true, false };
-		} while (dwarf_siblingof(&c, &c) == 0);
+		} while (children_next(s, &it));
 	}
 	if (l->n)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_sym_name);

@@ -99,6 +99,25 @@ struct member_tables;
 const struct member_table *member_table_get(struct dt_session *s, Dwarf_Die *t);
 void member_tables_free(struct member_tables *mt);
 
+/* ---- children.c ---- */
+
+/* A DIE's children in order: for (ok = children_first(s, parent, &c); ok;
+ * ok = children_next(s, &c)) visits what dwarf_child and dwarf_siblingof
+ * would, c.die and c.tag each child, skipping the DIEs in between with
+ * the unit's abbreviations instead of decoding each one. */
+struct unit_shapes;
+struct die_children {
+	Dwarf_Die die;			/* the child */
+	int tag;			/* its tag */
+	struct unit_shapes *unit;	/* NULL: libdw walks */
+	Dwarf_CU *cu;			/* the unit walked */
+};
+bool children_first(struct dt_session *s, Dwarf_Die *parent,
+		    struct die_children *c);
+bool children_next(struct dt_session *s, struct die_children *c);
+struct children_cache;
+void children_cache_free(struct children_cache *c);
+
 /* ---- pages.c ---- */
 
 /* A large debug file's mapping, and the pages of it given back. */
@@ -145,6 +164,7 @@ struct dt_session {
 	struct container_index *containers;	/* containers.c, built lazily */
 	struct typedef_cache *typedefs;		/* typenames.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
+	struct children_cache *children;	/* children.c's unit shapes */
 	/* call frame information, .eh_frame's then .debug_frame's (scope.c,
 	 * looked up once: libdwfl searches the sections again each time a
 	 * file has none, a kernel's .eh_frame) */

@@ -29,19 +29,20 @@ static uint64_t die_hash(const void *addr)
 	return hash_mix(HASH_SEED, (uint64_t)(uintptr_t)addr);
 }
 
-static struct member_table *build(Dwarf_Die *t)
+static struct member_table *build(struct dt_session *s, Dwarf_Die *t)
 {
 	struct member_table *tab = calloc(1, sizeof(*tab));
 	size_t cap = 0;
-	Dwarf_Die m;
+	struct die_children it;
 
 	if (!tab)
 		return NULL;
 	tab->die = t->addr;
-	if (dwarf_child(t, &m) != 0)
+	if (!children_first(s, t, &it))
 		return tab;
 	do {
-		int tag = dwarf_tag(&m);
+		Dwarf_Die m = it.die;
+		int tag = it.tag;
 		struct member_entry e = { .m = m };
 		bool open;
 		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
@@ -58,7 +59,7 @@ static struct member_table *build(Dwarf_Die *t)
 			return NULL;
 		}
 		tab->v[tab->n++] = e;
-	} while (dwarf_siblingof(&m, &m) == 0);
+	} while (children_next(s, &it));
 	FIT(tab->v, cap, tab->n);
 	return tab;
 }
@@ -75,7 +76,7 @@ const struct member_table *member_table_get(struct dt_session *s, Dwarf_Die *t)
 		return mt->v[k - 1];
 	struct member_table *tab;
 	if (INDEX_READY(mt->slot, mt->size, mt->n, i, die_hash(mt->v[i]->die)) ||
-	    GROW(mt->v, mt->cap, mt->n, 64) || !(tab = build(t)))
+	    GROW(mt->v, mt->cap, mt->n, 64) || !(tab = build(s, t)))
 		return NULL;
 	mt->v[mt->n] = tab;
 	mt->slot[INDEX_FREE(mt->slot, mt->size, h)] = (uint32_t)++mt->n;

@@ -177,12 +177,13 @@ static int add_range(struct cu_funcs *c, Dwarf_Addr lo, Dwarf_Addr hi,
 static void index_functions(struct dt_session *s, Dwarf_Die *parent,
 			    struct cu_funcs *c)
 {
-	Dwarf_Die child;
+	struct die_children it;
 
-	if (dwarf_child(parent, &child) != 0)
+	if (!children_first(s, parent, &it))
 		return;
 	do {
-		int tag = dwarf_tag(&child);
+		Dwarf_Die child = it.die;
+		int tag = it.tag;
 		if (tag == DW_TAG_namespace) {
 			index_functions(s, &child, c);
 		} else if (tag == DW_TAG_subprogram) {
@@ -192,7 +193,7 @@ static void index_functions(struct dt_session *s, Dwarf_Die *parent,
 				if (hi > lo)
 					add_range(c, lo, hi, session_die_key(s, &child));
 		}
-	} while (dwarf_siblingof(&child, &child) == 0);
+	} while (children_next(s, &it));
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -597,12 +598,13 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 			   Dwarf_Die *scope, unsigned depth, uint32_t scope_idx)
 {
-	Dwarf_Die c;
+	struct die_children it;
 
-	if (depth >= MAX_SCOPES || dwarf_child(scope, &c) != 0)
+	if (depth >= MAX_SCOPES || !children_first(s, scope, &it))
 		return;
 	do {
-		int tag = dwarf_tag(&c);
+		Dwarf_Die c = it.die;
+		int tag = it.tag;
 		if (is_variable(tag)) {
 			homes_of_var(s, rh, &c, scope, depth, scope_idx);
 		} else if (is_code_scope(tag)) {
@@ -613,7 +615,7 @@ static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 		} else if (tag == DW_TAG_namespace) {
 			rh->odd_scopes = true;
 		}
-	} while (dwarf_siblingof(&c, &c) == 0);
+	} while (children_next(s, &it));
 }
 
 static bool scope_cu_known(struct dt_session *s, Dwarf_Addr pc)

@@ -660,6 +660,7 @@ void dt_session_close(struct dt_session *s)
 	container_index_free(s->containers);
 	typedef_cache_free(s->typedefs);
 	track_values_free(s->track_values);
+	children_cache_free(s->children);
 	for (size_t i = 0; p->segs && i < p->nsegs; i++)
 		free(p->segs[i].bytes);
 	free(p->segs);

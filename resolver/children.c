@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * A DIE's children, one after another, skipped over with the unit's own
+ * abbreviations.  The walks of every unit (the containers' index, the
+ * unit-level variables) and of every asked function visit millions of
+ * DIEs of which they want few; libdw's dwarf_siblingof decodes each
+ * one's attributes form by form and looks its abbreviation up in a
+ * locked hash table: about 430 instructions a DIE on a kernel.  Here a
+ * unit's abbreviations are read once into shapes: the tag, whether
+ * children follow, the attributes' total size when every form has a
+ * fixed size, and where DW_AT_sibling is.  A DIE is then skipped with
+ * one addition, a subtree with one jump.
+ *
+ * libdw stays the reference: the abbreviations are its own (read with
+ * dwarf_getabbrev, so split and packaged units are handled as it handles
+ * them), every child is handed out as a Dwarf_Die libdw reads further,
+ * and anything unexpected (an unknown form, DW_FORM_indirect, a sibling
+ * pointing backwards or out of the unit, a code with no abbreviation)
+ * hands the rest of the walk to dwarf_siblingof, which answers for
+ * corrupt data as it always did.
+ */
+#include <dwarf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrays.h"
+#include "internal.h"
+
+#define SLOTS 4			/* units whose shapes are kept at once:
+				 * a walk nests within one unit */
+#define MAX_CODE 65536		/* larger codes: libdw walks */
+#define MAX_ATTRS 256		/* attributes of one abbreviation */
+
+struct shape {
+	Dwarf_Abbrev *abbrev;		/* NULL: no such code */
+	unsigned tag;
+	uint32_t form0, nforms;		/* the forms, in unit_shapes.forms */
+	int32_t fixed;			/* attributes' bytes, -1: not fixed */
+	int32_t sibling;		/* DW_AT_sibling's index, -1: none */
+	bool children;
+};
+
+struct unit_shapes {
+	Dwarf_CU *cu;			/* NULL: slot empty */
+	const unsigned char *start, *end;	/* the unit's bytes */
+	unsigned version, addr_size, offset_size;
+	struct shape *shape;		/* by code */
+	size_t nshape, shape_cap;
+	uint16_t *forms;
+	size_t nforms, forms_cap;
+	unsigned long last_use;
+};
+
+struct children_cache {
+	struct unit_shapes slot[SLOTS];
+	unsigned long uses;
+};
+
+void children_cache_free(struct children_cache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < SLOTS; i++) {
+		free(c->slot[i].shape);
+		free(c->slot[i].forms);
+	}
+	free(c);
+}
+
+static bool read_uleb(const unsigned char **p, const unsigned char *end,
+		      uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (unsigned shift = 0; *p < end; shift += 7) {
+		unsigned char b = *(*p)++;
+		if (shift < 64)
+			x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The size of a value of form, -1 when it varies or is unknown; *known
+ * false for a form this file cannot skip. */
+static int fixed_size(const struct unit_shapes *u, unsigned form, bool *known)
+{
+	*known = true;
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag:
+	case DW_FORM_strx1: case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2:
+	case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4:
+	case DW_FORM_addrx4: case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8:
+	case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return (int)u->addr_size;
+	case DW_FORM_ref_addr:
+		return (int)(u->version == 2 ? u->addr_size : u->offset_size);
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+	case DW_FORM_strp_sup:
+		return (int)u->offset_size;
+	case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4:
+	case DW_FORM_block: case DW_FORM_exprloc: case DW_FORM_string:
+	case DW_FORM_sdata: case DW_FORM_udata: case DW_FORM_ref_udata:
+	case DW_FORM_strx: case DW_FORM_addrx: case DW_FORM_loclistx:
+	case DW_FORM_rnglistx: case DW_FORM_GNU_addr_index:
+	case DW_FORM_GNU_str_index:
+		return -1;
+	default:			/* DW_FORM_indirect, unknown forms */
+		*known = false;
+		return -1;
+	}
+}
+
+/* Past one value of form at p; NULL when it runs out of the unit. */
+static const unsigned char *skip_value(const struct unit_shapes *u,
+				       unsigned form, const unsigned char *p)
+{
+	const unsigned char *end = u->end;
+	uint64_t len;
+	bool known;
+	int size = fixed_size(u, form, &known);
+
+	if (size >= 0)
+		return (size_t)(end - p) >= (size_t)size ? p + size : NULL;
+	switch (form) {
+	case DW_FORM_string: {
+		const unsigned char *nul = memchr(p, 0, (size_t)(end - p));
+		return nul ? nul + 1 : NULL;
+	}
+	case DW_FORM_block1:
+		if (end - p < 1)
+			return NULL;
+		len = p[0];
+		p += 1;
+		break;
+	case DW_FORM_block2:
+		if (end - p < 2)
+			return NULL;
+		len = (uint64_t)p[0] | (uint64_t)p[1] << 8;	/* little-endian */
+		p += 2;
+		break;
+	case DW_FORM_block4:
+		if (end - p < 4)
+			return NULL;
+		len = (uint64_t)p[0] | (uint64_t)p[1] << 8 |
+		      (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+		p += 4;
+		break;
+	case DW_FORM_block: case DW_FORM_exprloc:
+		if (!read_uleb(&p, end, &len))
+			return NULL;
+		break;
+	default:			/* the LEB128 forms */
+		return read_uleb(&p, end, &len) ? p : NULL;
+	}
+	return len <= (uint64_t)(end - p) ? p + len : NULL;
+}
+
+static bool add_form(struct unit_shapes *u, unsigned form)
+{
+	if (GROW(u->forms, u->forms_cap, u->nforms, 64))
+		return false;
+	u->forms[u->nforms++] = (uint16_t)form;
+	return true;
+}
+
+/* One abbreviation into u's shapes; false when the walk cannot use it.
+ * Its attributes are counted by asking for each until there is none:
+ * dwarf_getattrcnt miscounts after a DW_FORM_implicit_const (libdw
+ * 0.192 does not skip the constant). */
+static bool add_shape(struct unit_shapes *u, Dwarf_Abbrev *ab)
+{
+	unsigned code = dwarf_getabbrevcode(ab), name, form;
+
+	if (code == 0 || code >= MAX_CODE)
+		return false;
+	while (u->nshape <= code) {
+		if (GROW(u->shape, u->shape_cap, u->nshape, 64))
+			return false;
+		u->shape[u->nshape++] = (struct shape){ .abbrev = NULL };
+	}
+	struct shape sh = { ab, dwarf_getabbrevtag(ab), (uint32_t)u->nforms, 0,
+			    0, -1, dwarf_abbrevhaschildren(ab) == DW_CHILDREN_yes };
+	for (size_t i = 0;
+	     dwarf_getabbrevattr_data(ab, i, &name, &form, NULL, NULL) == 0; i++) {
+		bool known;
+		if (i >= MAX_ATTRS || form > UINT16_MAX || !add_form(u, form))
+			return false;
+		int size = fixed_size(u, form, &known);
+		if (!known)
+			return false;
+		if (name == DW_AT_sibling)
+			sh.sibling = (int32_t)i;
+		sh.fixed = size < 0 || sh.fixed < 0 ? -1 : sh.fixed + size;
+		sh.nforms++;
+	}
+	u->shape[code] = sh;
+	return true;
+}
+
+/* cudie's unit: its bytes and its abbreviations, into u. */
+static bool read_unit(struct unit_shapes *u, Dwarf_Die *cudie)
+{
+	Dwarf_Half version;
+	uint8_t unit_type, addr_size, offset_size;
+	Dwarf_Off cu_off, next, abbrev_off;
+	uint64_t unit_id;
+	Dwarf_Die sub;
+	size_t header;
+
+	u->nshape = u->nforms = 0;
+	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, &sub, &unit_id,
+			  &addr_size, &offset_size) != 0 ||
+	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
+	     unit_type != DW_UT_split_compile) ||
+	    version < 2 || version > 5 || (offset_size != 4 && offset_size != 8) ||
+	    (addr_size != 4 && addr_size != 8))
+		return false;
+	cu_off = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
+	Dwarf_Half v2;
+	uint8_t as2, os2;
+	if (dwarf_next_unit(dwarf_cu_getdwarf(cudie->cu), cu_off, &next, &header,
+			    &v2, &abbrev_off, &as2, &os2, NULL, NULL) != 0 ||
+	    v2 != version || as2 != addr_size || os2 != offset_size ||
+	    next <= cu_off)
+		return false;
+	u->start = (const unsigned char *)cudie->addr - dwarf_cuoffset(cudie);
+	u->end = u->start + (next - cu_off);
+	u->version = version;
+	u->addr_size = addr_size;
+	u->offset_size = offset_size;
+	for (Dwarf_Off off = 0;;) {
+		size_t len;
+		Dwarf_Abbrev *ab = dwarf_getabbrev(cudie, off, &len);
+		if (ab == DWARF_END_ABBREV)
+			return true;
+		if (!ab || !len || !add_shape(u, ab))
+			return false;
+		off += len;
+	}
+}
+
+/* The shapes of d's unit, read now if no slot holds them; NULL when the
+ * walk is libdw's (no memory, an unusual unit). */
+static struct unit_shapes *unit_of(struct dt_session *s, Dwarf_Die *d)
+{
+	struct children_cache *c = s->children;
+
+	if (!c && !(c = s->children = calloc(1, sizeof(*c))))
+		return NULL;
+	struct unit_shapes *lru = &c->slot[0];
+	c->uses++;
+	for (int i = 0; i < SLOTS; i++) {
+		if (c->slot[i].cu == d->cu) {
+			c->slot[i].last_use = c->uses;
+			return c->slot[i].start ? &c->slot[i] : NULL;
+		}
+		if (c->slot[i].last_use < lru->last_use)
+			lru = &c->slot[i];
+	}
+	Dwarf_Die cudie;
+	lru->cu = d->cu;
+	lru->last_use = c->uses;
+	if (!dwarf_diecu(d, &cudie, NULL, NULL) || !read_unit(lru, &cudie)) {
+		lru->start = NULL;	/* remembered: libdw walks this unit */
+		return NULL;
+	}
+	return lru;
+}
+
+/* The shape of the DIE at p, *p moved past its code; NULL for the null
+ * entry (*null set) or a code without an abbreviation. */
+static const struct shape *shape_at(const struct unit_shapes *u,
+				    const unsigned char **p, bool *null)
+{
+	uint64_t code;
+
+	*null = false;
+	if (*p >= u->end || !read_uleb(p, u->end, &code))
+		return NULL;
+	if (code == 0) {
+		*null = true;
+		return NULL;
+	}
+	return code < u->nshape && u->shape[code].abbrev ? &u->shape[code] : NULL;
+}
+
+/* Past the attributes of a DIE of shape sh at p; NULL when they run out
+ * of the unit, or a DW_AT_sibling is no reference into the unit (libdw
+ * judges those).  *sibling is where DW_AT_sibling points, NULL without. */
+static const unsigned char *skip_attributes(const struct unit_shapes *u,
+					    const struct shape *sh,
+					    const unsigned char *p,
+					    const unsigned char **sibling)
+{
+	*sibling = NULL;
+	if (sh->fixed >= 0 && sh->sibling < 0)
+		return u->end - p >= sh->fixed ? p + sh->fixed : NULL;
+	for (uint32_t i = 0; i < sh->nforms; i++) {
+		unsigned form = u->forms[sh->form0 + i];
+		const unsigned char *v = p;
+		if (!(p = skip_value(u, form, p)))
+			return NULL;
+		if ((int32_t)i != sh->sibling)
+			continue;
+		uint64_t off = 0;
+		switch (form) {
+		case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4:
+		case DW_FORM_ref8:
+			for (const unsigned char *b = p; b-- > v;)
+				off = off << 8 | *b;	/* little-endian */
+			break;
+		case DW_FORM_ref_udata:
+			if (!read_uleb(&v, p, &off))
+				return NULL;
+			break;
+		default:		/* not unit-relative */
+			return NULL;
+		}
+		if (off >= (uint64_t)(u->end - u->start))
+			return NULL;
+		*sibling = u->start + off;
+	}
+	return p;
+}
+
+/* The next sibling of the DIE at p (its code not read), *next; false at
+ * the end of the list or when this file cannot tell (*lost set). */
+static bool next_sibling(const struct unit_shapes *u, const unsigned char *p,
+			 const unsigned char **next, bool *lost)
+{
+	const unsigned char *sib;
+	size_t depth = 0;
+	bool null;
+
+	*lost = true;
+	do {
+		const struct shape *sh = shape_at(u, &p, &null);
+		if (null) {
+			if (depth == 0) {
+				*lost = false;	/* p was the end */
+				return false;
+			}
+			depth--;
+			continue;
+		}
+		if (!sh || !(p = skip_attributes(u, sh, p, &sib)))
+			return false;
+		if (!sh->children)
+			continue;
+		if (sib && sib < p)
+			return false;	/* backwards: libdw's to judge */
+		if (sib)		/* a subtree in one jump */
+			p = sib;
+		else
+			depth++;
+	} while (depth > 0);
+	/* p is the next sibling, or the null entry ending the list */
+	const unsigned char *q = p;
+	if (!shape_at(u, &q, &null)) {
+		*lost = !null;		/* no shape there: libdw's to judge */
+		return false;
+	}
+	*next = p;
+	*lost = false;
+	return true;
+}
+
+/* The child at p as c's current DIE (p known to hold a shape). */
+static void hand_out(struct die_children *c, const unsigned char *p)
+{
+	const unsigned char *q = p;
+	bool null;
+	const struct shape *sh = shape_at(c->unit, &q, &null);
+
+	c->die = (Dwarf_Die){ .addr = (void *)p, .cu = c->cu, .abbrev = sh->abbrev };
+	c->tag = (int)sh->tag;
+}
+
+static bool libdw_next(struct die_children *c)
+{
+	c->unit = NULL;
+	if (dwarf_siblingof(&c->die, &c->die) != 0)
+		return false;
+	c->tag = dwarf_tag(&c->die);
+	return true;
+}
+
+/* libdw's first child of parent, or none. */
+static bool libdw_first(Dwarf_Die *parent, struct die_children *c)
+{
+	c->unit = NULL;
+	if (dwarf_child(parent, &c->die) != 0)
+		return false;
+	c->tag = dwarf_tag(&c->die);
+	return true;
+}
+
+bool children_first(struct dt_session *s, Dwarf_Die *parent,
+		    struct die_children *c)
+{
+	struct unit_shapes *u = unit_of(s, parent);
+	const unsigned char *p = parent->addr, *sib;
+	const struct shape *sh;
+	bool null;
+
+	c->unit = u;
+	c->cu = parent->cu;
+	if (!u || !(sh = shape_at(u, &p, &null)) ||
+	    !(p = skip_attributes(u, sh, p, &sib)))
+		return libdw_first(parent, c);
+	if (!sh->children)
+		return false;
+	const unsigned char *q = p;
+	if (!shape_at(u, &q, &null))	/* a null entry first, or no shape */
+		return libdw_first(parent, c);
+	hand_out(c, p);
+	return true;
+}
+
+bool children_next(struct dt_session *s, struct die_children *c)
+{
+	struct unit_shapes *u = c->unit;
+	const unsigned char *next = NULL;
+	bool lost;
+
+	/* the slot may hold another unit now: the walk goes on in libdw */
+	if (!u || u->cu != c->cu || !u->start)
+		return libdw_next(c);
+	u->last_use = ++s->children->uses;
+	if (next_sibling(u, c->die.addr, &next, &lost)) {
+		hand_out(c, next);
+		return true;
+	}
+	return lost ? libdw_next(c) : false;
+}

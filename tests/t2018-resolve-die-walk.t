@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The walk of a DIE's children by the unit's abbreviations (children.c)
+# visits what libdw's dwarf_child and dwarf_siblingof visit, DIE for DIE,
+# on binaries of every producer and form here: gcc and clang at -O0 and
+# -O2, DWARF 4 and 5, C++ (namespaces, classes nested in classes), Rust,
+# split units in .dwo files.  gcc's subtrees are jumped over by their
+# DW_AT_sibling; clang emits none, so its are walked through.  Every
+# child is handed out by the shapes, none left to libdw.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+UNIT=$DT_BUILD/tests/unit-children
+
+walk() {	# walk NAME BINARY...: the unit test's checks on them, all ok
+	name=$1
+	shift
+	dt_test "$name: every DIE walked as libdw walks it" "
+		'$UNIT' $* >out 2>&1 && ! grep -q '^not ok' out && grep -q '^ok' out ||
+		dt_show out
+	"
+}
+
+fx=$DT_SRC/tests/fixtures
+for cc in $(dt_cc_list); do
+	for dw in 4 5; do
+		for o in 0 2; do
+			$cc -O$o -g -gdwarf-$dw -o c-$cc-$dw-$o "$fx/corpus.c" 2>/dev/null
+			$cc -O$o -g -gdwarf-$dw -o g-$cc-$dw-$o "$fx/globals.c" 2>/dev/null
+		done
+	done
+	walk "$cc: corpus and globals, DWARF 4 and 5, -O0 and -O2" \
+		c-$cc-* g-$cc-*
+	$cc -O2 -g -gsplit-dwarf -c -o split-$cc.o "$fx/corpus.c" &&
+		$cc -o split-$cc split-$cc.o
+	walk "$cc: split units in a .dwo" split-$cc
+done
+
+if command -v g++ >/dev/null; then
+	for o in 0 2; do
+		g++ -O$o -g -o cxx-$o "$fx/cxx.cc"
+	done
+	walk "g++: namespaces and nested classes" cxx-0 cxx-2
+fi
+if command -v clang++ >/dev/null; then
+	clang++ -O2 -g -o cxx-clang "$fx/cxx.cc"
+	walk "clang++: namespaces and nested classes" cxx-clang
+fi
+rustc=$(command -v rustc || ls "$HOME/.cargo/bin/rustc" 2>/dev/null || true)
+if [ -n "$rustc" ]; then
+	"$rustc" -g -C opt-level=2 -o rust "$fx/rust.rs" 2>/dev/null
+	walk "rustc: a Rust program's units" rust
+fi
+
+dt_done

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * children.c against libdw: every DIE of every unit, walked both ways,
+ * must be the same DIEs with the same tags in the same order, and the
+ * walk must hand out DIEs libdw reads the same (their names).  The
+ * binaries are this test itself and those named on the command line
+ * (t2018 compiles them: gcc and clang, DWARF 4 and 5, C++ namespaces,
+ * split units).  Walks of more units at once than the shapes kept must
+ * still agree, each going on in libdw when its unit's shapes are gone.
+ */
+#include <unistd.h>
+
+#include <dwarf.h>
+
+#include "../resolver/internal.h"
+#include "tap.h"
+
+#define INTERLEAVED 6		/* units walked at once: more than kept */
+
+struct tally {
+	size_t dies, mismatches;
+	size_t skipped;		/* handed out by children.c's own walk */
+};
+
+static bool same(Dwarf_Die *a, int atag, Dwarf_Die *b, int btag)
+{
+	const char *an = dwarf_diename(a), *bn = dwarf_diename(b);
+
+	return a->addr == b->addr && atag == btag &&
+	       (an == bn || (an && bn && !strcmp(an, bn)));
+}
+
+/* parent's subtree both ways, to depth 64. */
+static void compare(struct dt_session *s, Dwarf_Die *parent, int depth,
+		    struct tally *t)
+{
+	Dwarf_Die d;
+	struct die_children c;
+	bool have_d = dwarf_child(parent, &d) == 0;
+	bool have_c = children_first(s, parent, &c);
+
+	while (have_d || have_c) {
+		if (have_d != have_c || !same(&d, dwarf_tag(&d), &c.die, c.tag)) {
+			if (t->mismatches++ < 5)
+				printf("# DIE <%#llx>: libdw %s <%#llx>, children.c %s <%#llx>\n",
+				     (unsigned long long)dwarf_dieoffset(parent),
+				     have_d ? "has" : "ends",
+				     have_d ? (unsigned long long)dwarf_dieoffset(&d) : 0ULL,
+				     have_c ? "has" : "ends",
+				     have_c ? (unsigned long long)dwarf_dieoffset(&c.die) : 0ULL);
+			return;
+		}
+		t->dies++;
+		t->skipped += c.unit != NULL;
+		if (depth < 64 && dwarf_haschildren(&d))
+			compare(s, &d, depth + 1, t);
+		have_d = dwarf_siblingof(&d, &d) == 0;
+		have_c = children_next(s, &c);
+	}
+}
+
+/* The top-level children of INTERLEAVED units, one step of each in turn. */
+static void interleave(struct dt_session *s, struct tally *t)
+{
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu[INTERLEAVED], d[INTERLEAVED];
+	struct die_children c[INTERLEAVED];
+	bool have_d[INTERLEAVED], have_c[INTERLEAVED];
+	int n = 0;
+
+	while (n < INTERLEAVED && session_next_unit(s, &unit, &cu[n])) {
+		have_d[n] = dwarf_child(&cu[n], &d[n]) == 0;
+		have_c[n] = children_first(s, &cu[n], &c[n]);
+		n++;
+	}
+	for (bool any = true; any;) {
+		any = false;
+		for (int i = 0; i < n; i++) {
+			if (!have_d[i] && !have_c[i])
+				continue;
+			any = true;
+			if (have_d[i] != have_c[i] ||
+			    !same(&d[i], dwarf_tag(&d[i]), &c[i].die, c[i].tag)) {
+				t->mismatches++;
+				have_d[i] = have_c[i] = false;
+				continue;
+			}
+			t->dies++;
+			have_d[i] = dwarf_siblingof(&d[i], &d[i]) == 0;
+			have_c[i] = children_next(s, &c[i]);
+		}
+	}
+}
+
+static void check(const char *path)
+{
+	struct dt_session_opts o = { .sz = sizeof(o) };
+	struct dt_session *s;
+	struct tally all = { 0 }, inter = { 0 };
+	Dwarf_CU *unit = NULL;
+	Dwarf_Die cu;
+	size_t units = 0;
+
+	if (!ok(!dt_session_open(path, &o, &s), "open %s", path))
+		return;
+	while (session_next_unit(s, &unit, &cu)) {
+		units++;
+		compare(s, &cu, 0, &all);
+	}
+	ok(all.dies > 0 && all.mismatches == 0,
+	   "%s: %zu units, %zu DIEs walked alike (%zu differ)", path, units,
+	   all.dies, all.mismatches);
+	/* libdw walks only what the shapes cannot (none of these units) */
+	ok(all.skipped == all.dies, "%s: %zu of them by the unit's shapes", path,
+	   all.skipped);
+	interleave(s, &inter);
+	ok(inter.dies > 0 && inter.mismatches == 0,
+	   "%s: %d units walked at once, %zu DIEs alike (%zu differ)", path,
+	   INTERLEAVED, inter.dies, inter.mismatches);
+	dt_session_close(s);
+}
+
+int main(int argc, char **argv)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	self[n > 0 ? n : 0] = '\0';
+	check(self);
+	for (int i = 1; i < argc; i++)
+		check(argv[i]);
+	return done_testing();
+}
