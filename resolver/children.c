@@ -11,19 +11,22 @@
  * fixed size, and where DW_AT_sibling is.  A DIE is then skipped with
  * one addition, a subtree with one jump.
  *
- * libdw stays the reference: the abbreviations are its own (read with
- * dwarf_getabbrev, so split and packaged units are handled as it handles
- * them), every child is handed out as a Dwarf_Die libdw reads further,
- * and anything unexpected (an unknown form, DW_FORM_indirect, a sibling
- * pointing backwards or out of the unit, a code with no abbreviation)
- * hands the rest of the walk to dwarf_siblingof, which answers for
- * corrupt data as it always did.
+ * libdw stays the reference: the abbreviations are read from the bytes
+ * it reads (.debug_abbrev as its Elf holds it), every child is handed out
+ * as a Dwarf_Die libdw reads further (finding its abbreviation when
+ * asked), and anything unexpected (an unknown form, DW_FORM_indirect, a
+ * code defined twice or missing, a sibling pointing backwards or out of
+ * the unit) hands the rest of the walk to dwarf_siblingof, which answers
+ * for corrupt data as it always did.  Units split into .dwo files are
+ * libdw's to walk: a package finds their tables through its index.
  */
 #include <dwarf.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gelf.h>
 
 #include "arrays.h"
 #include "internal.h"
@@ -34,12 +37,19 @@
 #define MAX_ATTRS 256		/* attributes of one abbreviation */
 
 struct shape {
-	Dwarf_Abbrev *abbrev;		/* NULL: no such code */
+	bool known;			/* false: no such code */
 	unsigned tag;
 	uint32_t form0, nforms;		/* the forms, in unit_shapes.forms */
 	int32_t fixed;			/* attributes' bytes, -1: not fixed */
 	int32_t sibling;		/* DW_AT_sibling's index, -1: none */
+	int32_t sibling_at;		/* its value's byte in the attributes
+					 * when fixed, else -1 */
 	bool children;
+};
+
+struct form {
+	uint16_t form;
+	int16_t size;			/* a value's bytes, -1: it varies */
 };
 
 struct unit_shapes {
@@ -48,7 +58,7 @@ struct unit_shapes {
 	unsigned version, addr_size, offset_size;
 	struct shape *shape;		/* by code */
 	size_t nshape, shape_cap;
-	uint16_t *forms;
+	struct form *forms;
 	size_t nforms, forms_cap;
 	unsigned long last_use;
 };
@@ -56,6 +66,8 @@ struct unit_shapes {
 struct children_cache {
 	struct unit_shapes slot[SLOTS];
 	unsigned long uses;
+	Dwarf *abbrev_of;		/* the file whose .debug_abbrev */
+	const Elf_Data *abbrev;		/* this is (NULL: not found) */
 };
 
 void children_cache_free(struct children_cache *c)
@@ -132,18 +144,16 @@ static int fixed_size(const struct unit_shapes *u, unsigned form, bool *known)
 	}
 }
 
-/* Past one value of form at p; NULL when it runs out of the unit. */
+/* Past one value of form f at p; NULL when it runs out of the unit. */
 static const unsigned char *skip_value(const struct unit_shapes *u,
-				       unsigned form, const unsigned char *p)
+				       struct form f, const unsigned char *p)
 {
 	const unsigned char *end = u->end;
 	uint64_t len;
-	bool known;
-	int size = fixed_size(u, form, &known);
 
-	if (size >= 0)
-		return (size_t)(end - p) >= (size_t)size ? p + size : NULL;
-	switch (form) {
+	if (f.size >= 0)
+		return end - p >= f.size ? p + f.size : NULL;
+	switch (f.form) {
 	case DW_FORM_string: {
 		const unsigned char *nul = memchr(p, 0, (size_t)(end - p));
 		return nul ? nul + 1 : NULL;
@@ -177,50 +187,97 @@ static const unsigned char *skip_value(const struct unit_shapes *u,
 	return len <= (uint64_t)(end - p) ? p + len : NULL;
 }
 
-static bool add_form(struct unit_shapes *u, unsigned form)
+static bool add_form(struct unit_shapes *u, unsigned form, int size)
 {
 	if (GROW(u->forms, u->forms_cap, u->nforms, 64))
 		return false;
-	u->forms[u->nforms++] = (uint16_t)form;
+	u->forms[u->nforms++] = (struct form){ (uint16_t)form, (int16_t)size };
 	return true;
 }
 
-/* One abbreviation into u's shapes; false when the walk cannot use it.
- * Its attributes are counted by asking for each until there is none:
- * dwarf_getattrcnt miscounts after a DW_FORM_implicit_const (libdw
- * 0.192 does not skip the constant). */
-static bool add_shape(struct unit_shapes *u, Dwarf_Abbrev *ab)
+static bool read_sleb(const unsigned char **p, const unsigned char *end)
 {
-	unsigned code = dwarf_getabbrevcode(ab), name, form;
+	while (*p < end)
+		if (!(*(*p)++ & 0x80))
+			return true;
+	return false;
+}
 
-	if (code == 0 || code >= MAX_CODE)
+/* The abbreviation at *p of the table ending at end into u's shapes, *p
+ * moved past it; false when the walk cannot use it. */
+static bool add_shape(struct unit_shapes *u, const unsigned char **p,
+		      const unsigned char *end)
+{
+	uint64_t code, tag, name, form;
+
+	if (!read_uleb(p, end, &code) || code == 0 || code >= MAX_CODE ||
+	    !read_uleb(p, end, &tag) || tag > UINT32_MAX || *p >= end)
 		return false;
 	while (u->nshape <= code) {
 		if (GROW(u->shape, u->shape_cap, u->nshape, 64))
 			return false;
-		u->shape[u->nshape++] = (struct shape){ .abbrev = NULL };
+		u->shape[u->nshape++] = (struct shape){ .known = false };
 	}
-	struct shape sh = { ab, dwarf_getabbrevtag(ab), (uint32_t)u->nforms, 0,
-			    0, -1, dwarf_abbrevhaschildren(ab) == DW_CHILDREN_yes };
-	for (size_t i = 0;
-	     dwarf_getabbrevattr_data(ab, i, &name, &form, NULL, NULL) == 0; i++) {
+	struct shape sh = { true, (unsigned)tag, (uint32_t)u->nforms, 0, 0, -1,
+			    -1, *(*p)++ == DW_CHILDREN_yes };
+	for (uint32_t i = 0;; i++) {
 		bool known;
-		if (i >= MAX_ATTRS || form > UINT16_MAX || !add_form(u, form))
+		if (!read_uleb(p, end, &name) || !read_uleb(p, end, &form))
 			return false;
-		int size = fixed_size(u, form, &known);
-		if (!known)
+		if (name == 0 && form == 0)
+			break;
+		if (form == DW_FORM_implicit_const && !read_sleb(p, end))
 			return false;
-		if (name == DW_AT_sibling)
+		int size = fixed_size(u, (unsigned)form, &known);
+		if (!known || i >= MAX_ATTRS || form > UINT16_MAX ||
+		    !add_form(u, (unsigned)form, size))
+			return false;
+		if (name == DW_AT_sibling) {
 			sh.sibling = (int32_t)i;
+			sh.sibling_at = sh.fixed;	/* -1 after a varying one */
+		}
 		sh.fixed = size < 0 || sh.fixed < 0 ? -1 : sh.fixed + size;
 		sh.nforms++;
 	}
+	if (u->shape[code].known)
+		return false;		/* a code twice: libdw's to judge */
 	u->shape[code] = sh;
 	return true;
 }
 
-/* cudie's unit: its bytes and its abbreviations, into u. */
-static bool read_unit(struct unit_shapes *u, Dwarf_Die *cudie)
+/* .debug_abbrev of dbg, the bytes libdw reads (decompressed in place if
+ * it was compressed); NULL when no section has that name. */
+static const Elf_Data *abbrev_section(struct children_cache *c, Dwarf *dbg)
+{
+	Elf *elf = dwarf_getelf(dbg);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (c->abbrev_of == dbg)
+		return c->abbrev;
+	c->abbrev_of = dbg;
+	c->abbrev = NULL;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (gelf_getshdr(scn, &sh) &&
+		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(name, ".debug_abbrev")) {
+			if (!(sh.sh_flags & SHF_COMPRESSED))
+				c->abbrev = elf_getdata(scn, NULL);
+			break;
+		}
+	}
+	return c->abbrev;
+}
+
+/* cudie's unit: its bytes and its abbreviations, into u.  Units split
+ * into .dwo files are libdw's to walk (a package's tables are found
+ * through its index). */
+static bool read_unit(struct children_cache *c, struct unit_shapes *u,
+		      Dwarf_Die *cudie)
 {
 	Dwarf_Half version;
 	uint8_t unit_type, addr_size, offset_size;
@@ -228,36 +285,38 @@ static bool read_unit(struct unit_shapes *u, Dwarf_Die *cudie)
 	uint64_t unit_id;
 	Dwarf_Die sub;
 	size_t header;
+	Dwarf *dbg = dwarf_cu_getdwarf(cudie->cu);
+	const Elf_Data *ab;
 
 	u->nshape = u->nforms = 0;
 	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, &sub, &unit_id,
 			  &addr_size, &offset_size) != 0 ||
-	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial &&
-	     unit_type != DW_UT_split_compile) ||
+	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) ||
 	    version < 2 || version > 5 || (offset_size != 4 && offset_size != 8) ||
-	    (addr_size != 4 && addr_size != 8))
+	    (addr_size != 4 && addr_size != 8) || !(ab = abbrev_section(c, dbg)))
 		return false;
 	cu_off = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
 	Dwarf_Half v2;
 	uint8_t as2, os2;
-	if (dwarf_next_unit(dwarf_cu_getdwarf(cudie->cu), cu_off, &next, &header,
-			    &v2, &abbrev_off, &as2, &os2, NULL, NULL) != 0 ||
+	if (dwarf_next_unit(dbg, cu_off, &next, &header, &v2, &abbrev_off, &as2,
+			    &os2, NULL, NULL) != 0 ||
 	    v2 != version || as2 != addr_size || os2 != offset_size ||
-	    next <= cu_off)
+	    next <= cu_off || abbrev_off >= ab->d_size)
 		return false;
 	u->start = (const unsigned char *)cudie->addr - dwarf_cuoffset(cudie);
 	u->end = u->start + (next - cu_off);
 	u->version = version;
 	u->addr_size = addr_size;
 	u->offset_size = offset_size;
-	for (Dwarf_Off off = 0;;) {
-		size_t len;
-		Dwarf_Abbrev *ab = dwarf_getabbrev(cudie, off, &len);
-		if (ab == DWARF_END_ABBREV)
-			return true;
-		if (!ab || !len || !add_shape(u, ab))
+	const unsigned char *p = (const unsigned char *)ab->d_buf + abbrev_off;
+	const unsigned char *end = (const unsigned char *)ab->d_buf + ab->d_size;
+	for (;;) {
+		if (p >= end)
 			return false;
-		off += len;
+		if (*p == 0)
+			return true;	/* the table's end */
+		if (!add_shape(u, &p, end))
+			return false;
 	}
 }
 
@@ -282,7 +341,7 @@ static struct unit_shapes *unit_of(struct dt_session *s, Dwarf_Die *d)
 	Dwarf_Die cudie;
 	lru->cu = d->cu;
 	lru->last_use = c->uses;
-	if (!dwarf_diecu(d, &cudie, NULL, NULL) || !read_unit(lru, &cudie)) {
+	if (!dwarf_diecu(d, &cudie, NULL, NULL) || !read_unit(c, lru, &cudie)) {
 		lru->start = NULL;	/* remembered: libdw walks this unit */
 		return NULL;
 	}
@@ -303,7 +362,33 @@ static const struct shape *shape_at(const struct unit_shapes *u,
 		*null = true;
 		return NULL;
 	}
-	return code < u->nshape && u->shape[code].abbrev ? &u->shape[code] : NULL;
+	return code < u->nshape && u->shape[code].known ? &u->shape[code] : NULL;
+}
+
+/* The unit-relative reference of form f at v into *to; false when it is
+ * none (libdw judges those) or leaves the unit. */
+static bool reference(const struct unit_shapes *u, struct form f,
+		      const unsigned char *v, const unsigned char **to)
+{
+	uint64_t off = 0;
+
+	switch (f.form) {
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4:
+	case DW_FORM_ref8:
+		for (const unsigned char *b = v + f.size; b-- > v;)
+			off = off << 8 | *b;	/* little-endian */
+		break;
+	case DW_FORM_ref_udata:
+		if (!read_uleb(&v, u->end, &off))
+			return false;
+		break;
+	default:
+		return false;
+	}
+	if (off >= (uint64_t)(u->end - u->start))
+		return false;
+	*to = u->start + off;
+	return true;
 }
 
 /* Past the attributes of a DIE of shape sh at p; NULL when they run out
@@ -315,32 +400,22 @@ static const unsigned char *skip_attributes(const struct unit_shapes *u,
 					    const unsigned char **sibling)
 {
 	*sibling = NULL;
-	if (sh->fixed >= 0 && sh->sibling < 0)
-		return u->end - p >= sh->fixed ? p + sh->fixed : NULL;
+	if (sh->fixed >= 0) {		/* one step, the sibling in place */
+		if (u->end - p < sh->fixed)
+			return NULL;
+		if (sh->sibling >= 0 &&
+		    !reference(u, u->forms[sh->form0 + (uint32_t)sh->sibling],
+			       p + sh->sibling_at, sibling))
+			return NULL;
+		return p + sh->fixed;
+	}
 	for (uint32_t i = 0; i < sh->nforms; i++) {
-		unsigned form = u->forms[sh->form0 + i];
+		struct form f = u->forms[sh->form0 + i];
 		const unsigned char *v = p;
-		if (!(p = skip_value(u, form, p)))
+		if (!(p = skip_value(u, f, p)))
 			return NULL;
-		if ((int32_t)i != sh->sibling)
-			continue;
-		uint64_t off = 0;
-		switch (form) {
-		case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4:
-		case DW_FORM_ref8:
-			for (const unsigned char *b = p; b-- > v;)
-				off = off << 8 | *b;	/* little-endian */
-			break;
-		case DW_FORM_ref_udata:
-			if (!read_uleb(&v, p, &off))
-				return NULL;
-			break;
-		default:		/* not unit-relative */
+		if ((int32_t)i == sh->sibling && !reference(u, f, v, sibling))
 			return NULL;
-		}
-		if (off >= (uint64_t)(u->end - u->start))
-			return NULL;
-		*sibling = u->start + off;
 	}
 	return p;
 }
@@ -394,7 +469,8 @@ static void hand_out(struct die_children *c, const unsigned char *p)
 	bool null;
 	const struct shape *sh = shape_at(c->unit, &q, &null);
 
-	c->die = (Dwarf_Die){ .addr = (void *)p, .cu = c->cu, .abbrev = sh->abbrev };
+	c->die = (Dwarf_Die){ .addr = (void *)p, .cu = c->cu };	/* libdw
+							 * finds its abbreviation when asked */
 	c->tag = (int)sh->tag;
 }
 

@@ -39,4 +39,14 @@ for seed in $(seq 1 60); do
 		{ crashes=$((crashes + 1)); echo "# seed $seed lost lines"; }
 done
 dt_test '60 corrupted binaries: no crash, every line answered' 'test $crashes = 0'
+
+# children.c's own reading of the units (every DIE of every unit, beside
+# libdw's walk) on the same corrupted binaries: no crash, no memory error
+crashes=0
+for seed in $(seq 1 60); do
+	"$DT_SRC/tests/mutate-elf" $seed corpus mutant
+	dt_no_crash "$DT_BUILD/tests/unit-children" mutant >out 2>&1 ||
+		{ crashes=$((crashes + 1)); echo "# seed $seed crashed:"; sed 's/^/#   /' out | tail -5; }
+done
+dt_test '60 corrupted binaries: every DIE walked by the unit shapes, no crash' 'test $crashes = 0'
 dt_done
