@@ -44,12 +44,20 @@ struct shape {
 	int32_t sibling;		/* DW_AT_sibling's index, -1: none */
 	int32_t sibling_at;		/* its value's byte in the attributes
 					 * when fixed, else -1 */
+	uint32_t nfixed;		/* the attributes before the first of
+					 * varying size */
+	int32_t prefix;			/* and their bytes */
 	bool children;
 };
 
 struct form {
+	uint16_t name;			/* the attribute */
 	uint16_t form;
 	int16_t size;			/* a value's bytes, -1: it varies */
+	int32_t at;			/* its byte in the attributes, -1:
+					 * after one of varying size */
+	const unsigned char *implicit;	/* DW_FORM_implicit_const's value, in
+					 * .debug_abbrev (libdw reads it there) */
 };
 
 struct unit_shapes {
@@ -61,6 +69,17 @@ struct unit_shapes {
 	struct form *forms;
 	size_t nforms, forms_cap;
 	unsigned long last_use;
+	struct file_memo *files;	/* FILE_MEMO of them, by index */
+	uint32_t generation;		/* of the unit read last */
+};
+
+/* dwarf_decl_file of the unit's DIEs by their DW_AT_decl_file index: it
+ * depends on nothing else, and libdw's search of the DIE's attributes and
+ * of the unit's lines is most of an aggregate's indexing. */
+#define FILE_MEMO 1024
+struct file_memo {
+	const char *name;
+	uint32_t generation;		/* the slot's when this was found */
 };
 
 struct children_cache {
@@ -77,6 +96,7 @@ void children_cache_free(struct children_cache *c)
 	for (int i = 0; i < SLOTS; i++) {
 		free(c->slot[i].shape);
 		free(c->slot[i].forms);
+		free(c->slot[i].files);
 	}
 	free(c);
 }
@@ -187,11 +207,11 @@ static const unsigned char *skip_value(const struct unit_shapes *u,
 	return len <= (uint64_t)(end - p) ? p + len : NULL;
 }
 
-static bool add_form(struct unit_shapes *u, unsigned form, int size)
+static bool add_form(struct unit_shapes *u, struct form f)
 {
 	if (GROW(u->forms, u->forms_cap, u->nforms, 64))
 		return false;
-	u->forms[u->nforms++] = (struct form){ (uint16_t)form, (int16_t)size };
+	u->forms[u->nforms++] = f;
 	return true;
 }
 
@@ -219,19 +239,27 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 		u->shape[u->nshape++] = (struct shape){ .known = false };
 	}
 	struct shape sh = { true, (unsigned)tag, (uint32_t)u->nforms, 0, 0, -1,
-			    -1, *(*p)++ == DW_CHILDREN_yes };
+			    -1, 0, 0, *(*p)++ == DW_CHILDREN_yes };
 	for (uint32_t i = 0;; i++) {
 		bool known;
 		if (!read_uleb(p, end, &name) || !read_uleb(p, end, &form))
 			return false;
 		if (name == 0 && form == 0)
 			break;
+		const unsigned char *implicit = *p;
 		if (form == DW_FORM_implicit_const && !read_sleb(p, end))
 			return false;
 		int size = fixed_size(u, (unsigned)form, &known);
-		if (!known || i >= MAX_ATTRS || form > UINT16_MAX ||
-		    !add_form(u, (unsigned)form, size))
+		if (!known || i >= MAX_ATTRS || form > UINT16_MAX || name > UINT16_MAX ||
+		    !add_form(u, (struct form){ (uint16_t)name, (uint16_t)form,
+						(int16_t)size, sh.fixed,
+						form == DW_FORM_implicit_const ?
+						implicit : NULL }))
 			return false;
+		if (sh.fixed >= 0 && size >= 0) {
+			sh.nfixed = i + 1;
+			sh.prefix = sh.fixed + size;
+		}
 		if (name == DW_AT_sibling) {
 			sh.sibling = (int32_t)i;
 			sh.sibling_at = sh.fixed;	/* -1 after a varying one */
@@ -289,6 +317,7 @@ static bool read_unit(struct children_cache *c, struct unit_shapes *u,
 	const Elf_Data *ab;
 
 	u->nshape = u->nforms = 0;
+	u->generation++;		/* its file names are forgotten */
 	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, &sub, &unit_id,
 			  &addr_size, &offset_size) != 0 ||
 	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) ||
@@ -409,7 +438,14 @@ static const unsigned char *skip_attributes(const struct unit_shapes *u,
 			return NULL;
 		return p + sh->fixed;
 	}
-	for (uint32_t i = 0; i < sh->nforms; i++) {
+	if (u->end - p < sh->prefix)
+		return NULL;
+	if (sh->sibling >= 0 && (uint32_t)sh->sibling < sh->nfixed &&
+	    !reference(u, u->forms[sh->form0 + (uint32_t)sh->sibling],
+		       p + sh->sibling_at, sibling))
+		return NULL;
+	p += sh->prefix;
+	for (uint32_t i = sh->nfixed; i < sh->nforms; i++) {
 		struct form f = u->forms[sh->form0 + i];
 		const unsigned char *v = p;
 		if (!(p = skip_value(u, f, p)))
@@ -420,58 +456,61 @@ static const unsigned char *skip_attributes(const struct unit_shapes *u,
 	return p;
 }
 
-/* The next sibling of the DIE at p (its code not read), *next; false at
- * the end of the list or when this file cannot tell (*lost set). */
-static bool next_sibling(const struct unit_shapes *u, const unsigned char *p,
-			 const unsigned char **next, bool *lost)
+/* The DIE after the current one's subtree (the current one of shape
+ * sh, its attributes at attrs): its start in *die, its attributes in
+ * *next, its code in *code; false at the end of the list or when this
+ * file cannot tell (*lost set). */
+static bool next_sibling(const struct unit_shapes *u, const struct shape *sh,
+			 const unsigned char *attrs, const unsigned char **die,
+			 const unsigned char **next, uint32_t *code, bool *lost)
 {
-	const unsigned char *sib;
+	const unsigned char *p = attrs, *sib;
 	size_t depth = 0;
 	bool null;
 
 	*lost = true;
-	do {
-		const struct shape *sh = shape_at(u, &p, &null);
-		if (null) {
+	for (;;) {
+		if (!(p = skip_attributes(u, sh, p, &sib)))
+			return false;
+		if (sh->children) {
+			if (sib && sib < p)
+				return false;	/* backwards: libdw's to judge */
+			if (sib)		/* a subtree in one jump */
+				p = sib;
+			else
+				depth++;
+		}
+		/* p: the next DIE, or null entries closing lists */
+		for (;;) {
+			*die = p;
+			if ((sh = shape_at(u, &p, &null)))
+				break;
+			if (!null)
+				return false;	/* no shape: libdw's to judge */
 			if (depth == 0) {
-				*lost = false;	/* p was the end */
+				*lost = false;	/* the end of the list */
 				return false;
 			}
 			depth--;
-			continue;
 		}
-		if (!sh || !(p = skip_attributes(u, sh, p, &sib)))
-			return false;
-		if (!sh->children)
-			continue;
-		if (sib && sib < p)
-			return false;	/* backwards: libdw's to judge */
-		if (sib)		/* a subtree in one jump */
-			p = sib;
-		else
-			depth++;
-	} while (depth > 0);
-	/* p is the next sibling, or the null entry ending the list */
-	const unsigned char *q = p;
-	if (!shape_at(u, &q, &null)) {
-		*lost = !null;		/* no shape there: libdw's to judge */
-		return false;
+		if (depth == 0) {
+			*next = p;
+			*code = (uint32_t)(sh - u->shape);
+			*lost = false;
+			return true;
+		}
 	}
-	*next = p;
-	*lost = false;
-	return true;
 }
 
-/* The child at p as c's current DIE (p known to hold a shape). */
-static void hand_out(struct die_children *c, const unsigned char *p)
+/* The DIE of the given code, its attributes at attrs, as c's current. */
+static void hand_out(struct die_children *c, uint32_t code,
+		     const unsigned char *attrs, const unsigned char *die)
 {
-	const unsigned char *q = p;
-	bool null;
-	const struct shape *sh = shape_at(c->unit, &q, &null);
-
-	c->die = (Dwarf_Die){ .addr = (void *)p, .cu = c->cu };	/* libdw
+	c->die = (Dwarf_Die){ .addr = (void *)die, .cu = c->cu };	/* libdw
 							 * finds its abbreviation when asked */
-	c->tag = (int)sh->tag;
+	c->tag = (int)c->unit->shape[code].tag;
+	c->code = code;
+	c->attrs = attrs;
 }
 
 static bool libdw_next(struct die_children *c)
@@ -508,26 +547,126 @@ bool children_first(struct dt_session *s, Dwarf_Die *parent,
 		return libdw_first(parent, c);
 	if (!sh->children)
 		return false;
-	const unsigned char *q = p;
-	if (!shape_at(u, &q, &null))	/* a null entry first, or no shape */
+	const unsigned char *die = p;
+	if (!(sh = shape_at(u, &p, &null)))	/* a null entry first, or none */
 		return libdw_first(parent, c);
-	hand_out(c, p);
+	hand_out(c, (uint32_t)(sh - u->shape), p, die);
 	return true;
+}
+
+/* c's unit shapes, NULL when its slot holds another unit now. */
+static struct unit_shapes *current(struct dt_session *s,
+				   const struct die_children *c)
+{
+	struct unit_shapes *u = c->unit;
+
+	if (!u || u->cu != c->cu || !u->start)
+		return NULL;
+	u->last_use = ++s->children->uses;
+	return u;
 }
 
 bool children_next(struct dt_session *s, struct die_children *c)
 {
-	struct unit_shapes *u = c->unit;
-	const unsigned char *next = NULL;
+	struct unit_shapes *u = current(s, c);
+	const unsigned char *attrs = NULL;
+	uint32_t code = 0;
 	bool lost;
 
-	/* the slot may hold another unit now: the walk goes on in libdw */
-	if (!u || u->cu != c->cu || !u->start)
+	if (!u)				/* the walk goes on in libdw */
 		return libdw_next(c);
-	u->last_use = ++s->children->uses;
-	if (next_sibling(u, c->die.addr, &next, &lost)) {
-		hand_out(c, next);
+	const unsigned char *die = NULL;
+	if (next_sibling(u, &u->shape[c->code], c->attrs, &die, &attrs, &code,
+			 &lost)) {
+		hand_out(c, code, attrs, die);
 		return true;
 	}
 	return lost ? libdw_next(c) : false;
+}
+
+bool children_attr(struct dt_session *s, struct die_children *c,
+		   unsigned name, Dwarf_Attribute *attr)
+{
+	struct unit_shapes *u = current(s, c);
+
+	if (!u)
+		return dwarf_attr(&c->die, name, attr) != NULL;
+	const struct shape *sh = &u->shape[c->code];
+	const struct form *f = &u->forms[sh->form0];
+	uint32_t i = 0;
+	while (i < sh->nforms && f[i].name != name)
+		i++;
+	if (i == sh->nforms)
+		return false;
+	const unsigned char *p = c->attrs;
+	if (u->end - p < sh->prefix)	/* cut short: libdw's to judge */
+		return dwarf_attr(&c->die, name, attr) != NULL;
+	if (f[i].at >= 0) {
+		p += f[i].at;
+	} else {
+		p += sh->prefix;
+		for (uint32_t k = sh->nfixed; k < i; k++)
+			if (!(p = skip_value(u, f[k], p)))
+				return dwarf_attr(&c->die, name, attr) != NULL;
+	}
+	*attr = (Dwarf_Attribute){ .code = name, .form = f[i].form,
+		.valp = (unsigned char *)(f[i].implicit ? f[i].implicit : p),
+		.cu = c->cu };
+	return true;
+}
+
+const char *children_name(struct dt_session *s, struct die_children *c)
+{
+	Dwarf_Attribute a;
+
+	if (children_attr(s, c, DW_AT_name, &a))
+		return dwarf_formstring(&a);
+	if (!children_attr(s, c, DW_AT_abstract_origin, &a) &&
+	    !children_attr(s, c, DW_AT_specification, &a))
+		return NULL;		/* none to integrate: no name */
+	return dwarf_diename(&c->die);	/* through its origin */
+}
+
+const char *children_decl_file(struct dt_session *s, struct die_children *c)
+{
+	Dwarf_Attribute a;
+	Dwarf_Sword idx;
+
+	if (!children_attr(s, c, DW_AT_decl_file, &a)) {
+		if (!children_attr(s, c, DW_AT_abstract_origin, &a) &&
+		    !children_attr(s, c, DW_AT_specification, &a))
+			return NULL;	/* none to integrate: no file */
+		return dwarf_decl_file(&c->die);	/* through its origin */
+	}
+	struct unit_shapes *u = current(s, c);
+	if (!u || dwarf_formsdata(&a, &idx) != 0 || idx < 0 || idx >= FILE_MEMO ||
+	    (!u->files && !(u->files = calloc(FILE_MEMO, sizeof(*u->files)))))
+		return dwarf_decl_file(&c->die);
+	struct file_memo *m = &u->files[idx];
+	if (m->generation != u->generation)
+		*m = (struct file_memo){ dwarf_decl_file(&c->die), u->generation };
+	return m->name;
+}
+
+bool children_pc_range(struct dt_session *s, struct die_children *c,
+		       Dwarf_Addr *lo, Dwarf_Addr *hi)
+{
+	Dwarf_Attribute low, high;
+	Dwarf_Word len;
+
+	if (!children_attr(s, c, DW_AT_low_pc, &low) ||
+	    !children_attr(s, c, DW_AT_high_pc, &high) ||
+	    dwarf_formaddr(&low, lo) != 0)
+		return false;
+	switch (high.form) {	/* an address, or (DWARF 4 on) a length */
+	case DW_FORM_addr: case DW_FORM_addrx: case DW_FORM_addrx1:
+	case DW_FORM_addrx2: case DW_FORM_addrx3: case DW_FORM_addrx4:
+	case DW_FORM_GNU_addr_index:
+		return dwarf_formaddr(&high, hi) == 0;
+	default:
+		if (dwarf_formudata(&high, &len) != 0)
+			return false;
+		*hi = *lo + len;
+		return true;
+	}
 }

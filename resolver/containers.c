@@ -97,19 +97,21 @@ static uint64_t members_hash(Dwarf_Die *t)
 /* Whether an identical definition was indexed already (else it is
  * remembered); false when memory runs short: indexed again, not lost.
  * next is d's next sibling, NULL for the last. */
-static bool seen_before(struct defs_seen *seen, Dwarf_Die *d, Dwarf_Die *next)
+static bool seen_before(struct dt_session *s, struct defs_seen *seen,
+			struct die_children *c, Dwarf_Die *next)
 {
+	Dwarf_Die *d = &c->die;
 	struct def_seen k = {
-		.name = str_hash((uint64_t)dwarf_tag(d), dwarf_diename(d)),
-		.file = str_hash(0, dwarf_decl_file(d)),
+		.name = str_hash((uint64_t)c->tag, children_name(s, c)),
+		.file = str_hash(0, children_decl_file(s, c)),
 		.extent = next ? dwarf_dieoffset(next) - dwarf_dieoffset(d) :
 				 hash_mix(1, members_hash(d)),
 	};
 	Dwarf_Attribute a;
 
-	if (dwarf_attr(d, DW_AT_decl_line, &a))
+	if (children_attr(s, c, DW_AT_decl_line, &a))
 		dwarf_formudata(&a, &k.line);
-	if (dwarf_attr(d, DW_AT_byte_size, &a))
+	if (children_attr(s, c, DW_AT_byte_size, &a))
 		dwarf_formudata(&a, &k.size);
 	if (INDEX_READY(seen->slot, seen->size, seen->n, i, def_hash(&seen->v[i])))
 		return false;
@@ -228,19 +230,22 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 static void index_scope(struct dt_session *s, struct container_index *ix,
 			struct defs_seen *seen, Dwarf_Die *scope, int depth);
 
-/* One entry of a scope, d of tag: an aggregate's members (and its nested
- * types), a namespace's entries.  next is d's next sibling, NULL for the
- * last. */
+/* One entry of a scope, c's child: an aggregate's members (and its
+ * nested types), a namespace's entries.  next is its next sibling, NULL
+ * for the last. */
 static void index_entry(struct dt_session *s, struct container_index *ix,
-			struct defs_seen *seen, Dwarf_Die *d, int tag,
+			struct defs_seen *seen, struct die_children *c,
 			Dwarf_Die *next, int depth)
 {
-	if (tag == DW_TAG_namespace) {
+	Dwarf_Die *d = &c->die;
+	Dwarf_Attribute a;
+
+	if (c->tag == DW_TAG_namespace) {
 		index_scope(s, ix, seen, d, depth + 1);
 		return;
 	}
-	if (!is_aggregate_tag(tag) || dwarf_hasattr(d, DW_AT_declaration) ||
-	    seen_before(seen, d, next))
+	if (!is_aggregate_tag(c->tag) || children_attr(s, c, DW_AT_declaration, &a) ||
+	    seen_before(s, seen, c, next))
 		return;
 	struct embed proto;
 	Dwarf_Die peeled;
@@ -259,10 +264,9 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 	if (depth > 8 || !children_first(s, scope, &c))
 		return;
 	for (;;) {
-		Dwarf_Die d = c.die;
-		int tag = c.tag;
+		struct die_children d = c;	/* its attributes read after */
 		bool more = children_next(s, &c);
-		index_entry(s, ix, seen, &d, tag, more ? &c.die : NULL, depth);
+		index_entry(s, ix, seen, &d, more ? &c.die : NULL, depth);
 		if (!more)
 			break;
 	}

@@ -250,12 +250,14 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 	do {
 		uint64_t addr, size;
 		Dwarf_Die t, c = it.die;
+		Dwarf_Attribute a;
 		bool by_symbol = false;
 		switch (it.tag) {
 		case DW_TAG_variable:
 			if (!vars)
 				break;
-			if (decls && depth == 0 && dwarf_hasattr(&c, DW_AT_declaration)) {
+			if (decls && depth == 0 &&
+			    children_attr(s, &it, DW_AT_declaration, &a)) {
 				add_declaration(s, &c, decls);
 				break;
 			}
@@ -265,8 +267,8 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 					addr |= PERCPU_TAG;
 			} else if (tls_offset(&c, &addr)) {
 				addr |= TLS_TAG;
-			} else if (depth == 0 && !dwarf_hasattr(&c, DW_AT_location) &&
-				   !dwarf_hasattr(&c, DW_AT_declaration)) {
+			} else if (depth == 0 && !children_attr(s, &it, DW_AT_location, &a) &&
+				   !children_attr(s, &it, DW_AT_declaration, &a)) {
 				by_symbol = true;	/* maybe a thread-local */
 			} else {
 				break;
@@ -486,10 +488,11 @@ static void load_declarations(struct dt_session *s, struct global_index *ix)
 			continue;
 		do {
 			Dwarf_Die t, c = it.die;
+			Dwarf_Attribute a;
 			uint64_t size;
 			const char *name;
 			if (it.tag != DW_TAG_variable ||
-			    !dwarf_hasattr(&c, DW_AT_declaration) ||
+			    !children_attr(s, &it, DW_AT_declaration, &a) ||
 			    !(name = dwarf_diename(&c)) || !die_type(&c, &t) ||
 			    !type_byte_size(&t, &size) || !size)
 				continue;

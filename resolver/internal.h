@@ -111,10 +111,24 @@ struct die_children {
 	int tag;			/* its tag */
 	struct unit_shapes *unit;	/* NULL: libdw walks */
 	Dwarf_CU *cu;			/* the unit walked */
+	uint32_t code;			/* the child's abbreviation */
+	const unsigned char *attrs;	/* and its attributes' bytes */
 };
 bool children_first(struct dt_session *s, Dwarf_Die *parent,
 		    struct die_children *c);
 bool children_next(struct dt_session *s, struct die_children *c);
+/* dwarf_attr(&c->die, name, attr), found by the child's abbreviation
+ * instead of decoding the attributes before it. */
+bool children_attr(struct dt_session *s, struct die_children *c,
+		   unsigned name, Dwarf_Attribute *attr);
+/* dwarf_diename and dwarf_decl_file of the child, likewise. */
+const char *children_name(struct dt_session *s, struct die_children *c);
+const char *children_decl_file(struct dt_session *s, struct die_children *c);
+/* The child's one range of code when it has DW_AT_low_pc and
+ * DW_AT_high_pc, as dwarf_ranges gives it then; false otherwise (ask
+ * dwarf_ranges). */
+bool children_pc_range(struct dt_session *s, struct die_children *c,
+		       Dwarf_Addr *lo, Dwarf_Addr *hi);
 struct children_cache;
 void children_cache_free(struct children_cache *c);
 

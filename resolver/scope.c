@@ -80,11 +80,32 @@ static bool cu_by_ranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 	return false;
 }
 
+/* The unit of a pc, as scope_cu found it: the same pcs are asked again
+ * and again (an answer asks for its function, its variables, each
+ * callee), and libdw's dwarf_addrdie searches its tree of units. */
+#define UNIT_MEMO 4096		/* entries, a power of 2 */
+struct unit_memo {
+	Dwarf_Addr pc;
+	Dwarf_Die cu;
+	bool asked, found;
+};
+
+static struct unit_memo *unit_memo_at(struct dt_session *s, Dwarf_Addr pc);
+
 bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 {
-	if (!dwarf_addrdie(s->dwarf, pc, cu) && !cu_by_ranges(s, pc, cu))
-		return false;
-	return session_unit_die(s, cu);	/* split DWARF: the .dwo's unit */
+	struct unit_memo *m = unit_memo_at(s, pc);
+
+	if (m && m->asked && m->pc == pc) {
+		if (m->found)
+			*cu = m->cu;
+		return m->found;
+	}
+	bool found = (dwarf_addrdie(s->dwarf, pc, cu) || cu_by_ranges(s, pc, cu)) &&
+		     session_unit_die(s, cu);	/* split DWARF: the .dwo's unit */
+	if (m)
+		*m = (struct unit_memo){ pc, found ? *cu : (Dwarf_Die){ 0 }, true, found };
+	return found;
 }
 
 static bool is_code_scope(int tag)
@@ -154,6 +175,7 @@ struct memvar_answer {
 };
 
 struct scope_index {
+	struct unit_memo *units;	/* UNIT_MEMO of them, by pc */
 	struct cu_funcs *cus;	/* sorted by cu offset */
 	size_t n, cap;
 	struct func_range *last;	/* the function asked about last */
@@ -189,6 +211,11 @@ static void index_functions(struct dt_session *s, Dwarf_Die *parent,
 		} else if (tag == DW_TAG_subprogram) {
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t off = 0;
+			if (children_pc_range(s, &it, &lo, &hi)) {
+				if (hi > lo)
+					add_range(c, lo, hi, session_die_key(s, &child));
+				continue;
+			}
 			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
 				if (hi > lo)
 					add_range(c, lo, hi, session_die_key(s, &child));
@@ -203,16 +230,30 @@ static int range_cmp(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* The session's index, made empty on first use; NULL without memory. */
+static struct scope_index *scope_index_get(struct dt_session *s)
+{
+	if (!s->scope_index)
+		s->scope_index = calloc(1, sizeof(*s->scope_index));
+	return s->scope_index;
+}
+
+static struct unit_memo *unit_memo_at(struct dt_session *s, Dwarf_Addr pc)
+{
+	struct scope_index *ix = scope_index_get(s);
+
+	if (!ix || (!ix->units && !(ix->units = calloc(UNIT_MEMO, sizeof(*ix->units)))))
+		return NULL;
+	return &ix->units[hash_mix(HASH_SEED, pc) & (UNIT_MEMO - 1)];
+}
+
 static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 {
-	struct scope_index *ix = s->scope_index;
+	struct scope_index *ix = scope_index_get(s);
 	Dwarf_Off off = session_die_key(s, cu);
 
-	if (!ix) {
-		ix = s->scope_index = calloc(1, sizeof(*ix));
-		if (!ix)
-			return NULL;
-	}
+	if (!ix)
+		return NULL;
 	size_t lo = AT_OR_BELOW(ix->n, i, ix->cus[i].cu, off);
 	if (lo && ix->cus[lo - 1].cu == off)
 		return &ix->cus[lo - 1];
@@ -240,6 +281,7 @@ void scope_index_free(struct scope_index *ix)
 		free(ix->cus[i].r);
 	}
 	free(ix->cus);
+	free(ix->units);
 	free(ix->mv);
 	free(ix->mv_slot);
 	free(ix);

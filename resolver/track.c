@@ -90,6 +90,16 @@ struct track_values {
 	 * times (a pointer in the base, an address in the base or index) */
 	uint64_t last_pc;
 	struct tstate *last;		/* NULL until the first replay */
+	struct callee_memo *callees;	/* CALLEE_MEMO of them, by address */
+};
+
+/* What a callee returns (a pointer's value, 0 unknown), by its address:
+ * the same few (allocators, lookups) are called from everywhere, and
+ * finding one's DIE asks for its unit and its unit's functions. */
+#define CALLEE_MEMO 1024		/* entries, a power of 2 */
+struct callee_memo {
+	uint64_t callee;		/* 0: empty */
+	uint32_t returned;
 };
 
 #define TOP UINT32_MAX		/* not reached yet: the meet's identity */
@@ -218,6 +228,7 @@ void track_values_free(struct track_values *tv)
 	free(tv->v);
 	free(tv->slots);
 	free(tv->last);
+	free(tv->callees);
 	free(tv);
 }
 
@@ -750,11 +761,23 @@ static uint32_t call_result(struct dt_session *s, const struct tstate *st,
 					.n = (int64_t)(DT_TLS_BLOCK + off) });
 		return 0;
 	}
-	if (!fi->value || !s->dwarf ||
-	    !scope_function_entry(s, (uint64_t)fi->value + (uint64_t)s->dwarf_adjust, &fn) ||
-	    !die_type(&fn, &t) || !type_pointee(&t, &pointee, &name))
+	if (!fi->value || !s->dwarf)
 		return 0;
-	return make_ptr(s, &pointee, name, NULL, 0, true);
+	struct track_values *tv = s->track_values;
+	struct callee_memo *m = NULL;
+	uint64_t callee = (uint64_t)fi->value;
+	if (tv && (tv->callees || (tv->callees = calloc(CALLEE_MEMO, sizeof(*tv->callees))))) {
+		m = &tv->callees[hash_mix(HASH_SEED, callee) & (CALLEE_MEMO - 1)];
+		if (m->callee == callee)
+			return m->returned;
+	}
+	uint32_t returned = 0;
+	if (scope_function_entry(s, callee + (uint64_t)s->dwarf_adjust, &fn) &&
+	    die_type(&fn, &t) && type_pointee(&t, &pointee, &name))
+		returned = make_ptr(s, &pointee, name, NULL, 0, true);
+	if (m)		/* interning moves the values, never this table */
+		*m = (struct callee_memo){ callee, returned };
+	return returned;
 }
 
 /* ---- one instruction ---- */

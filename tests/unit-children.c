@@ -20,7 +20,53 @@
 struct tally {
 	size_t dies, mismatches;
 	size_t skipped;		/* handed out by children.c's own walk */
+	size_t attrs, attr_mismatches;	/* children_attr against dwarf_attr */
 };
+
+/* The attributes the walks read through children_attr, and more. */
+static const unsigned attr_names[] = {
+	DW_AT_name, DW_AT_decl_file, DW_AT_decl_line, DW_AT_byte_size,
+	DW_AT_declaration, DW_AT_type, DW_AT_location, DW_AT_sibling,
+	DW_AT_data_member_location, DW_AT_external, DW_AT_low_pc,
+	DW_AT_high_pc, DW_AT_const_value, DW_AT_specification,
+};
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* children_attr finds what dwarf_attr finds: the same form and bytes;
+ * children_name, children_decl_file and children_pc_range answer as
+ * dwarf_diename, dwarf_decl_file and dwarf_ranges. */
+static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
+			  struct die_children *c, struct tally *t)
+{
+	Dwarf_Addr lo, hi, base, rlo, rhi;
+	bool odd = !same_str(children_name(s, c), dwarf_diename(d)) ||
+		   !same_str(children_decl_file(s, c), dwarf_decl_file(d));
+	if (children_pc_range(s, c, &lo, &hi))
+		odd |= dwarf_ranges(d, 0, &base, &rlo, &rhi) <= 0 || rlo != lo ||
+		       rhi != hi || dwarf_ranges(d, 1, &base, &rlo, &rhi) != 0;
+	t->attrs++;
+	if (odd && t->attr_mismatches++ < 5)
+		printf("# DIE <%#llx>: name %s/%s, file %s/%s, or range differ\n",
+		       (unsigned long long)dwarf_dieoffset(d), children_name(s, c),
+		       dwarf_diename(d), children_decl_file(s, c), dwarf_decl_file(d));
+	for (size_t i = 0; i < sizeof(attr_names) / sizeof(*attr_names); i++) {
+		Dwarf_Attribute a, b;
+		bool have_a = dwarf_attr(d, attr_names[i], &a) != NULL;
+		bool have_b = children_attr(s, c, attr_names[i], &b);
+		t->attrs += have_a;
+		if (have_a != have_b || (have_a && (a.code != b.code ||
+		    a.form != b.form || a.valp != b.valp || a.cu != b.cu))) {
+			if (t->attr_mismatches++ < 5)
+				printf("# DIE <%#llx> attribute %#x: libdw %s, children.c %s\n",
+				       (unsigned long long)dwarf_dieoffset(d), attr_names[i],
+				       have_a ? "has" : "has not", have_b ? "has" : "has not");
+		}
+	}
+}
 
 static bool same(Dwarf_Die *a, int atag, Dwarf_Die *b, int btag)
 {
@@ -52,6 +98,7 @@ static void compare(struct dt_session *s, Dwarf_Die *parent, int depth,
 		}
 		t->dies++;
 		t->skipped += c.unit != NULL;
+		compare_attrs(s, &d, &c, t);
 		if (depth < 64 && dwarf_haschildren(&d))
 			compare(s, &d, depth + 1, t);
 		have_d = dwarf_siblingof(&d, &d) == 0;
@@ -112,6 +159,9 @@ static void check(const char *path, bool by_shapes)
 	ok(all.dies > 0 && all.mismatches == 0,
 	   "%s: %zu units, %zu DIEs walked alike (%zu differ)", path, units,
 	   all.dies, all.mismatches);
+	ok(all.attrs > 0 && all.attr_mismatches == 0,
+	   "%s: %zu attributes found by the shapes as libdw finds them (%zu differ)",
+	   path, all.attrs, all.attr_mismatches);
 	if (by_shapes)
 		ok(all.skipped == all.dies, "%s: %zu of them by the unit's shapes",
 		   path, all.skipped);
