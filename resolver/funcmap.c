@@ -163,6 +163,13 @@ static bool decode_insn(struct dt_session *s, uint64_t pc, uint64_t end,
 	}
 	fi->fuses = fi->op == DT_OP_MEMORY && op.fuses;
 	take_def(fi, &d);
+	if (fi->op == DT_OP_MEMORY) {
+		if (op.base < 0 || op.index >= 0 || op.segment >= 0)
+			fi->acc = ACC_OTHER;
+		else if (op.disp == fi->mem_disp && op.size <= UINT8_MAX && op.base < 128)
+			fi->acc = ACC_BASED, fi->acc_base = (int8_t)op.base,
+			fi->acc_size = (uint8_t)op.size;
+	}
 	*flow = s->arch->flow(insn.toks, insn.ntoks, &target);
 	fi->flow = (uint8_t)*flow;
 	if (*flow == DT_FLOW_BRANCH || *flow == DT_FLOW_JUMP)

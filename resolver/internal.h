@@ -386,6 +386,16 @@ struct func_insn {
 	uint8_t mem_span;	/* bytes it may write there, 0: none */
 	int8_t wb_reg;		/* write-back: wb_reg += wb_value, or -1 */
 	int16_t wb_value;
+	/* the memory operand as classify reads it (op DT_OP_MEMORY), for
+	 * questions about the function's other accesses: */
+	uint8_t acc;		/* enum func_access */
+	int8_t acc_base;	/* ACC_BASED: base register, */
+	uint8_t acc_size;	/* size, and mem_disp the displacement */
+};
+enum func_access {
+	ACC_DECODE,		/* decode it again to know */
+	ACC_BASED,		/* base + mem_disp, no index, no segment */
+	ACC_OTHER,		/* anything else */
 };
 
 /* A basic block: instructions [first, end) and where control goes next. */

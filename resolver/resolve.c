@@ -100,10 +100,16 @@ static size_t same_pointer_accesses(struct dt_session *s, uint64_t pc,
 		struct var_hit hits[MAX_CANDIDATES];
 		size_t nh, avail;
 		const uint8_t *code;
-		if (in->pc == pc || in->op != DT_OP_MEMORY ||
-		    decode_at(s, in->pc, &insn, &op, &code, &avail) != DT_OP_MEMORY ||
-		    op.base < 0 || op.index >= 0 || op.segment >= 0 ||
-		    scope_find_vars(s, in->pc + (uint64_t)s->dwarf_adjust, op.base,
+		if (in->pc == pc || in->op != DT_OP_MEMORY || in->acc == ACC_OTHER)
+			continue;
+		if (in->acc == ACC_BASED) {	/* as the map's decoding read it */
+			op = (struct dt_mem_op){ .base = in->acc_base, .index = -1,
+				.segment = -1, .disp = in->mem_disp, .size = in->acc_size };
+		} else if (decode_at(s, in->pc, &insn, &op, &code, &avail) != DT_OP_MEMORY ||
+			   op.base < 0 || op.index >= 0 || op.segment >= 0) {
+			continue;
+		}
+		if (scope_find_vars(s, in->pc + (uint64_t)s->dwarf_adjust, op.base,
 				    hits, MAX_CANDIDATES, &nh) != DT_OK)
 			continue;
 		for (size_t k = 0; k < nh; k++)

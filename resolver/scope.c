@@ -501,6 +501,22 @@ struct reg_home {
 struct code_scope {
 	Dwarf_Die die;
 	uint32_t first_child, next_sibling, last_child;
+	/* its code's ranges, read when first asked (dwarf_haspc decodes
+	 * them at every question): reg_homes.ranges[range0, + nranges) */
+	uint32_t range0;
+	uint8_t nranges;
+	uint8_t ranges_read;	/* enum scope_ranges */
+};
+
+enum scope_ranges {
+	RANGES_UNREAD,
+	RANGES_KEPT,		/* in reg_homes.ranges */
+	RANGES_LIBDW,		/* too many, or no memory: dwarf_haspc */
+};
+#define MAX_SCOPE_RANGES 32
+
+struct pc_range {
+	Dwarf_Addr lo, hi;
 };
 
 struct memory_var {
@@ -518,6 +534,8 @@ struct reg_homes {
 	size_t nscopes, scopes_cap;
 	struct memory_var *mvars;	/* those variables (fbreg, breg) */
 	size_t nmvars, mvars_cap;
+	struct pc_range *ranges;	/* the scopes' asked about */
+	size_t nranges, ranges_cap;
 	bool odd_scopes;	/* a namespace among them: DIEs walked instead */
 };
 
@@ -528,6 +546,7 @@ static void reg_homes_free(struct reg_homes *h)
 	free(h->h);
 	free(h->scopes);
 	free(h->mvars);
+	free(h->ranges);
 	free(h);
 }
 
@@ -539,7 +558,8 @@ static uint32_t add_scope(struct reg_homes *rh, Dwarf_Die *die, uint32_t parent)
 	    GROW(rh->scopes, rh->scopes_cap, rh->nscopes, 16))
 		return NO_SCOPE;
 	uint32_t i = (uint32_t)rh->nscopes++;
-	rh->scopes[i] = (struct code_scope){ *die, NO_SCOPE, NO_SCOPE, NO_SCOPE };
+	rh->scopes[i] = (struct code_scope){ *die, NO_SCOPE, NO_SCOPE, NO_SCOPE,
+					     0, 0, RANGES_UNREAD };
 	if (parent != NO_SCOPE) {
 		struct code_scope *p = &rh->scopes[parent];
 		if (p->last_child == NO_SCOPE)
@@ -549,6 +569,44 @@ static uint32_t add_scope(struct reg_homes *rh, Dwarf_Die *die, uint32_t parent)
 		p->last_child = i;
 	}
 	return i;
+}
+
+/* Whether scope i's code holds pc, as dwarf_haspc says, its ranges read
+ * once. */
+static bool scope_has_pc(struct reg_homes *rh, uint32_t i, Dwarf_Addr pc)
+{
+	struct code_scope *sc = &rh->scopes[i];
+
+	if (sc->ranges_read == RANGES_UNREAD) {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		size_t first = rh->nranges;
+		sc->ranges_read = RANGES_KEPT;
+		while ((off = dwarf_ranges(&sc->die, off, &base, &lo, &hi)) > 0) {
+			if (rh->nranges - first >= MAX_SCOPE_RANGES ||
+			    GROW(rh->ranges, rh->ranges_cap, rh->nranges, 16)) {
+				sc->ranges_read = RANGES_LIBDW;
+				break;
+			}
+			rh->ranges[rh->nranges++] = (struct pc_range){ lo, hi };
+		}
+		if (off < 0)
+			sc->ranges_read = RANGES_LIBDW;	/* an error: libdw's */
+		if (sc->ranges_read == RANGES_LIBDW) {
+			rh->nranges = first;
+		} else {
+			sc->range0 = (uint32_t)first;
+			sc->nranges = (uint8_t)(rh->nranges - first);
+		}
+	}
+	if (sc->ranges_read == RANGES_LIBDW)
+		return dwarf_haspc(&sc->die, pc) == 1;
+	for (uint32_t k = 0; k < sc->nranges; k++) {
+		const struct pc_range *r = &rh->ranges[sc->range0 + k];
+		if (r->lo <= pc && pc < r->hi)
+			return true;
+	}
+	return false;
 }
 
 static int home_cmp(const void *a, const void *b)
@@ -904,7 +962,7 @@ static enum dt_reason find_memory_var(struct dt_session *s, Dwarf_Addr pc,
  * (at each level the first code scope holding pc), innermost first, and
  * the same candidates in the same order, without walking the DIEs. */
 static enum dt_reason memory_var_at(struct dt_session *s,
-				    const struct reg_homes *rh, Dwarf_Addr pc,
+				    struct reg_homes *rh, Dwarf_Addr pc,
 				    int reg, int64_t disp, Dwarf_Die *var,
 				    uint64_t *var_off)
 {
@@ -915,7 +973,7 @@ static enum dt_reason memory_var_at(struct dt_session *s,
 	chain[n++] = 0;
 	while (n < MAX_SCOPES) {
 		uint32_t c = rh->scopes[chain[n - 1]].first_child;
-		while (c != NO_SCOPE && dwarf_haspc(&rh->scopes[c].die, pc) != 1)
+		while (c != NO_SCOPE && !scope_has_pc(rh, c, pc))
 			c = rh->scopes[c].next_sibling;
 		if (c == NO_SCOPE)
 			break;
