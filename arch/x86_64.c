@@ -7,6 +7,8 @@
  */
 #include <ctype.h>
 #include <elf.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +42,59 @@ static const char *const x86_legacy_aliases[8][4] = {
 	[X86_RSP] = { "esp", "sp", "spl", NULL },
 };
 
-static bool name_is(const char *name, size_t len, const char *want)
+/* Every spelling of a general or segment register, packed (up to five
+ * characters in a word) and hashed: parse_insn asks for each token of
+ * every instruction decoded, a million times in a kernel's run.  Filled
+ * once, when the library is loaded, and only read after. */
+#define NAME_SLOTS 256
+static struct {
+	uint64_t key;			/* 0: empty */
+	int8_t reg;
+} x86_by_name[NAME_SLOTS];
+
+static uint64_t name_key(const char *name, size_t len)
 {
-	return want && want[0] == name[0] && strlen(want) == len &&
-	       memcmp(name, want, len) == 0;
+	uint64_t k = len;
+
+	for (size_t i = 0; i < len; i++)
+		k |= (uint64_t)(unsigned char)name[i] << (8 * (i + 1));
+	return k;
+}
+
+static size_t name_slot(uint64_t k)
+{
+	return (size_t)((k * 0x9e3779b97f4a7c15ull) >> 56) & (NAME_SLOTS - 1);
+}
+
+static void add_name(const char *name, int reg)
+{
+	uint64_t k = name_key(name, strlen(name));
+	size_t i = name_slot(k);
+
+	while (x86_by_name[i].key && x86_by_name[i].key != k)
+		i = (i + 1) & (NAME_SLOTS - 1);
+	x86_by_name[i].key = k;
+	x86_by_name[i].reg = (int8_t)reg;
+}
+
+__attribute__((constructor)) static void x86_names_index(void)
+{
+	static const char suffix[] = "dwbl";	/* r8d, r8w, r8b, r8l */
+	char buf[6];
+
+	for (int r = 0; r < X86_NREGS; r++)
+		if (x86_names[r])
+			add_name(x86_names[r], r);
+	for (int r = 0; r < 8; r++)
+		for (int k = 0; k < 4; k++)
+			if (x86_legacy_aliases[r][k])
+				add_name(x86_legacy_aliases[r][k], r);
+	add_name("eip", X86_RIP);
+	for (int n = 8; n <= 15; n++)
+		for (int k = 0; k < 4; k++) {
+			snprintf(buf, sizeof(buf), "r%d%c", n, suffix[k]);
+			add_name(buf, X86_R8 + n - 8);
+		}
 }
 
 static int x86_reg_from_name(const char *name, size_t len)
@@ -54,25 +105,10 @@ static int x86_reg_from_name(const char *name, size_t len)
 	}
 	if (len == 0 || len > 5)
 		return -1;
-	for (int r = 0; r < X86_NREGS; r++)
-		if (name_is(name, len, x86_names[r]))
-			return r;
-	for (int r = 0; r < 8; r++)
-		for (int k = 0; k < 4; k++)
-			if (name_is(name, len, x86_legacy_aliases[r][k]))
-				return r;
-	if (name_is(name, len, "eip"))
-		return X86_RIP;
-	/* r8d, r8w, r8b, r8l ... r15d */
-	if (name[0] == 'r' && len >= 3 && isdigit((unsigned char)name[1])) {
-		char buf[6];
-		memcpy(buf, name, len);
-		buf[len] = '\0';
-		char *end;
-		long n = strtol(buf + 1, &end, 10);
-		if (n >= 8 && n <= 15 && end[0] && !end[1] && strchr("dwbl", end[0]))
-			return X86_R8 + (int)(n - 8);
-	}
+	uint64_t k = name_key(name, len);
+	for (size_t i = name_slot(k); x86_by_name[i].key; i = (i + 1) & (NAME_SLOTS - 1))
+		if (x86_by_name[i].key == k)
+			return x86_by_name[i].reg;
 	return -1;
 }
 
