@@ -101,11 +101,15 @@ void children_cache_free(struct children_cache *c)
 	free(c);
 }
 
-static bool read_uleb(const unsigned char **p, const unsigned char *end,
-		      uint64_t *v)
+static inline bool read_uleb(const unsigned char **p, const unsigned char *end,
+			     uint64_t *v)
 {
 	uint64_t x = 0;
 
+	if (*p < end && **p < 0x80) {	/* the common one-byte value */
+		*v = *(*p)++;
+		return true;
+	}
 	for (unsigned shift = 0; *p < end; shift += 7) {
 		unsigned char b = *(*p)++;
 		if (shift < 64)
@@ -274,7 +278,8 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 }
 
 /* .debug_abbrev of dbg, the bytes libdw reads (decompressed in place if
- * it was compressed); NULL when no section has that name. */
+ * it was compressed); NULL when no section has that name, or the file is
+ * big-endian (this file reads values as little-endian: libdw walks). */
 static const Elf_Data *abbrev_section(struct children_cache *c, Dwarf *dbg)
 {
 	Elf *elf = dwarf_getelf(dbg);
@@ -285,7 +290,9 @@ static const Elf_Data *abbrev_section(struct children_cache *c, Dwarf *dbg)
 		return c->abbrev;
 	c->abbrev_of = dbg;
 	c->abbrev = NULL;
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+	const char *ident = elf ? elf_getident(elf, NULL) : NULL;
+	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||	/* values read as such */
+	    elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -401,11 +408,14 @@ static bool reference(const struct unit_shapes *u, struct form f,
 {
 	uint64_t off = 0;
 
-	switch (f.form) {
-	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4:
-	case DW_FORM_ref8:
+	switch (f.form) {	/* little-endian */
+	case DW_FORM_ref4:
+		off = (uint64_t)v[0] | (uint64_t)v[1] << 8 | (uint64_t)v[2] << 16 |
+		      (uint64_t)v[3] << 24;
+		break;
+	case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref8:
 		for (const unsigned char *b = v + f.size; b-- > v;)
-			off = off << 8 | *b;	/* little-endian */
+			off = off << 8 | *b;
 		break;
 	case DW_FORM_ref_udata:
 		if (!read_uleb(&v, u->end, &off))

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The walk of a DIE's children by the unit's abbreviations (children.c)
 # visits what libdw's dwarf_child and dwarf_siblingof visit, DIE for DIE,
-# on binaries of every producer and form here: gcc and clang at -O0 and
-# -O2, DWARF 4 and 5, C++ (namespaces, classes nested in classes), Rust,
-# split units in .dwo files.  gcc's subtrees are jumped over by their
-# DW_AT_sibling; clang emits none, so its are walked through.  Every
-# child is handed out by the shapes, none left to libdw, but those of
-# split units: libdw walks them all.
+# on binaries of every producer and form here: gcc, clang and AArch64 gcc
+# at -O0 and -O2, DWARF 4 and 5, C++ (namespaces, classes nested in
+# classes), Rust, split units in .dwo files.  gcc's subtrees are jumped
+# over by their DW_AT_sibling; clang emits none, so its are walked
+# through.  Every child is handed out by the shapes, none left to libdw,
+# but those of split units: libdw walks them all.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 UNIT=$DT_BUILD/tests/unit-children
@@ -22,7 +22,7 @@ walk() {	# walk NAME BINARY...: the unit test's checks on them, all ok
 }
 
 fx=$DT_SRC/tests/fixtures
-for cc in $(dt_cc_list); do
+for cc in $(dt_cc_list cross); do
 	for dw in 4 5; do
 		for o in 0 2; do
 			$cc -O$o -g -gdwarf-$dw -o c-$cc-$dw-$o "$fx/corpus.c" 2>/dev/null
