@@ -153,7 +153,7 @@ bench-callgrind:
 # a kernel: Debian's vmlinux with DWARF, downloaded (about 860 MB) only here
 bench-kernel:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES) bc
-	@$(MAKE) --no-print-directory all $(TEST_TOOLS)
+	@$(MAKE) --no-print-directory all $(TEST_TOOLS) $(O)/tests/unit-children
 	sh bench/kernel.sh $(abspath $(O)) $(abspath $(O))/bench/kernel
 
 # per category, compiler and -O level: right / wrong field / wrong type / unknown

@@ -11,7 +11,8 @@
 #     symbol at that offset (right / wrong / unknown);
 #   - two modules (ext4, sch_fq; the package's debug modules hold their
 #     code): every memory instruction, and each rip-relative access's
-#     variable checked against the module's relocation there.
+#     variable checked against the module's relocation there;
+#   - the DIE walk of resolver/children.c against libdw's, every DIE.
 #   kernel.sh BUILD WORKDIR
 set -eu
 build=$1 work=$2
@@ -115,3 +116,13 @@ for m in $modules; do
 	perl "$here/module-relocs.pl" "$ko" $name.insns $name.out
 done
 rm -f rss
+
+# children.c's walk of the DIEs against libdw's, on every DIE of every
+# unit of the vmlinux (tests/unit-children: the same DIEs, tags and
+# attributes; the test itself runs on builds of every compiler in t2018)
+if [ -x "$build/tests/unit-children" ]; then
+	"$build/tests/unit-children" "$vmlinux" >children.out 2>&1 || true
+	printf 'DIE walk against libdw on the vmlinux: %s\n' \
+		"$(grep -c '^ok' children.out) ok, $(grep -c '^not ok' children.out) not ok"
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* - .*vmlinux[^:]*: /  /p' children.out
+fi
