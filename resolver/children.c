@@ -283,28 +283,18 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 static const Elf_Data *abbrev_section(struct children_cache *c, Dwarf *dbg)
 {
 	Elf *elf = dwarf_getelf(dbg);
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
 
 	if (c->abbrev_of == dbg)
 		return c->abbrev;
 	c->abbrev_of = dbg;
 	c->abbrev = NULL;
 	const char *ident = elf ? elf_getident(elf, NULL) : NULL;
-	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||	/* values read as such */
-	    elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		if (gelf_getshdr(scn, &sh) &&
-		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
-		    !strcmp(name, ".debug_abbrev")) {
-			if (!(sh.sh_flags & SHF_COMPRESSED))
-				c->abbrev = elf_getdata(scn, NULL);
-			break;
-		}
-	}
+	if (ident && ident[EI_DATA] == ELFDATA2LSB &&	/* values read as such */
+	    (scn = section_named(elf, ".debug_abbrev", &sh)) &&
+	    !(sh.sh_flags & SHF_COMPRESSED))
+		c->abbrev = elf_getdata(scn, NULL);
 	return c->abbrev;
 }
 

@@ -70,9 +70,11 @@ int main(void)
 		{ "rbp", 6 }, { "bpl", 6 }, { "rsp", 7 }, { "spl", 7 },
 		{ "r8", 8 }, { "r8d", 8 }, { "r8w", 8 }, { "r8b", 8 },
 		{ "%r15", 15 }, { "r15d", 15 }, { "rip", 16 }, { "fs", 54 },
-		{ "gs", 55 },
+		{ "gs", 55 }, { "es", 50 }, { "eip", 16 }, { "r12l", 12 },
+		{ "r13w", 13 }, { "%r11b", 11 }, { "bh", 3 },
 		{ "x0", -1 }, { "r16", -1 }, { "r7", -1 }, { "r8q", -1 },
-		{ "", -1 }, { "%", -1 }, { "raxx", -1 },
+		{ "", -1 }, { "%", -1 }, { "raxx", -1 }, { "xmm0", -1 },
+		{ "r08d", -1 }, { "r16d", -1 }, { "eipx", -1 },
 	};
 	for (size_t i = 0; i < sizeof(spellings) / sizeof(spellings[0]); i++)
 		is_int(reg(spellings[i].name), spellings[i].dwarf, "'%s' is %d",
