@@ -11,12 +11,18 @@
  * first chunk it opens the binaries perf.data lists (prefetch.c), and
  * while no chunk waits it builds their whole-binary indexes; when perf
  * has read the last sample, its thread answers sites of other binaries
- * (help()).  filter=TYPE must answer before filter_event returns, so it
- * resolves in perf's thread, as does threads=1.
+ * (help()).  Once a whole chunk's sites were answered and the other
+ * thread has caught up and has nothing else to do, perf's thread counts
+ * the samples itself (handing a sample over costs more than counting an
+ * answered one), until a sample's site has no answer yet: from it on,
+ * chunks again.  Either way every sample is counted in perf.data's order.
+ * filter=TYPE must answer before filter_event returns, so it resolves in
+ * perf's thread, as does threads=1.
  *
  *   perf script --dlfilter dtplugin.so [--dlarg annotate[=TYPE]] ...
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +76,10 @@ struct state {
 	struct handoff *handoff;	/* NULL: resolve in perf's thread */
 	int perfdata_fd;		/* for the resolving thread's prelude */
 	struct chunk *chunk;		/* being filled */
+	unsigned chunk_unanswered;	/* its samples of sites to resolve */
+	bool counting_here;		/* the other thread paused: perf's
+					 * thread resolves and counts */
+	uint64_t handed, counted_here;	/* samples each way (DTPROF_DEBUG) */
 	/* perf's thread adds, before the chunks that name them */
 	struct sites sites;
 	/* the resolving thread (perf's, without a handoff) */
@@ -77,6 +87,8 @@ struct state {
 	struct dt_dsos *dsos;
 	pthread_mutex_t dsos_lock;	/* both threads open binaries */
 	bool oom_said;
+	bool threads_kept;		/* the report keeps samples' threads */
+	uint64_t batched;		/* samples added as sums (DTPROF_DEBUG) */
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
 	/* dlargs */
 	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
@@ -257,6 +269,10 @@ EXPORT int start(void **data, void *ctx)
 	if (!st->want_annotate && !st->want_sharing && !st->want_stat &&
 	    !st->want_advise && !st->code_symbol && !st->html && !st->filter_type)
 		st->want_report = true;
+	st->threads_kept = st->want_annotate || st->want_sharing || st->want_advise ||
+			   st->html;
+	if (!st->threads_kept)
+		dt_report_no_threads(st->report);	/* no table shows them */
 	start_thread(st);
 	*data = st;
 	return 0;
@@ -389,6 +405,9 @@ static void resolve_site(struct state *st, struct site *t, void *ctx,
 	pthread_mutex_unlock(&st->dsos_lock);
 	if (!s) {
 		dt_answer_miss(&t->ans, t->ip, why);
+		if (t->dso)
+			atomic_store_explicit(&t->dso->binary->no_session, (int)why + 1,
+					      memory_order_release);
 	} else if (linked) {
 		dt_answer_miss(&t->ans, t->ip, DT_NO_INSN);
 	} else {
@@ -403,8 +422,8 @@ static void resolve_site(struct state *st, struct site *t, void *ctx,
 
 /* Site i with its answer (the resolving thread): resolved here unless
  * perf's thread, helping at the end (help()), has it; NULL for NO_SITE. */
-static const struct site *site_answer(struct state *st, uint32_t i,
-				      void *ctx, bool ctx_valid)
+static struct site *site_answer(struct state *st, uint32_t i,
+				void *ctx, bool ctx_valid)
 {
 	if (i == NO_SITE)
 		return NULL;
@@ -425,6 +444,30 @@ static const struct site *site_answer(struct state *st, uint32_t i,
 	if (b)
 		pthread_mutex_unlock(&b->lock);
 	return t;
+}
+
+/* 1 + the reason site t is not resolved, when that needs no resolving:
+ * perf placed it in no binary, or its binary has no session.  0: it must
+ * be resolved. */
+static int known_miss(const struct site *t)
+{
+	return !t->dso ? DT_NO_DSO + 1 :
+	       atomic_load_explicit(&t->dso->binary->no_session, memory_order_acquire);
+}
+
+/* Answers site t if known_miss() knows its answer.  Only in perf's thread
+ * while the other is paused: no chunk is consumed, so no one else answers
+ * t. */
+static bool answer_known(struct site *t)
+{
+	int why = known_miss(t);
+
+	if (!why)
+		return false;
+	dt_answer_miss(&t->ans, t->ip, (enum dt_reason)(why - 1));
+	t->session = NULL;
+	atomic_store_explicit(&t->answered, true, memory_order_release);
+	return true;
 }
 
 /* perf's thread, done reading while the resolving thread still counts:
@@ -450,12 +493,55 @@ static void help(void *arg)
 	}
 }
 
+/* Add the samples site t keeps back to the report. */
+static void flush_batch(struct state *st, struct site *t)
+{
+	dt_report_add_many(st->report, report_event(st, t->batch_kind), t->session,
+			   &t->ans, t->batch_n, t->batch_period);
+	t->batch_n = t->batch_period = 0;
+}
+
+/* Every site's kept-back samples in the report (the counting thread,
+ * before the tables). */
+static void flush_batches(struct state *st)
+{
+	for (uint32_t i = 0; i < st->sites.n; i++) {
+		struct site *t = sites_at(&st->sites, i);
+		if (t->batch_n)
+			flush_batch(st, t);
+	}
+}
+
+/* A sample that only adds to its site's sums: it has a period and nothing
+ * the report keeps per sample, and is not its site's first (whose count
+ * makes the report's rows in the order one sample at a time makes them). */
+static bool batched(struct state *st, struct site *t, const struct pending *p)
+{
+	unsigned per_sample = DT_SAMPLE_ADDR | DT_SAMPLE_WEIGHT | DT_SAMPLE_DATA_SRC |
+			      (st->threads_kept ? DT_SAMPLE_TID : 0);
+
+	if (!t->counted || (p->has & per_sample)) {
+		t->counted = true;
+		return false;
+	}
+	if (t->batch_n && t->batch_kind != p->kind)
+		flush_batch(st, t);
+	t->batch_kind = p->kind;
+	t->batch_n++;
+	st->batched++;
+	t->batch_period += p->period;
+	return true;
+}
+
 /* Resolve and count one sample (the resolving thread); NULL when out of
  * memory (counted as such, and said once). */
 static const struct site *count(struct state *st, const struct pending *p,
 				void *ctx, bool ctx_valid)
 {
-	const struct site *a = site_answer(st, p->site, ctx, ctx_valid);
+	struct site *a = site_answer(st, p->site, ctx, ctx_valid);
+
+	if (a && batched(st, a, p))
+		return a;
 	struct dt_sample smp = {
 		.period = p->period, .addr = p->addr, .weight = p->weight,
 		.data_src = p->data_src, .tid = p->tid, .cpu = p->cpu, .has = p->has,
@@ -514,11 +600,25 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 	};
 
 	if (st->handoff) {
+		struct site *t = p.site != NO_SITE ? sites_at(&st->sites, p.site) : NULL;
+		bool answered = t && (atomic_load_explicit(&t->answered, memory_order_acquire) ||
+				      (st->counting_here && answer_known(t)));
+		if (st->counting_here && answered) {
+			count(st, &p, ctx, true);
+			st->counted_here++;
+			return 1;
+		}
+		st->counting_here = false;	/* the other thread resolves it */
 		struct chunk *c = st->chunk;
 		c->p[c->n++] = p;
+		st->handed++;
+		st->chunk_unanswered += !answered && !(t && known_miss(t));
 		if (c->n == CHUNK_SAMPLES) {
 			st->chunk = handoff_publish(st->handoff);
 			st->chunk->n = 0;
+			st->counting_here = !st->chunk_unanswered &&
+					    handoff_pause(st->handoff);
+			st->chunk_unanswered = 0;
 		}
 		return 1;
 	}
@@ -615,6 +715,11 @@ EXPORT int stop(void *data, void *ctx)
 		return 0;
 	if (st->handoff)	/* the last samples resolved, the thread ended */
 		handoff_finish(st->handoff, st->chunk->n > 0, help, st);
+	flush_batches(st);
+	if (getenv("DTPROF_DEBUG") && !strcmp(getenv("DTPROF_DEBUG"), "1"))
+		note("%" PRIu64 " samples handed to the resolving thread, %" PRIu64
+		     " counted on perf's; %" PRIu64 " added to the tables as sums",
+		     st->handed, st->counted_here, st->batched);
 	err = print_tables(st);
 	if (st->html)
 		err |= write_html(st);

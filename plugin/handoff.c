@@ -32,6 +32,7 @@ struct handoff {
 	unsigned nspare, allocated;
 	bool done;
 	bool in_idle;			/* a slice of idle work runs */
+	bool consuming;			/* a chunk is being consumed */
 	struct handoff_work work;
 	size_t chunk_size;
 	void *filling;			/* the producer's */
@@ -64,11 +65,13 @@ static void *consumer(void *arg)
 		void *chunk = h->queue[h->head];
 		h->head = (h->head + 1) % MAX_CHUNKS;
 		h->queued--;
+		h->consuming = true;
 		pthread_mutex_unlock(&h->lock);
 		h->work.consume(h->work.arg, chunk);
 		pthread_mutex_lock(&h->lock);
+		h->consuming = false;
 		h->spare[h->nspare++] = chunk;
-		pthread_cond_signal(&h->emptied);
+		pthread_cond_broadcast(&h->emptied);
 	}
 	pthread_mutex_unlock(&h->lock);
 	return NULL;
@@ -149,6 +152,21 @@ void *handoff_publish(struct handoff *h)
 	h->filling = next;
 	pthread_mutex_unlock(&h->lock);
 	return next;
+}
+
+bool handoff_pause(struct handoff *h)
+{
+	bool paused = false;
+
+	pthread_mutex_lock(&h->lock);
+	/* a consumer far behind keeps its chunks */
+	if (h->queued <= 1) {
+		while (h->queued || h->consuming)
+			pthread_cond_wait(&h->emptied, &h->lock);
+		paused = true;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return paused;
 }
 
 void handoff_finish(struct handoff *h, int filled,

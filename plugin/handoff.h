@@ -36,6 +36,12 @@ void *handoff_chunk(struct handoff *h);
 /* Hand the filled chunk over; returns the next one to fill, waiting while
  * the most chunks there may be are all queued. */
 void *handoff_publish(struct handoff *h);
+/* After a publish, with the chunk to fill still empty: when at most the
+ * chunk just published waits, wait until it is consumed and return true:
+ * consume() then runs again only after the next publish, and the producer
+ * may do what consume() does meanwhile (the lock orders both sides'
+ * writes; prelude and idle work go on).  Else false, at once. */
+bool handoff_pause(struct handoff *h);
 /* Hand over the last chunk if filled is true, run meanwhile(arg) (when
  * not NULL) in the caller's thread while the other consumes (its idle
  * work over: no slice of it runs beside meanwhile), wait until every

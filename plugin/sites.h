@@ -21,10 +21,14 @@
 /* The lock of the session of one binary (by name: perf may give one name
  * two entries here, dt_dsos gives it one session), held while resolving
  * in it; waiting: the resolving thread is waiting for it (the helper,
- * which only tries, leaves it alone). */
+ * which only tries, leaves it alone).  A name dt_dsos has no session for
+ * never gets one: its sites' answers are known without resolving. */
 struct binary_lock {
 	pthread_mutex_t lock;
 	atomic_bool waiting;
+	atomic_int no_session;		/* 1 + the reason it has none (no
+					 * debug info...), 0: has one or not
+					 * asked yet */
 };
 
 struct dso_name {
@@ -47,6 +51,11 @@ struct site {
 	atomic_bool answered;
 	struct dt_session *session;
 	struct dt_answer ans;
+	/* the counting thread's: after its first, samples of one event
+	 * that carry only a period, summed until added to the report */
+	bool counted;
+	uint8_t batch_kind;
+	uint64_t batch_n, batch_period;
 };
 
 #define SITE_BLOCK 4096

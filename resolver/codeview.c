@@ -65,19 +65,19 @@ int dt_report_keep_pcs(struct dt_report *r)
 }
 
 void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
-		  const struct dt_answer *ans)
+		  const struct dt_answer *ans, uint64_t n)
 {
 	struct pc_count *at = pc_get(r->pcs, s, ans->pc);
 	struct pc_count *to = ans->reason == DT_OK && ans->access_pc ?
 			      pc_get(r->pcs, s, ans->access_pc) : NULL;
 
 	if (!at || (ans->reason == DT_OK && ans->access_pc && !to)) {
-		r->pcs->lost++;
+		r->pcs->lost += n;
 		return;
 	}
-	at->samples[ev]++;
+	at->samples[ev] += n;
 	if (to)
-		to->charged[ev]++;
+		to->charged[ev] += n;
 }
 
 void codeview_free(struct pc_table *t)

@@ -423,6 +423,10 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 /* The same for a sample that carries only its period. */
 int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t period);
+/* n such samples with one answer, period the sum of theirs: what n calls
+ * of dt_report_add count, at the cost of one (0 or -ENOMEM: all n lost). */
+int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,
+		       const struct dt_answer *ans, uint64_t n, uint64_t period);
 /* Keep samples per instruction too, for DT_TABLE_CODE (off by default:
  * it costs a hash lookup per sample).  0 or -ENOMEM. */
 int dt_report_keep_pcs(struct dt_report *r);
@@ -431,6 +435,11 @@ int dt_report_keep_pcs(struct dt_report *r);
  * otherwise keep tens of thousands of rows no one reads).  Call before
  * the first sample; the other tables are then empty. */
 void dt_report_reasons_only(struct dt_report *r);
+/* Keep no threads per cache line (a hash lookup per sample with a tid)
+ * for a front end whose tables do not show them: DT_TABLE_TYPES, STAT
+ * and CODE.  Call before the first sample; DT_TABLE_SHARING is then
+ * empty, and annotate and advise say nothing of threads. */
+void dt_report_no_threads(struct dt_report *r);
 /* Samples of event ev added so far (all events: ev = -1). */
 uint64_t dt_report_samples(const struct dt_report *r, int ev);
 

@@ -397,6 +397,8 @@ static int start(struct run *r)
 	}
 	if (r->report && !r->opt.aggregate)
 		dt_report_reasons_only(r->report);	/* --stat alone */
+	if (r->report && (r->opt.table == DT_TABLE_TYPES || r->opt.table == DT_TABLE_CODE))
+		dt_report_no_threads(r->report);	/* not shown */
 	return 0;
 }
 

@@ -242,23 +242,24 @@ int dt_report_event(struct dt_report *r, const char *name)
 	return r->nev++;
 }
 
+/* n samples alike, smp's period and weight their sums */
 static void count(struct counts *c, int ev, enum dt_access access,
-		  const struct dt_sample *smp, int level)
+		  const struct dt_sample *smp, int level, uint64_t n)
 {
-	c->samples[ev]++;
+	c->samples[ev] += n;
 	c->period[ev] += smp->period;
 	if (access & DT_ACCESS_LOAD)
-		c->loads[ev]++;
+		c->loads[ev] += n;
 	if (access & DT_ACCESS_STORE)
-		c->stores[ev]++;
+		c->stores[ev] += n;
 	if (access == DT_ACCESS_RMW)
-		c->rmw[ev]++;
+		c->rmw[ev] += n;
 	if (smp->has & DT_SAMPLE_WEIGHT) {
 		c->weight[ev] += smp->weight;
-		c->weighed[ev]++;
+		c->weighed[ev] += n;
 	}
 	if (level >= 0)
-		c->level[ev][level]++;
+		c->level[ev][level] += n;
 }
 
 static uint64_t type_row_hash(const char *name, const struct dt_session *s)
@@ -315,8 +316,10 @@ struct offset_row *report_offset_row(struct type_row *t, int64_t off,
 	return o;
 }
 
-int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
-			 const struct dt_answer *ans, const struct dt_sample *smp)
+/* n samples with one answer: one sample's fields (n = 1), or the sums of
+ * n samples' periods that carry nothing else (dt_report_add_many). */
+static int add(struct dt_report *r, int ev, struct dt_session *s,
+	       const struct dt_answer *ans, const struct dt_sample *smp, uint64_t n)
 {
 	int level = smp->has & DT_SAMPLE_DATA_SRC ?
 		    (int)dt_data_src_level(smp->data_src) : -1;
@@ -327,13 +330,13 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 		r->nev = ev + 1;	/* an unnamed event: named at print */
 	r->any_weight |= (smp->has & DT_SAMPLE_WEIGHT) != 0;
 	r->any_level |= level >= 0;
-	count(&r->total, ev, ans->access, smp, level);
+	count(&r->total, ev, ans->access, smp, level, n);
 	if (r->pcs && s)
-		codeview_add(r, ev, s, ans);
+		codeview_add(r, ev, s, ans, n);
 	if (ans->reason != DT_OK || r->reasons_only) {
 		count(&r->by_reason[ans->reason < DT_REASON_COUNT ?
 				    ans->reason : DT_BAD_LINE], ev, ans->access,
-		      smp, level);
+		      smp, level, n);
 		return 0;
 	}
 
@@ -348,7 +351,7 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 		struct offset_row *o = t ? report_offset_row(t, ans->offset,
 							  ans->field, &oi) : NULL;
 		if (!o) {
-			r->lost[ev]++;
+			r->lost[ev] += n;
 			return -ENOMEM;
 		}
 		if (key && !t->type_id)
@@ -358,32 +361,47 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 		*k = (struct hot_key){ key, ans->type, ans->field, ans->offset, ti, oi };
 	}
 	struct type_row *t = &r->types[k->type_idx];
-	count(&t->c, ev, ans->access, smp, level);
-	count(&t->offs[k->off_idx].c, ev, ans->access, smp, level);
+	count(&t->c, ev, ans->access, smp, level, n);
+	count(&t->offs[k->off_idx].c, ev, ans->access, smp, level, n);
 	if ((smp->has & DT_SAMPLE_ADDR) && smp->addr) {
 		t->phase[(smp->addr - (uint64_t)ans->offset) % CACHE_LINE]++;
 		t->addressed++;
 		r->any_addr = true;
 	}
-	if (smp->has & DT_SAMPLE_TID) {
-		r->any_tid = true;
-		if (sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp))
-			r->sharing_lost++;
-	}
+	if ((smp->has & DT_SAMPLE_TID) && !r->no_threads &&
+	    sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp))
+		r->sharing_lost++;
 	return 0;
 }
 
 int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t period)
 {
+	return dt_report_add_many(r, ev, s, ans, 1, period);
+}
+
+int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
+			 const struct dt_answer *ans, const struct dt_sample *smp)
+{
+	return add(r, ev, s, ans, smp, 1);
+}
+
+int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,
+		       const struct dt_answer *ans, uint64_t n, uint64_t period)
+{
 	struct dt_sample smp = { .period = period, .tid = -1, .cpu = -1 };
 
-	return dt_report_add_sample(r, ev, s, ans, &smp);
+	return n ? add(r, ev, s, ans, &smp, n) : 0;
 }
 
 void dt_report_reasons_only(struct dt_report *r)
 {
 	r->reasons_only = true;
+}
+
+void dt_report_no_threads(struct dt_report *r)
+{
+	r->no_threads = true;
 }
 
 uint64_t dt_report_samples(const struct dt_report *r, int ev)

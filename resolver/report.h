@@ -61,7 +61,8 @@ struct dt_report {
 	size_t type_slots;
 	struct hot_key *hot;		/* HOT_SLOTS, the fast path */
 	uint64_t lost[NEV];		/* samples we failed to store */
-	bool any_weight, any_level, any_addr, any_tid;
+	bool any_weight, any_level, any_addr;
+	bool no_threads;		/* dt_report_no_threads: no sharing */
 	bool reasons_only;		/* resolved samples in by_reason[DT_OK]
 					 * (dt_report_reasons_only) */
 	struct sharing *sharing;	/* sharing.c, NULL until a tid */
@@ -104,9 +105,9 @@ struct range_sharing {
 void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 			int64_t lo, int64_t hi, struct range_sharing *out);
 /* ---- codeview.c ---- */
-/* Count the sample at ans->pc, and on the access it was charged to. */
+/* Count n samples at ans->pc, and on the access they were charged to. */
 void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
-		  const struct dt_answer *ans);
+		  const struct dt_answer *ans, uint64_t n);
 void codeview_free(struct pc_table *t);
 /* Function symbol of every binary sampled, instruction by instruction. */
 void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,

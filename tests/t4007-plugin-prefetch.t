@@ -7,7 +7,10 @@
 # kept until a sample asks (a binary perf script filters out says
 # nothing), and the tables of a profile over several binaries the same
 # whichever thread answered which site (threads=2: perf's thread helps
-# at the end, the other builds whole-binary indexes while it waits).
+# at the end, the other builds whole-binary indexes while it waits), and
+# whichever counted which sample (perf's thread counts answered sites'
+# samples itself once the other has caught up, and hands samples over
+# again at the first site without an answer).
 . "$(dirname "$0")/lib.sh"
 dt_require gcc strip strace
 dt_require_perf_record
@@ -85,5 +88,57 @@ dt_test "several binaries: threads=1 and threads=2 print the same tables" "
 dt_test "several binaries: the same messages, each once" "
 	sort many.err1 >e1 && sort many.err2 >e2 && dt_cmp e1 e2 &&
 	test \$(sort many.err2 | uniq -d | wc -l) = 0
+"
+
+# A long run of one loop's samples (perf's thread counts them once the
+# other has caught up: no table needs their threads, so as sums), then a
+# list walk's new sites (the other thread again), then the loop again; a
+# static program, so that the other thread catches up soon (no libc debug
+# info to open first).  Kernel sites come all along (no vmlinux: answered
+# by perf's thread).
+cat >phases.c <<'EOF'
+#include <stdlib.h>
+volatile long sink;
+struct node { struct node *next; long v; };
+__attribute__((noinline)) long spin(long n) { long s = 0; for (long i = 0; i < n; i++) s += i * 3; return s; }
+__attribute__((noinline)) long walk(const struct node *h, long rounds)
+{
+	long s = 0;
+	for (long r = 0; r < rounds; r++)
+		for (const struct node *p = h; p; p = p->next)
+			s += p->v;
+	return s;
+}
+int main(int c, char **v)
+{
+	long n = c > 1 ? atol(v[1]) : 1000;
+	struct node *h = NULL;
+	for (int i = 0; i < 1000; i++) {
+		struct node *p = malloc(sizeof(*p));
+		p->v = i;
+		p->next = h;
+		h = p;
+	}
+	sink = spin(n);
+	sink += walk(h, n / 2000);
+	sink += spin(n / 2);
+	return 0;
+}
+EOF
+dt_test "phases recorded: a loop, a list walk, the loop" "
+	gcc -O2 -g -static -o phases phases.c &&
+	$perf record -q -e cpu-clock -c 10000 -o phases.data ./phases 300000000 >/dev/null 2>rec.err
+"
+for t in 1 2; do
+	DTPROF_DEBUG=1 dt_perf_script $perf -i phases.data --dlarg format=tsv --dlarg report \
+		--dlarg stat --dlarg code=walk --dlarg threads=$t >phases.t$t 2>phases.err$t
+done
+dt_test "phases: threads=1 and threads=2 print the same tables" "
+	grep -q '^cpu-clock	struct node	8	v	' phases.t1 && dt_cmp phases.t1 phases.t2
+"
+dt_test "phases: perf's thread counted samples, and handed samples over" "
+	grep 'samples handed' phases.err2 >counts &&
+	grep -Eq ': [1-9][0-9]* samples handed to the resolving thread, [1-9][0-9]* counted on perf.s; [1-9][0-9]* added to the tables as sums' counts ||
+	dt_show counts
 "
 dt_done

@@ -3,7 +3,9 @@
  * dt_report_reasons_only(), what `dtresolve --stat` without --aggregate
  * counts in: resolved samples in one row, no type or offset rows kept,
  * and the reasons table the same, its totals adding up.  Beside it, a
- * report that keeps types, fed the same answers.
+ * report that keeps types, fed the same answers.  Then the plugin's
+ * shortcuts: dt_report_add_many() counts as that many dt_report_add()s,
+ * and dt_report_no_threads() leaves every table but sharing as it was.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,107 @@ static void feed(struct dt_report *r)
 	dt_report_add(r, ev, NULL, &miss, 1);
 }
 
+/* Every table of r, one after the other. */
+static char *all_tables(const struct dt_report *r)
+{
+	static const enum dt_table tables[] = {
+		DT_TABLE_TYPES, DT_TABLE_ANNOTATE, DT_TABLE_STAT, DT_TABLE_SHARING,
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		struct dt_table_opts o = { .format = DT_FORMAT_TSV };
+		dt_report_print(f, r, tables[i], &o);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Samples one at a time against the same as sums, each answer's first
+ * sample alone (as the plugin does: the rows come in the same order). */
+static void many_against_one_by_one(void)
+{
+	struct dt_report *one, *many;
+	struct dt_answer a[3];
+	const unsigned n[3] = { 5, 1, 1000 };
+	const uint64_t period = 7;
+
+	if (!ok(!dt_report_new(&one) && !dt_report_new(&many), "two more reports"))
+		return;
+	dt_answer_miss(&a[0], 0x2000, DT_OK);
+	a[0].type = "struct q";
+	a[0].offset = 16;
+	a[0].field = "next";
+	a[0].access = DT_ACCESS_RMW;
+	dt_answer_miss(&a[1], 0x2004, DT_NO_VAR);
+	a[2] = a[0];
+	a[2].offset = 0;
+	a[2].field = "head";
+	a[2].access = DT_ACCESS_LOAD;
+	int e1 = dt_report_event(one, "cpu-clock"), e2 = dt_report_event(many, "cpu-clock");
+	for (int i = 0; i < 3; i++) {
+		for (unsigned k = 0; k < n[i]; k++)
+			dt_report_add(one, e1, NULL, &a[i], period);
+		dt_report_add(many, e2, NULL, &a[i], period);
+		is_int(dt_report_add_many(many, e2, NULL, &a[i], n[i] - 1,
+					  (n[i] - 1) * period), 0, "sums added");
+	}
+	is_int(dt_report_add_many(many, e2, NULL, &a[1], 0, 0), 0, "none is nothing");
+	is_int((int)dt_report_samples(many, -1), 1006, "1,006 samples");
+	char *t1 = all_tables(one), *t2 = all_tables(many);
+	is_str(t2, t1, "every table as one sample at a time");
+	free(t1);
+	free(t2);
+	dt_report_free(one);
+	dt_report_free(many);
+}
+
+/* Threads are kept for the sharing table only. */
+static void without_threads(void)
+{
+	struct dt_report *kept, *not_kept;
+	struct dt_answer a;
+
+	if (!ok(!dt_report_new(&kept) && !dt_report_new(&not_kept), "reports with and without threads"))
+		return;
+	dt_report_no_threads(not_kept);
+	dt_answer_miss(&a, 0x3000, DT_OK);
+	a.type = "struct q";
+	a.offset = 8;
+	a.field = "count";
+	a.access = DT_ACCESS_STORE;
+	for (int tid = 1; tid <= 2; tid++) {
+		struct dt_sample s = { .period = 1, .tid = tid, .cpu = tid,
+				       .has = DT_SAMPLE_TID | DT_SAMPLE_CPU };
+		dt_report_add_sample(kept, 0, NULL, &a, &s);
+		dt_report_add_sample(not_kept, 0, NULL, &a, &s);
+	}
+	struct dt_table_opts o = { .format = DT_FORMAT_TSV };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	dt_report_print(f, kept, DT_TABLE_SHARING, &o);
+	fclose(f);
+	ok(strstr(buf, "struct q\t0\t8\tcount\t2\t") != NULL, "kept: thread 2 of struct q's line");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	dt_report_print(f, not_kept, DT_TABLE_SHARING, &o);
+	fclose(f);
+	ok(!strstr(buf, "struct q"), "not kept: no row");
+	free(buf);
+	int err;
+	char *t1 = print(kept, DT_TABLE_TYPES, &err), *t2 = print(not_kept, DT_TABLE_TYPES, &err);
+	is_str(t2, t1, "the types table the same");
+	is_int(err, 0, "its totals add up");
+	free(t1);
+	free(t2);
+	dt_report_free(kept);
+	dt_report_free(not_kept);
+}
+
 int main(void)
 {
 	struct dt_report *counted, *typed;
@@ -68,5 +171,7 @@ int main(void)
 	free(types);
 	dt_report_free(counted);
 	dt_report_free(typed);
+	many_against_one_by_one();
+	without_threads();
 	return done_testing();
 }
