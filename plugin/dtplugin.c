@@ -43,14 +43,19 @@ EXPORT struct perf_dlfilter_fns perf_dlfilter_fns;
 
 enum skid_mode { SKID_AUTO, SKID_ON, SKID_OFF };
 
-/* One sample, as perf's thread hands it over. */
+/* One sample, as perf's thread hands it over; the fields of memory
+ * events apart (a cpu-clock profile never touches their pages). */
 struct pending {
 	uint32_t site;
 	uint8_t kind;			/* index in the event kinds */
 	uint8_t has;			/* DT_SAMPLE_*: they fit */
 	int32_t tid, cpu;
-	uint64_t period, addr, weight, data_src;
+	uint64_t period;
 };
+struct pending_data {
+	uint64_t addr, weight, data_src;
+};
+#define DATA_FIELDS (DT_SAMPLE_ADDR | DT_SAMPLE_WEIGHT | DT_SAMPLE_DATA_SRC)
 
 _Static_assert(DT_SAMPLE_CPU < 256, "struct pending's has keeps 8 bits");
 
@@ -58,6 +63,7 @@ _Static_assert(DT_SAMPLE_CPU < 256, "struct pending's has keeps 8 bits");
 struct chunk {
 	unsigned n;
 	struct pending p[CHUNK_SAMPLES];
+	struct pending_data d[CHUNK_SAMPLES];	/* [i] when p[i] has them */
 };
 
 /* What perf's thread knows of an event: how its samples resolve and which
@@ -76,9 +82,11 @@ struct state {
 	struct handoff *handoff;	/* NULL: resolve in perf's thread */
 	int perfdata_fd;		/* for the resolving thread's prelude */
 	struct chunk *chunk;		/* being filled */
-	unsigned chunk_unanswered;	/* its samples of sites to resolve */
+	unsigned chunk_new_sites;	/* sites it added that need resolving */
 	bool counting_here;		/* the other thread paused: perf's
 					 * thread resolves and counts */
+	uint32_t answered_below;	/* sites before it answered, when the
+					 * other thread paused */
 	uint64_t handed, counted_here;	/* samples each way (DTPROF_DEBUG) */
 	/* perf's thread adds, before the chunks that name them */
 	struct sites sites;
@@ -536,16 +544,20 @@ static bool batched(struct state *st, struct site *t, const struct pending *p)
 /* Resolve and count one sample (the resolving thread); NULL when out of
  * memory (counted as such, and said once). */
 static const struct site *count(struct state *st, const struct pending *p,
-				void *ctx, bool ctx_valid)
+				const struct pending_data *d, void *ctx, bool ctx_valid)
 {
 	struct site *a = site_answer(st, p->site, ctx, ctx_valid);
 
 	if (a && batched(st, a, p))
 		return a;
 	struct dt_sample smp = {
-		.period = p->period, .addr = p->addr, .weight = p->weight,
-		.data_src = p->data_src, .tid = p->tid, .cpu = p->cpu, .has = p->has,
+		.period = p->period, .tid = p->tid, .cpu = p->cpu, .has = p->has,
 	};
+	if (p->has & DATA_FIELDS) {
+		smp.addr = d->addr;
+		smp.weight = d->weight;
+		smp.data_src = d->data_src;
+	}
 	struct dt_answer oom;
 
 	if (!a) {
@@ -582,7 +594,53 @@ static void consume_chunk(void *arg, void *chunk)
 	const struct chunk *c = chunk;
 
 	for (unsigned i = 0; i < c->n; i++)
-		count(st, &c->p[i], NULL, false);
+		count(st, &c->p[i], &c->d[i], NULL, false);
+}
+
+/* Whether site i has its answer (perf's thread, the other paused). */
+static bool answered_here(struct state *st, uint32_t i)
+{
+	if (i < st->answered_below)
+		return true;
+	if (i == NO_SITE)
+		return false;
+	struct site *t = sites_at(&st->sites, i);
+	return atomic_load_explicit(&t->answered, memory_order_acquire) ||
+	       answer_known(t);
+}
+
+/* perf's thread beside a resolving thread: it counts the sample itself
+ * while that thread is paused and the sample's site has its answer, else
+ * queues it.  After a chunk that added no site to resolve, it tries to
+ * pause the other thread: once the queue is drained, every site so far
+ * has its answer. */
+static void hand_over(struct state *st, const struct pending *p,
+		      const struct pending_data *d, bool new_site, void *ctx)
+{
+	if (st->counting_here) {
+		if (answered_here(st, p->site)) {
+			count(st, p, d, ctx, true);
+			st->counted_here++;
+			return;
+		}
+		st->counting_here = false;	/* the other thread resolves it */
+	}
+	struct chunk *c = st->chunk;
+	c->p[c->n] = *p;
+	if (p->has & DATA_FIELDS)
+		c->d[c->n] = *d;
+	c->n++;
+	st->handed++;
+	st->chunk_new_sites += new_site && !known_miss(sites_at(&st->sites, p->site));
+	if (c->n < CHUNK_SAMPLES)
+		return;
+	st->chunk = handoff_publish(st->handoff);
+	st->chunk->n = 0;
+	if (!st->chunk_new_sites && handoff_pause(st->handoff)) {
+		st->counting_here = true;
+		st->answered_below = st->sites.n;
+	}
+	st->chunk_new_sites = 0;
 }
 
 EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
@@ -591,38 +649,19 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 	struct state *st = data;
 	unsigned k;
 	const struct event_kind *kind = event_kind(st, sample, ctx, &k);
+	uint32_t sites_before = st->sites.n;
 	struct pending p = {
 		.site = site_of(st, sample, kind->flags, ctx),
 		.kind = (uint8_t)k, .has = (uint8_t)kind->has,
 		.tid = sample->tid, .cpu = sample->cpu, .period = sample->period,
-		.addr = sample->addr, .weight = sample->weight,
-		.data_src = sample->data_src,
 	};
+	struct pending_data d = { sample->addr, sample->weight, sample->data_src };
 
 	if (st->handoff) {
-		struct site *t = p.site != NO_SITE ? sites_at(&st->sites, p.site) : NULL;
-		bool answered = t && (atomic_load_explicit(&t->answered, memory_order_acquire) ||
-				      (st->counting_here && answer_known(t)));
-		if (st->counting_here && answered) {
-			count(st, &p, ctx, true);
-			st->counted_here++;
-			return 1;
-		}
-		st->counting_here = false;	/* the other thread resolves it */
-		struct chunk *c = st->chunk;
-		c->p[c->n++] = p;
-		st->handed++;
-		st->chunk_unanswered += !answered && !(t && known_miss(t));
-		if (c->n == CHUNK_SAMPLES) {
-			st->chunk = handoff_publish(st->handoff);
-			st->chunk->n = 0;
-			st->counting_here = !st->chunk_unanswered &&
-					    handoff_pause(st->handoff);
-			st->chunk_unanswered = 0;
-		}
+		hand_over(st, &p, &d, st->sites.n != sites_before, ctx);
 		return 1;
 	}
-	const struct site *a = count(st, &p, ctx, true);
+	const struct site *a = count(st, &p, &d, ctx, true);
 	if (st->filter_type)
 		return a && a->ans.reason == DT_OK &&
 		       dt_type_name_matches(a->session, a->ans.type,

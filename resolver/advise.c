@@ -9,9 +9,11 @@
  *      few samples of setup code, and keeps in a field written on one
  *      step in a hundred, listwalk's hits);
  *   2. hot members that a thread writes while other threads touch other
- *      members of the same line (the sharing table's facts) get a cache
- *      line of their own, after the others (aligned(64) on the first),
- *      with the hot members that only that thread touches;
+ *      members of the same line (the sharing table's facts), or other
+ *      hot members of the struct in other lines (a layout that already
+ *      keeps them apart stays so), get a cache line of their own, after
+ *      the others (aligned(64) on the first), with the hot members that
+ *      only that thread touches;
  *   3. the other hot members come first, hottest first, packed into as
  *      few 64-byte lines as their sizes allow, largest alignment first
  *      within a line (no holes);
@@ -382,6 +384,27 @@ static void join_writers_own(struct plan *p)
 	}
 }
 
+/* Hot unit u is written by one thread while other threads touch the
+ * struct's hot members: beside it in its line (the sharing table's flag)
+ * or in other lines, where packing the hot members together would put
+ * them beside it. */
+static bool written_apart(const struct plan *p, const struct unit *u, uint64_t total)
+{
+	if (!u->c.stores[0])
+		return false;
+	if (u->sh.writes_beside)
+		return true;
+	if (u->sh.threads != 1)
+		return false;
+	for (size_t k = 0; k < p->nu; k++) {
+		const struct unit *v = &p->u[k];
+		if (v != u && is_hot(v, total) &&
+		    (v->sh.threads > 1 || (v->sh.threads == 1 && v->sh.toucher != u->sh.toucher)))
+			return true;
+	}
+	return false;
+}
+
 static int plan_make(struct plan *p, const struct dt_report *r,
 		     const struct sharing_view *sv, const struct type_row *t,
 		     const struct dt_cstruct *cs)
@@ -426,13 +449,13 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 		goto out;
 	}
 	uint64_t total = t->c.samples[0];
-	bool any_write = false;
+	bool writer_shares = false;	/* a writer beside other threads now */
 	for (size_t k = 0; k < p->nu; k++) {
 		struct unit *u = &p->u[k];
 		bool flex = cs->m[u->first].flexible;
 		u->group = flex ? G_LAST : !is_hot(u, total) ? G_COLD :
-			   u->sh.writes_beside && u->c.stores[0] ? G_WRITE : G_HOT;
-		any_write |= u->group == G_WRITE;
+			   written_apart(p, u, total) ? G_WRITE : G_HOT;
+		writer_shares |= u->group == G_WRITE && u->sh.writes_beside;
 		p->true_sharing |= u->sh.written_by_threads;
 		uoff[k] = u->offset;
 	}
@@ -450,7 +473,7 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	if (!p->lines_before) {
 		p->verdict = "no member has 0.5% of its samples";
 		p->refused = true;
-	} else if (!any_write && p->lines_after >= p->lines_before)
+	} else if (!writer_shares && p->lines_after >= p->lines_before)
 		p->verdict = "nothing worth changing: the hot members already "
 			     "sit in as few cache lines as they can";
 out:

@@ -123,4 +123,65 @@ dt_test '--aggregate=report takes no type' '
 	dt_must_fail "$DTRESOLVE" -e $bin --aggregate=report=mixed </dev/null 2>err &&
 	grep -q "takes no type" err
 '
+# --- a writer's line kept apart (threads from perf script's tid) ---
+# A reader thread's parameters in line 0 and a writer thread's counter in
+# line 1: packing the hot members into one line would put them together
+# again (false sharing), so the answer is that nothing is worth changing;
+# with the counter beside the parameters, it gets a line of its own.
+cat >apart.c <<'EOF'
+struct q {
+	unsigned int quantum;
+	unsigned int limit;
+	unsigned long rate;
+#ifdef APART
+	unsigned long packets __attribute__((aligned(64)));
+#else
+	unsigned long packets;
+#endif
+	unsigned long spare[4];
+};
+struct q the_q = { 1, 2, 3 };
+__attribute__((noinline)) unsigned long reader(struct q *q)
+{
+	return q->quantum + q->limit + q->rate;
+}
+__attribute__((noinline)) void writer(struct q *q)
+{
+	q->packets++;
+}
+int main(void)
+{
+	writer(&the_q);
+	return (int)reader(&the_q);
+}
+EOF
+# threads BINARY: the memory accesses of reader (thread 101, once each)
+# and writer (thread 202, twice: the hottest member), as perf script
+# -F tid,ip,sym,symoff,dso prints them
+threads() {
+	"$DTINSNS" $1 reader writer | while read -r addr func insn; do
+		case $insn in ret*) continue ;; esac
+		start=0x$(nm $1 | awk -v f=$func '$3 == f { print $1 }')
+		tid=101 times=1
+		[ $func = writer ] && tid=202 times=2
+		for k in $(seq $times); do
+			printf '%d  %16x %s+0x%x (%s)\n' $tid $((addr)) $func \
+				$((addr - start)) "$PWD/$1"
+		done
+	done
+}
+for v in APART BESIDE; do
+	gcc -O2 -g -D$v -o $v apart.c
+	threads $v >$v.txt
+	"$DTRESOLVE" --skid=off --aggregate=advise='struct q' <$v.txt >$v.h 2>$v.err
+done
+dt_test 'a writer already on a line of its own: nothing worth changing' '
+	grep -q "^202 .* writer+0x" APART.txt && grep -q "^101 .* reader+0x" APART.txt &&
+	grep -q "nothing worth changing" APART.h && ! grep -q "^struct" APART.h ||
+	dt_show APART.txt APART.h APART.err
+'
+dt_test 'the same writer beside the reader'"'"'s members: a line of its own' '
+	grep -q "packets __attribute__((aligned(64)));	/\* +64 (was +16)" BESIDE.h ||
+	dt_show BESIDE.h BESIDE.err
+'
 dt_done
