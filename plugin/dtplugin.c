@@ -83,6 +83,7 @@ struct state {
 	int perfdata_fd;		/* for the resolving thread's prelude */
 	struct chunk *chunk;		/* being filled */
 	unsigned chunk_new_sites;	/* sites it added that need resolving */
+	unsigned last_new_sites;	/* the same of the chunk before */
 	bool counting_here;		/* the other thread paused: perf's
 					 * thread resolves and counts */
 	uint32_t answered_below;	/* sites before it answered, when the
@@ -611,9 +612,10 @@ static bool answered_here(struct state *st, uint32_t i)
 
 /* perf's thread beside a resolving thread: it counts the sample itself
  * while that thread is paused and the sample's site has its answer, else
- * queues it.  After a chunk that added no site to resolve, it tries to
- * pause the other thread: once the queue is drained, every site so far
- * has its answer. */
+ * queues it.  After two chunks that added no site to resolve (the one
+ * the other thread may still be counting, and the one just handed over:
+ * waiting for them is short), it tries to pause the other thread: once
+ * the queue is drained, every site so far has its answer. */
 static void hand_over(struct state *st, const struct pending *p,
 		      const struct pending_data *d, bool new_site, void *ctx)
 {
@@ -636,10 +638,11 @@ static void hand_over(struct state *st, const struct pending *p,
 		return;
 	st->chunk = handoff_publish(st->handoff);
 	st->chunk->n = 0;
-	if (!st->chunk_new_sites && handoff_pause(st->handoff)) {
+	if (!st->chunk_new_sites && !st->last_new_sites && handoff_pause(st->handoff)) {
 		st->counting_here = true;
 		st->answered_below = st->sites.n;
 	}
+	st->last_new_sites = st->chunk_new_sites;
 	st->chunk_new_sites = 0;
 }
 
