@@ -29,7 +29,7 @@ part() {
 n=$(perf script -i "$data" -F ip 2>/dev/null | wc -l)
 M() { echo "$1" | awk '{ printf "%.0f M", $1 / 1e6 }'; }
 
-# The small profile (110 k samples): what the plugin adds there is nearly
+# The small profile: what the plugin adds there is nearly
 # all one-time work, opening debug info and naming each distinct
 # instruction once.
 small=$work/perfreport-small.data
@@ -56,6 +56,6 @@ echo "  of the plugin's extra:"
 echo "    perf's resolve_ip                            $(M $((rip - floor)))  ($(( (rip - floor) / n )) a sample)"
 echo "    opening debug info (dt_dsos_get)             $(M "$(part cg.plugin 'dt_dsos_get')")"
 echo "    finding each sample's dso and site           $(M $(( $(part cg.plugin 'sites_get') + $(part cg.plugin 'sites_dso') )))"
-echo "    counting samples in the tables               $(M "$(part cg.plugin 'report.c:dt_report_add_sample')")"
+echo "    counting samples in the tables               $(M $(( $(part cg.plugin ':batched ') + $(part cg.plugin 'report.c:dt_report_add_sample') + $(part cg.plugin 'report.c:dt_report_add_many') )))"
 echo "  the rest is naming the distinct instructions and the queue of records"
 rm -f cg.floor cg.rip cg.plugin cg.*.err

@@ -11,11 +11,12 @@
  * first chunk it opens the binaries perf.data lists (prefetch.c), and
  * while no chunk waits it builds their whole-binary indexes; when perf
  * has read the last sample, its thread answers sites of other binaries
- * (help()).  Once a whole chunk's sites were answered and the other
- * thread has caught up and has nothing else to do, perf's thread counts
- * the samples itself (handing a sample over costs more than counting an
- * answered one), until a sample's site has no answer yet: from it on,
- * chunks again.  Either way every sample is counted in perf.data's order.
+ * (help()).  Once two chunks in a row named no new site to resolve and
+ * the other thread has counted them, perf's thread counts the samples
+ * itself (handing a sample over costs more than counting an answered
+ * one), until a sample's site has no answer yet: from it on, chunks
+ * again (hand_over()).  Either way every sample is counted in perf.data's
+ * order.
  * filter=TYPE must answer before filter_event returns, so it resolves in
  * perf's thread, as does threads=1.
  *
@@ -523,8 +524,10 @@ static void flush_batches(struct state *st)
 
 /* A sample that only adds to its site's sums: it has a period and nothing
  * the report keeps per sample, and is not its site's first (whose count
- * makes the report's rows in the order one sample at a time makes them). */
-static bool batched(struct state *st, struct site *t, const struct pending *p)
+ * makes the report's rows in the order one sample at a time makes them).
+ * Not inlined: bench/callgrind.sh counts its instructions. */
+static __attribute__((noinline)) bool batched(struct state *st, struct site *t,
+					      const struct pending *p)
 {
 	unsigned per_sample = DT_SAMPLE_ADDR | DT_SAMPLE_WEIGHT | DT_SAMPLE_DATA_SRC |
 			      (st->threads_kept ? DT_SAMPLE_TID : 0);
