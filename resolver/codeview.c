@@ -67,17 +67,34 @@ int dt_report_keep_pcs(struct dt_report *r)
 void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t n)
 {
-	struct pc_count *at = pc_get(r->pcs, s, ans->pc);
-	struct pc_count *to = ans->reason == DT_OK && ans->access_pc ?
-			      pc_get(r->pcs, s, ans->access_pc) : NULL;
+	bool charged = ans->reason == DT_OK && ans->access_pc;
+	/* the access's row first: adding it may move the rows, so the
+	 * sample's is looked up after it, and kept no longer than here */
+	struct pc_count *to = charged ? pc_get(r->pcs, s, ans->access_pc) : NULL;
+	size_t to_index = to ? (size_t)(to - r->pcs->v) : 0;
+	struct pc_count *at = !charged || to ? pc_get(r->pcs, s, ans->pc) : NULL;
 
-	if (!at || (ans->reason == DT_OK && ans->access_pc && !to)) {
+	if (!at) {
 		r->pcs->lost += n;
 		return;
 	}
 	at->samples[ev] += n;
-	if (to)
-		to->charged[ev] += n;
+	if (charged)
+		r->pcs->v[to_index].charged[ev] += n;
+}
+
+bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session *s,
+		     uint64_t pc, uint64_t *samples, uint64_t *charged)
+{
+	for (size_t i = 0; r->pcs && i < r->pcs->n; i++) {
+		const struct pc_count *c = &r->pcs->v[i];
+		if (c->s == s && c->pc == pc) {
+			*samples = c->samples[ev];
+			*charged = c->charged[ev];
+			return true;
+		}
+	}
+	return false;
 }
 
 void codeview_free(struct pc_table *t)

@@ -109,6 +109,9 @@ void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t n);
 void codeview_free(struct pc_table *t);
+/* Samples of event ev at (s, pc) and charged to it; false when no row. */
+bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session *s,
+		     uint64_t pc, uint64_t *samples, uint64_t *charged);
 /* Function symbol of every binary sampled, instruction by instruction. */
 void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 		    enum dt_format format);

@@ -66,4 +66,30 @@ dt_test 'an unknown function is said' '
 dt_test '--aggregate=code needs a function' '
 	dt_must_fail "$DTRESOLVE" --aggregate=code </dev/null 2>err && grep -q "name the function" err
 '
+# Every instruction of a large binary (dtresolve itself), highest address
+# first, each charged to the access before it (--skid=on): the rows per
+# instruction grow while a sample's two rows are looked up.  The row
+# looked up first was once kept across that growth and written after it
+# was freed (perf and dtresolve crashed on some binaries; unit-report pins
+# it on every build).
+dt_test 'every instruction of dtresolve charged to its access: the page is made' '
+	objdump -d --no-show-raw-insn "$DTRESOLVE" |
+		awk "/^ +[0-9a-f]+:/ { sub(\":\", \"\", \$1); print \"0x\" \$1 }" | sort -r >pcs &&
+	test $(wc -l <pcs) -gt 20000 &&
+	"$DTRESOLVE" -e "$DTRESOLVE" --skid=on --aggregate=html <pcs >pcs.html 2>pcs.err &&
+	grep -q "</html>" pcs.html || dt_show pcs.err
+'
+# The plugin's code view and page over a profile of ls, libc and the
+# kernel (many instructions, counted one at a time and as sums), their
+# totals those of perf.
+dt_test 'a profile of many instructions: the code view and the page, totals as perf' '
+	perf record -q -e cpu-clock -c 10000 -o ls.data -- ls -lR /usr/include >/dev/null 2>&1 &&
+	dt_perf_script perf -i ls.data --dlarg code=main --dlarg threads=1 >ls.code 2>ls.err &&
+	dt_perf_script perf -i ls.data --dlarg html=ls.html --dlarg threads=2 >/dev/null 2>>ls.err &&
+	grep -q "</html>" ls.html &&
+	dt_perf_script perf -i ls.data --dlarg stat --dlarg code=main >ls.stat 2>>ls.err &&
+	grep "^total	" ls.stat | cut -f2 >got &&
+	perf script -i ls.data -F ip 2>/dev/null | wc -l >want && dt_cmp want got ||
+	dt_show ls.err
+'
 dt_done

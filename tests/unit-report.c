@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "../resolver/dtprof.h"
+#include "../resolver/report.h"
 #include "tap.h"
 
 /* A table of r as text (freed by the caller). */
@@ -141,6 +142,43 @@ static void without_threads(void)
 	dt_report_free(not_kept);
 }
 
+/* Samples kept per instruction (the code view), each charged to the
+ * instruction before it, highest address first: every sample's charged
+ * row is new, so the rows grow while the sample's own row is held.  Small
+ * blocks allocated between the samples keep the rows from growing in
+ * place.  Each row must end with its sample and its charge. */
+static void pcs_growing(void)
+{
+	enum { N = 800 };
+	struct dt_report *r;
+	static int session_key;		/* the code view only compares it */
+	struct dt_session *s = (struct dt_session *)&session_key;
+	void *spacers[N];
+	unsigned wrong = 0;
+
+	if (!ok(!dt_report_new(&r) && !dt_report_keep_pcs(r), "a report keeping pcs"))
+		return;
+	for (unsigned i = 0; i < N; i++) {
+		struct dt_answer a;
+		dt_answer_miss(&a, 0x10000 - 4 * i, DT_OK);
+		a.access_pc = a.pc - 4;
+		a.type = "struct q";
+		a.field = "x";
+		dt_report_add(r, 0, s, &a, 1);
+		spacers[i] = malloc(64);
+	}
+	for (unsigned i = 1; i < N; i++) {
+		uint64_t samples, charged;
+		if (!codeview_counts(r, 0, s, 0x10000 - 4 * i, &samples, &charged) ||
+		    samples != 1 || charged != 1)
+			wrong++;
+	}
+	is_int((int)wrong, 0, "799 rows of one sample and one charge each");
+	for (unsigned i = 0; i < N; i++)
+		free(spacers[i]);
+	dt_report_free(r);
+}
+
 int main(void)
 {
 	struct dt_report *counted, *typed;
@@ -173,5 +211,6 @@ int main(void)
 	dt_report_free(typed);
 	many_against_one_by_one();
 	without_threads();
+	pcs_growing();
 	return done_testing();
 }
