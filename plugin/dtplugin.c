@@ -529,8 +529,7 @@ static void flush_batches(struct state *st)
 static __attribute__((noinline)) bool batched(struct state *st, struct site *t,
 					      const struct pending *p)
 {
-	unsigned per_sample = DT_SAMPLE_ADDR | DT_SAMPLE_WEIGHT | DT_SAMPLE_DATA_SRC |
-			      (st->threads_kept ? DT_SAMPLE_TID : 0);
+	unsigned per_sample = DATA_FIELDS | (st->threads_kept ? DT_SAMPLE_TID : 0);
 
 	if (!t->counted || (p->has & per_sample)) {
 		t->counted = true;

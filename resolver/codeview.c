@@ -36,25 +36,38 @@ static size_t pc_hash(const struct dt_session *s, uint64_t pc)
 	return (size_t)(((uintptr_t)s >> 4) * 0x9e3779b97f4a7c15ull ^ pc * 0xff51afd7ed558ccdull);
 }
 
-static struct pc_count *pc_get(struct pc_table *t, struct dt_session *s,
-			       uint64_t pc)
+/* The row of (s, pc): its index + 1, 0 when none. */
+static uint32_t pc_index(const struct pc_table *t, const struct dt_session *s,
+			 uint64_t pc)
 {
-	size_t h;
+	return INDEX_FIND(t->index, t->index_size, pc_hash(s, pc), i,
+			  t->v[i].s == s && t->v[i].pc == pc);
+}
 
+/* The row of (s, pc), NULL when none (or no table). */
+static const struct pc_count *pc_find(const struct pc_table *t,
+				      const struct dt_session *s, uint64_t pc)
+{
+	uint32_t k = t ? pc_index(t, s, pc) : 0;
+
+	return k ? &t->v[k - 1] : NULL;
+}
+
+/* The row of (s, pc), added when new: its index + 1, 0 when out of
+ * memory.  Adding may move the rows: keep indexes, not pointers. */
+static uint32_t pc_get(struct pc_table *t, struct dt_session *s, uint64_t pc)
+{
 	if (INDEX_READY(t->index, t->index_size, t->n, i,
 			pc_hash(t->v[i].s, t->v[i].pc)))
-		return NULL;
-	h = pc_hash(s, pc) & (t->index_size - 1);
-	for (; t->index[h]; h = (h + 1) & (t->index_size - 1)) {
-		struct pc_count *c = &t->v[t->index[h] - 1];
-		if (c->s == s && c->pc == pc)
-			return c;
-	}
+		return 0;
+	uint32_t k = pc_index(t, s, pc);
+	if (k)
+		return k;
 	if (t->n >= UINT32_MAX - 1 || GROW(t->v, t->cap, t->n, 256))
-		return NULL;
-	t->index[h] = (uint32_t)t->n + 1;
+		return 0;
+	t->index[INDEX_FREE(t->index, t->index_size, pc_hash(s, pc))] = (uint32_t)t->n + 1;
 	t->v[t->n] = (struct pc_count){ .s = s, .pc = pc };
-	return &t->v[t->n++];
+	return (uint32_t)++t->n;
 }
 
 int dt_report_keep_pcs(struct dt_report *r)
@@ -68,33 +81,28 @@ void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t n)
 {
 	bool charged = ans->reason == DT_OK && ans->access_pc;
-	/* the access's row first: adding it may move the rows, so the
-	 * sample's is looked up after it, and kept no longer than here */
-	struct pc_count *to = charged ? pc_get(r->pcs, s, ans->access_pc) : NULL;
-	size_t to_index = to ? (size_t)(to - r->pcs->v) : 0;
-	struct pc_count *at = !charged || to ? pc_get(r->pcs, s, ans->pc) : NULL;
+	uint32_t to = charged ? pc_get(r->pcs, s, ans->access_pc) : 0;
+	uint32_t at = !charged || to ? pc_get(r->pcs, s, ans->pc) : 0;
 
 	if (!at) {
 		r->pcs->lost += n;
 		return;
 	}
-	at->samples[ev] += n;
+	r->pcs->v[at - 1].samples[ev] += n;
 	if (charged)
-		r->pcs->v[to_index].charged[ev] += n;
+		r->pcs->v[to - 1].charged[ev] += n;
 }
 
 bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session *s,
 		     uint64_t pc, uint64_t *samples, uint64_t *charged)
 {
-	for (size_t i = 0; r->pcs && i < r->pcs->n; i++) {
-		const struct pc_count *c = &r->pcs->v[i];
-		if (c->s == s && c->pc == pc) {
-			*samples = c->samples[ev];
-			*charged = c->charged[ev];
-			return true;
-		}
-	}
-	return false;
+	const struct pc_count *c = pc_find(r->pcs, s, pc);
+
+	if (!c)
+		return false;
+	*samples = c->samples[ev];
+	*charged = c->charged[ev];
+	return true;
 }
 
 void codeview_free(struct pc_table *t)
@@ -181,20 +189,6 @@ static const char *source_text(const struct source *src, unsigned line)
 	while (*t == ' ' || *t == '\t')
 		t++;
 	return t;
-}
-
-static const struct pc_count *pc_find(const struct pc_table *t,
-				      const struct dt_session *s, uint64_t pc)
-{
-	if (!t || !t->index_size)
-		return NULL;
-	for (size_t h = pc_hash(s, pc) & (t->index_size - 1); t->index[h];
-	     h = (h + 1) & (t->index_size - 1)) {
-		const struct pc_count *c = &t->v[t->index[h] - 1];
-		if (c->s == s && c->pc == pc)
-			return c;
-	}
-	return NULL;
 }
 
 static const char *access_word(enum dt_access a)

@@ -318,8 +318,9 @@ struct offset_row *report_offset_row(struct type_row *t, int64_t off,
 
 /* n samples with one answer: one sample's fields (n = 1), or the sums of
  * n samples' periods that carry nothing else (dt_report_add_many). */
-static int add(struct dt_report *r, int ev, struct dt_session *s,
-	       const struct dt_answer *ans, const struct dt_sample *smp, uint64_t n)
+static int add_samples(struct dt_report *r, int ev, struct dt_session *s,
+		       const struct dt_answer *ans, const struct dt_sample *smp,
+		       uint64_t n)
 {
 	int level = smp->has & DT_SAMPLE_DATA_SRC ?
 		    (int)dt_data_src_level(smp->data_src) : -1;
@@ -383,7 +384,7 @@ int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 			 const struct dt_answer *ans, const struct dt_sample *smp)
 {
-	return add(r, ev, s, ans, smp, 1);
+	return add_samples(r, ev, s, ans, smp, 1);
 }
 
 int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,
@@ -391,7 +392,7 @@ int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,
 {
 	struct dt_sample smp = { .period = period, .tid = -1, .cpu = -1 };
 
-	return n ? add(r, ev, s, ans, &smp, n) : 0;
+	return n ? add_samples(r, ev, s, ans, &smp, n) : 0;
 }
 
 void dt_report_reasons_only(struct dt_report *r)
