@@ -11,12 +11,15 @@
  * first chunk it opens the binaries perf.data lists (prefetch.c), and
  * while no chunk waits it builds their whole-binary indexes; when perf
  * has read the last sample, its thread answers sites of other binaries
- * (help()).  Once two chunks in a row named no new site to resolve and
- * the other thread has counted them, perf's thread counts the samples
- * itself (handing a sample over costs more than counting an answered
- * one), until a sample's site has no answer yet: from it on, chunks
- * again (hand_over()).  Either way every sample is counted in perf.data's
- * order.
+ * (help()).  A site's first sample is always handed over; its later ones
+ * that carry only a period (no data address, no thread a table shows)
+ * perf's thread adds to the site's sums itself (held()), which stop()
+ * adds to the tables.  For the others: once two chunks in a row named no
+ * new site to resolve and the other thread has counted them, perf's
+ * thread counts the samples itself (handing a sample over costs more
+ * than counting an answered one), until a sample's site has no answer
+ * yet: from it on, chunks again (hand_over()).  Every table is the one
+ * counting in perf.data's order in one thread makes.
  * filter=TYPE must answer before filter_event returns, so it resolves in
  * perf's thread, as does threads=1.
  *
@@ -83,6 +86,7 @@ struct state {
 	struct handoff *handoff;	/* NULL: resolve in perf's thread */
 	int perfdata_fd;		/* for the resolving thread's prelude */
 	struct chunk *chunk;		/* being filled */
+	unsigned chunk_age;		/* samples read since its first */
 	unsigned chunk_new_sites;	/* sites it added that need resolving */
 	unsigned last_new_sites;	/* the same of the chunk before */
 	bool counting_here;		/* the other thread paused: perf's
@@ -90,6 +94,7 @@ struct state {
 	uint32_t answered_below;	/* sites before it answered, when the
 					 * other thread paused */
 	uint64_t handed, counted_here;	/* samples each way (DTPROF_DEBUG) */
+	uint64_t held;			/* and held in sites' sums */
 	/* perf's thread adds, before the chunks that name them */
 	struct sites sites;
 	/* the resolving thread (perf's, without a handoff) */
@@ -511,15 +516,30 @@ static void flush_batch(struct state *st, struct site *t)
 	t->batch_n = t->batch_period = 0;
 }
 
-/* Every site's kept-back samples in the report (the counting thread,
- * before the tables). */
-static void flush_batches(struct state *st)
+/* Every site's kept-back samples in the report: the counting thread's
+ * batches and perf's thread's held sums (in perf's thread, the other one
+ * ended, before the tables).  A site with held sums had its first sample
+ * counted, so it has its answer. */
+static void flush_sums(struct state *st)
 {
 	for (uint32_t i = 0; i < st->sites.n; i++) {
 		struct site *t = sites_at(&st->sites, i);
 		if (t->batch_n)
 			flush_batch(st, t);
+		if (t->held_n) {
+			t = site_answer(st, i, NULL, false);
+			dt_report_add_many(st->report, report_event(st, t->held_kind),
+					   t->session, &t->ans, t->held_n, t->held_period);
+			t->held_n = t->held_period = 0;
+		}
 	}
+}
+
+/* The fields the report keeps one sample at a time: with none of them,
+ * samples of one site and event only add to sums. */
+static unsigned per_sample_fields(const struct state *st)
+{
+	return DATA_FIELDS | (st->threads_kept ? DT_SAMPLE_TID : 0);
 }
 
 /* A sample that only adds to its site's sums: it has a period and nothing
@@ -529,9 +549,7 @@ static void flush_batches(struct state *st)
 static __attribute__((noinline)) bool batched(struct state *st, struct site *t,
 					      const struct pending *p)
 {
-	unsigned per_sample = DATA_FIELDS | (st->threads_kept ? DT_SAMPLE_TID : 0);
-
-	if (!t->counted || (p->has & per_sample)) {
+	if (!t->counted || (p->has & per_sample_fields(st))) {
 		t->counted = true;
 		return false;
 	}
@@ -612,14 +630,48 @@ static bool answered_here(struct state *st, uint32_t i)
 	       answer_known(t);
 }
 
+/* perf's thread beside a resolving thread, a sample of a site it has
+ * handed a sample over before: held in the site's sums (not handed over)
+ * when it carries only a period and is of the event of the site's first
+ * sample, which made the report's row.  What batched() would do, without
+ * the 24 bytes through the queue: on a profile of many distinct sites
+ * the other thread lags, and each chunk then costs fresh pages. */
+static bool held(struct state *st, const struct pending *p)
+{
+	if (p->site == NO_SITE || (p->has & per_sample_fields(st)))
+		return false;
+	struct site *t = sites_at(&st->sites, p->site);
+	if (t->held_kind != p->kind)
+		return false;
+	t->held_n++;
+	t->held_period += p->period;
+	st->held++;
+	return true;
+}
+
+/* perf's thread: the chunk to the other thread.  After two chunks that
+ * added no site to resolve (the one the other thread may still be
+ * counting, and the one just handed over: waiting for them is short), it
+ * tries to pause the other thread: once the queue is drained, every site
+ * so far has its answer. */
+static void publish(struct state *st)
+{
+	st->chunk = handoff_publish(st->handoff);
+	st->chunk->n = 0;
+	st->chunk_age = 0;
+	if (!st->chunk_new_sites && !st->last_new_sites && handoff_pause(st->handoff)) {
+		st->counting_here = true;
+		st->answered_below = st->sites.n;
+	}
+	st->last_new_sites = st->chunk_new_sites;
+	st->chunk_new_sites = 0;
+}
+
 /* perf's thread beside a resolving thread: it counts the sample itself
  * while that thread is paused and the sample's site has its answer, else
- * queues it.  After two chunks that added no site to resolve (the one
- * the other thread may still be counting, and the one just handed over:
- * waiting for them is short), it tries to pause the other thread: once
- * the queue is drained, every site so far has its answer. */
-static void hand_over(struct state *st, const struct pending *p,
-		      const struct pending_data *d, bool new_site, void *ctx)
+ * queues it. */
+static void queue(struct state *st, const struct pending *p,
+		  const struct pending_data *d, bool new_site, void *ctx)
 {
 	if (st->counting_here) {
 		if (answered_here(st, p->site)) {
@@ -636,16 +688,23 @@ static void hand_over(struct state *st, const struct pending *p,
 	c->n++;
 	st->handed++;
 	st->chunk_new_sites += new_site && !known_miss(sites_at(&st->sites, p->site));
-	if (c->n < CHUNK_SAMPLES)
-		return;
-	st->chunk = handoff_publish(st->handoff);
-	st->chunk->n = 0;
-	if (!st->chunk_new_sites && !st->last_new_sites && handoff_pause(st->handoff)) {
-		st->counting_here = true;
-		st->answered_below = st->sites.n;
-	}
-	st->last_new_sites = st->chunk_new_sites;
-	st->chunk_new_sites = 0;
+}
+
+/* perf's thread beside a resolving thread: the sample held in its site's
+ * sums, counted here or queued.  A chunk goes over when full, or once
+ * perf has read a chunk's worth of samples since its first: with most
+ * samples held, its new sites would wait long while the other thread has
+ * nothing to resolve. */
+static void hand_over(struct state *st, const struct pending *p,
+		      const struct pending_data *d, bool new_site, void *ctx)
+{
+	if (new_site)
+		sites_at(&st->sites, p->site)->held_kind = p->kind;
+	if (new_site || !held(st, p))
+		queue(st, p, d, new_site, ctx);
+	if (st->chunk->n && (st->chunk->n == CHUNK_SAMPLES ||
+			     ++st->chunk_age == CHUNK_SAMPLES))
+		publish(st);
 }
 
 EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
@@ -759,11 +818,12 @@ EXPORT int stop(void *data, void *ctx)
 		return 0;
 	if (st->handoff)	/* the last samples resolved, the thread ended */
 		handoff_finish(st->handoff, st->chunk->n > 0, help, st);
-	flush_batches(st);
+	flush_sums(st);
 	if (getenv("DTPROF_DEBUG") && !strcmp(getenv("DTPROF_DEBUG"), "1"))
 		note("%" PRIu64 " samples handed to the resolving thread, %" PRIu64
-		     " counted on perf's; %" PRIu64 " added to the tables as sums",
-		     st->handed, st->counted_here, st->batched);
+		     " counted on perf's, %" PRIu64 " held in sums there; %" PRIu64
+		     " added to the tables as sums", st->handed, st->counted_here,
+		     st->held, st->batched + st->held);
 	err = print_tables(st);
 	if (st->html)
 		err |= write_html(st);

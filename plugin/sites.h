@@ -56,6 +56,10 @@ struct site {
 	bool counted;
 	uint8_t batch_kind;
 	uint64_t batch_n, batch_period;
+	/* perf's thread's, beside a resolving thread: the same sums of the
+	 * samples it kept instead of handing them over (stop() adds them) */
+	uint8_t held_kind;
+	uint64_t held_n, held_period;
 };
 
 #define SITE_BLOCK 4096

@@ -129,16 +129,29 @@ dt_test "phases recorded: a loop, a list walk, the loop" "
 	gcc -O2 -g -static -o phases phases.c &&
 	$perf record -q -e cpu-clock -c 10000 -o phases.data ./phases 300000000 >/dev/null 2>rec.err
 "
+# the tables that keep no thread: perf's thread holds a site's later
+# samples in its sums; sharing keeps each sample's thread, so perf's
+# thread counts them itself once the other has caught up
 for t in 1 2; do
 	DTPROF_DEBUG=1 dt_perf_script $perf -i phases.data --dlarg format=tsv --dlarg report \
 		--dlarg stat --dlarg code=walk --dlarg threads=$t >phases.t$t 2>phases.err$t
+	DTPROF_DEBUG=1 dt_perf_script $perf -i phases.data --dlarg format=tsv --dlarg report \
+		--dlarg sharing --dlarg threads=$t >shared.t$t 2>shared.err$t
 done
 dt_test "phases: threads=1 and threads=2 print the same tables" "
 	grep -q '^cpu-clock	struct node	8	v	' phases.t1 && dt_cmp phases.t1 phases.t2
 "
-dt_test "phases: perf's thread counted samples, and handed samples over" "
+dt_test "phases: perf's thread held samples in sums, and handed samples over" "
 	grep 'samples handed' phases.err2 >counts &&
-	grep -Eq ': [1-9][0-9]* samples handed to the resolving thread, [1-9][0-9]* counted on perf.s; [1-9][0-9]* added to the tables as sums' counts ||
+	grep -Eq ': [1-9][0-9]* samples handed to the resolving thread, [0-9]* counted on perf.s, [1-9][0-9]* held in sums there; [1-9][0-9]* added to the tables as sums' counts ||
+	dt_show counts
+"
+dt_test "phases with sharing: threads=1 and threads=2 print the same tables" "
+	grep -q '^struct node	' shared.t1 && dt_cmp shared.t1 shared.t2
+"
+dt_test "phases with sharing: perf's thread counted samples, and handed samples over" "
+	grep 'samples handed' shared.err2 >counts &&
+	grep -Eq ': [1-9][0-9]* samples handed to the resolving thread, [1-9][0-9]* counted on perf.s, 0 held in sums there; [0-9]* added to the tables as sums' counts ||
 	dt_show counts
 "
 dt_done
