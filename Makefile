@@ -57,7 +57,7 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/track.c resolver/containers.c resolver/datasrc.c \
 	  resolver/sharing.c resolver/tables.c resolver/typenames.c \
 	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
-	  resolver/debuginfo.c resolver/demangle.c resolver/oom.c resolver/relocs.c resolver/kmodules.c resolver/perfdata.c \
+	  resolver/debuginfo.c resolver/debugcache.c resolver/demangle.c resolver/oom.c resolver/relocs.c resolver/kmodules.c resolver/perfdata.c \
 	  resolver/pages.c resolver/members.c resolver/children.c \
 	  $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)

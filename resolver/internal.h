@@ -613,18 +613,29 @@ bool build_id_path(char *buf, size_t len, const char *root, const void *id,
  * (when have_crc); -1 otherwise.  Never blocks on a FIFO. */
 int debuginfo_open_checked(const char *path, const void *id, int idlen,
 			   bool have_crc, GElf_Word crc);
-/* Separate debug info of file_name (with build-id id, .gnu_debuglink
- * debuglink and its crc) along search_path (libdwfl's syntax; NULL: the
- * default): an fd and *found (malloc'd path), or -1. */
 /* A malloc'd copy of libdwfl's search_path (NULL or "": the default,
  * ":.debug:/usr/lib/debug") for strtok_r on ':'; *entries: past its
  * leading flags ('-': no CRC checks, '+'), *crc_check from them.  NULL
  * without memory. */
 char *debuginfo_path_split(const char *search_path, char **entries,
 			   bool *crc_check);
+/* Separate debug info of file_name (with build-id id, .gnu_debuglink
+ * debuglink and its crc) along search_path (libdwfl's syntax; NULL: the
+ * default): an fd and *found (malloc'd path), or -1. */
 int debuginfo_search(const char *file_name, const char *search_path,
 		     const void *id, int idlen, const char *debuglink,
 		     GElf_Word crc, char **found);
+
+/* ---- debugcache.c: decompressed copies of debug files ---- */
+/* An fd of the cache's copy of the debug file with build-id id[0..idlen),
+ * and *found (malloc'd path); -1 when there is none (or no cache). */
+int debugcache_open(const void *id, int idlen, char **found);
+/* Whether debug file fd (of build-id id) has compressed DWARF that a copy
+ * in the cache would spare inflating again. */
+bool debugcache_wanted(int fd, const void *id, int idlen);
+/* Stores debug (libdw's Elf of it, its sections inflated) in the cache as
+ * a plain ELF file; false when it could not (no harm done). */
+bool debugcache_store(Elf *debug, const void *id, int idlen);
 
 /* ---- typenames.c ---- */
 void typedef_cache_free(struct typedef_cache *c);

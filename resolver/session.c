@@ -39,6 +39,9 @@ struct session_priv {
 	uint64_t tls_get_addr[2];	/* its PLT stub, and itself (static) */
 	bool tls_get_addr_looked;
 	uint64_t need;			/* file size the ELF headers imply */
+	bool copy_to_cache;		/* the debug file found has compressed
+					 * DWARF: once libdw has inflated it,
+					 * a copy goes to the cache */
 	Dwarf **splits;			/* .dwo handles met (libdw owns them) */
 	size_t nsplits, splits_cap;
 };
@@ -328,9 +331,10 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 	return NULL;
 }
 
-/* The debug file the caller named, else debuginfo.c's search; both take
- * only a regular file with the binary's build-id (or debuglink CRC).
- * debuginfod, where configured, is asked last, by build-id only. */
+/* The debug file the caller named, else the cache's inflated copy of it
+ * (debugcache.c), else debuginfo.c's search; all take only a regular file
+ * with the binary's build-id (or debuglink CRC).  debuginfod, where
+ * configured, is asked last, by build-id only. */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, GElf_Addr base,
 			  const char *file_name, const char *debuglink_file,
@@ -355,13 +359,30 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 				     p->debuginfo_file, p->pub.path);
 		return fd;
 	}
+	fd = debugcache_open(id, idlen, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
 	fd = debuginfo_search(file_name, p ? p->debuginfo_path : NULL, id, idlen,
 			      debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 && p)
+		p->copy_to_cache = debugcache_wanted(fd, id, idlen);
 	if (fd < 0 && urls && *urls && idlen > 0)
 		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base,
 						  file_name, NULL, 0,
 						  debuginfo_file_name);
 	return fd;
+}
+
+/* The debug file libdw just opened, inflated, into the cache. */
+static void copy_to_cache(struct dt_session *s)
+{
+	const unsigned char *id = NULL;
+	GElf_Addr vaddr;
+	int idlen = dwfl_module_build_id(s->mod, &id, &vaddr);
+
+	if (idlen > 0 && debugcache_store(dwarf_getelf(s->dwarf), id, idlen))
+		session_debug(s, "%s: its debug file, inflated, stored in the cache",
+			      s->path);
 }
 
 /* ---- split DWARF: DIEs in .dwo files ---- */
@@ -623,6 +644,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		s->prepare_skipped = info->d_size > LARGE_DEBUG_INFO;
 		pages_init(&s->pages, info->d_buf, info->d_size);
 	}
+	if (s->dwarf && p->copy_to_cache)
+		copy_to_cache(s);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
 	session_debug(s, "open %s: arch %s, dwarf %s, adjust %lld", path,

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Compressed separate debug info (as Debian's -dbg packages ship it) is
+# inflated once and kept in dtprof's cache under its build-id: later runs
+# read the copy and answer the same.  A copy of another build, one cut
+# short or one that is not a regular file is not used (and a good copy
+# takes its place); DTPROF_NO_CACHE=1 and a cache that cannot be written
+# change nothing but the time.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc objcopy strip readelf
+
+gcc -O2 -g -Wl,--build-id -o corpus "$DT_SRC/tests/fixtures/corpus.c"
+"$DTINSNS" corpus node_key cl_map item_val | cut -f1 >addrs
+"$DTRESOLVE" -e corpus addrs >want
+id=$(readelf -n corpus | sed -n "s/.*Build ID: \([0-9a-f]*\).*/\1/p")
+dir=root/.build-id/$(echo "$id" | cut -c1-2)
+debug=$dir/$(echo "$id" | cut -c3-).debug
+mkdir -p "$dir" bin
+objcopy --only-keep-debug --compress-debug-sections=zlib corpus "$debug"
+strip --strip-debug -o bin/corpus corpus
+# resolve CACHE: the stripped binary's requests, the copy kept in CACHE
+resolve() {
+	DTPROF_CACHE_DIR=$PWD/$1 "$DTRESOLVE" --debuginfo-path="$PWD/root" -e bin/corpus addrs
+}
+# compressed FILE: FILE has a compressed .debug_ section
+compressed() {
+	readelf -S -W "$1" | grep '\.debug_' | grep -q ' [A-Z]*C[A-Z]* '
+}
+# same_dwarf A B: readelf reads the same DWARF from both
+same_dwarf() {
+	readelf --debug-dump=info,abbrev,loc,str "$1" | grep -v 'loaded from' >dwarf.a &&
+	readelf --debug-dump=info,abbrev,loc,str "$2" | grep -v 'loaded from' >dwarf.b &&
+	test -s dwarf.a && cmp -s dwarf.a dwarf.b
+}
+
+dt_test 'the debug file is compressed, and resolves the requests' '
+	grep -q "struct callchain_list	16	ms.map" want && compressed "$debug"
+'
+dt_test 'first run: the same answers, and an inflated copy in the cache' '
+	resolve cache >out 2>err && dt_cmp want out && ! test -s err &&
+	test -f cache/$id.debug && ! compressed cache/$id.debug &&
+	readelf -n cache/$id.debug | grep -q "Build ID: $id"
+'
+dt_test 'the copy holds the same DWARF as the debug file' '
+	same_dwarf "$debug" cache/$id.debug
+'
+dt_test 'later runs read the copy: the same answers without the debug file' '
+	mv root root.away && resolve cache >out 2>err; rc=$?; mv root.away root &&
+	test $rc = 0 && dt_cmp want out && ! test -s err
+'
+
+# copies that must not be used; each is replaced by a good one
+sed "s/^struct callchain_list {/struct callchain_list { long pad[3];/" \
+	"$DT_SRC/tests/fixtures/corpus.c" >other.c
+gcc -O2 -g -Wl,--build-id -o other other.c
+dt_test 'a copy of another build under the build-id: not used, replaced' '
+	mkdir bad && objcopy --only-keep-debug other bad/$id.debug &&
+	resolve bad >out 2>err && dt_cmp want out && ! test -s err &&
+	readelf -n bad/$id.debug | grep -q "Build ID: $id"
+'
+dt_test 'a copy cut short: not used, replaced' '
+	mkdir short && head -c 2000 cache/$id.debug >short/$id.debug &&
+	resolve short >out 2>err && dt_cmp want out && ! test -s err &&
+	cmp -s short/$id.debug cache/$id.debug
+'
+dt_test 'a FIFO where the copy would be: no hang, the same answers' '
+	mkdir fifo && mkfifo fifo/$id.debug &&
+	DTPROF_CACHE_DIR=$PWD/fifo timeout 60 "$DTRESOLVE" --debuginfo-path="$PWD/root" \
+		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -s err
+'
+
+dt_test 'DTPROF_NO_CACHE=1: the same answers, nothing stored' '
+	DTPROF_NO_CACHE=1 resolve off >out 2>err && dt_cmp want out && ! test -s err &&
+	! test -e off
+'
+dt_test 'a cache that cannot be made: the same answers, no message' '
+	DTPROF_CACHE_DIR=/dev/null/dtprof "$DTRESOLVE" --debuginfo-path="$PWD/root" \
+		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -s err
+'
+dt_test 'the default cache: $XDG_CACHE_HOME/dtprof, else ~/.cache/dtprof' '
+	env -u DTPROF_CACHE_DIR XDG_CACHE_HOME="$PWD/xdg" HOME="$PWD/nohome" \
+		"$DTRESOLVE" --debuginfo-path="$PWD/root" -e bin/corpus addrs >out &&
+	dt_cmp want out && test -f xdg/dtprof/$id.debug && ! test -e nohome &&
+	mkdir home && env -u DTPROF_CACHE_DIR -u XDG_CACHE_HOME HOME="$PWD/home" \
+		"$DTRESOLVE" --debuginfo-path="$PWD/root" -e bin/corpus addrs >out &&
+	dt_cmp want out && test -f home/.cache/dtprof/$id.debug
+'
+dt_test 'a plain (uncompressed) debug file is not copied' '
+	mkdir -p plain/.build-id/$(echo "$id" | cut -c1-2) &&
+	objcopy --only-keep-debug corpus plain/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug &&
+	DTPROF_CACHE_DIR=$PWD/plaincache "$DTRESOLVE" --debuginfo-path="$PWD/plain" \
+		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -e plaincache/$id.debug
+'
+dt_done
