@@ -91,4 +91,30 @@ dt_test 'a plain (uncompressed) debug file is not copied' '
 	DTPROF_CACHE_DIR=$PWD/plaincache "$DTRESOLVE" --debuginfo-path="$PWD/plain" \
 		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -e plaincache/$id.debug
 '
+
+# corrupted debug files, and corrupted copies: no crash, every line answered
+answered() {	# answered CACHE: both the storing run and the reading one
+	for run in store read; do
+		DTPROF_CACHE_DIR=$PWD/$1 dt_no_crash "$DTRESOLVE" --debuginfo-path="$PWD/fuzzroot" \
+			-e bin/corpus addrs >out 2>err &&
+		test $(wc -l <out) = $(wc -l <addrs) || { sed 's/^/#   /' err | tail -3; return 1; }
+	done
+}
+fuzzdebug=fuzzroot/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+mkdir -p "$(dirname "$fuzzdebug")"
+bad=0
+for seed in $(seq 1 30); do
+	"$DT_SRC/tests/mutate-elf" $seed "$debug" "$fuzzdebug"
+	answered fuzz$seed || { bad=$((bad + 1)); echo "# debug file seed $seed failed"; }
+	rm -rf fuzz$seed
+done
+dt_test '30 corrupted compressed debug files: no crash, every line answered' 'test $bad = 0'
+cp "$debug" "$fuzzdebug"
+bad=0
+for seed in $(seq 1 30); do
+	mkdir fuzzcopy && "$DT_SRC/tests/mutate-elf" $seed cache/$id.debug fuzzcopy/$id.debug
+	answered fuzzcopy || { bad=$((bad + 1)); echo "# copy seed $seed failed"; }
+	rm -rf fuzzcopy
+done
+dt_test '30 corrupted copies in the cache: no crash, every line answered' 'test $bad = 0'
 dt_done
