@@ -27,6 +27,12 @@ part() {
 			gsub(",", "", $1); if ($1 + 0 > m) m = $1 + 0 } END { print m + 0 }'
 }
 n=$(perf script -i "$data" -F ip 2>/dev/null | wc -l)
+# inflated copies of compressed debug files (libc's, ld.so's) are read
+# from the plugin's cache, as on every run after a machine's first
+# (bench/plugin.sh's cache; one run fills it when empty)
+DTPROF_CACHE_DIR=$work/cache
+export DTPROF_CACHE_DIR
+perf script -i "$data" --dlfilter "$build/dtplugin.so" --dlarg stat >/dev/null 2>&1
 M() { echo "$1" | awk '{ printf "%.0f M", $1 / 1e6 }'; }
 
 # The small profile: what the plugin adds there is nearly
@@ -38,10 +44,12 @@ if [ -s "$small" ]; then
 	floor=$(count cg.floor "$build/bench/null-dlfilter.so")
 	plugin=$(count cg.plugin "$build/dtplugin.so" --dlarg threads=1)
 	open=$(part cg.plugin 'dt_dsos_get')
+	DTPROF_NO_CACHE=1 count cg.nocache "$build/dtplugin.so" --dlarg threads=1 >/dev/null
+	open_nocache=$(part cg.nocache 'dt_dsos_get')
 	echo "perfreport-small.data: $(perf script -i "$data" -F ip 2>/dev/null | wc -l) samples; instructions (callgrind), plugin with threads=1:"
 	echo "  perf script, do-nothing dlfilter (the floor)   $(M "$floor")"
 	echo "  plugin                                         $(M "$plugin")  (+$(echo "($plugin - $floor) * 100 / $floor" | bc)%)"
-	echo "    opening debug info (dt_dsos_get)             $(M "$open")"
+	echo "    opening debug info (dt_dsos_get)             $(M "$open")  ($(M "$open_nocache") without the cache of inflated debug files)"
 	echo "    the rest (naming, the tables)                $(M $((plugin - floor - open)))"
 	echo
 	data=$work/perfreport.data
@@ -58,4 +66,4 @@ echo "    opening debug info (dt_dsos_get)             $(M "$(part cg.plugin 'dt
 echo "    finding each sample's dso and site           $(M $(( $(part cg.plugin 'sites_get') + $(part cg.plugin 'sites_dso') )))"
 echo "    counting samples in the tables               $(M $(( $(part cg.plugin ':batched ') + $(part cg.plugin 'report.c:dt_report_add_sample') + $(part cg.plugin 'report.c:dt_report_add_many') )))"
 echo "  the rest is naming the distinct instructions and the queue of records"
-rm -f cg.floor cg.rip cg.plugin cg.*.err
+rm -f cg.floor cg.rip cg.plugin cg.nocache cg.*.err

@@ -170,6 +170,9 @@ struct dt_session {
 	struct answer_cache cache;
 	struct scope_index *scope_index;	/* scope.c, built lazily */
 	struct cu_ranges *cu_ranges;		/* scope.c, built lazily */
+	Dwarf_Aranges *aranges;			/* scope.c: .debug_aranges
+						 * (libdw's), once read */
+	bool aranges_read;
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct member_tables *members;		/* members.c, built lazily */
