@@ -116,7 +116,9 @@ static void usage(FILE *f)
 "Environment: DTPROF_DEBUG=1 traces each step on stderr; DTPROF_NO_TRACK=1\n"
 "names registers only through variables (no instruction tracking);\n"
 "PERF and DTPROF_PLUGIN name the perf and dtplugin.so that read perf.data\n"
-"files for --merge and --diff.\n");
+"files for --merge and --diff; inflated copies of compressed debug files\n"
+"are kept in DTPROF_CACHE_DIR (default ~/.cache/dtprof; DTPROF_NO_CACHE=1:\n"
+"none).\n");
 }
 
 /* --aggregate=VIEW[=TYPE]: the table, and the type it is about. */

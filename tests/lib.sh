@@ -14,6 +14,7 @@
 #                               with an argument, AArch64 gcc too)
 #   dt_all_right EVAL FUNCTION  (every access of FUNCTION correct)
 #   dt_fixture_functions SOURCE (the functions a fixture labels)
+#   dt_corpus_build_id          (corpus, addrs, want and $id in the trash)
 
 set -u
 DT_SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,6 +76,16 @@ dt_skip_all() {
 }
 
 # Skip-or-fail unless every named command exists.
+# dt_corpus_build_id: in the trash, corpus (the corpus fixture, gcc -O2
+# -g, with a build-id), addrs (the accesses of three of its functions) and
+# want (dtresolve's answers to them); sets id to the build-id in hex
+dt_corpus_build_id() {
+	gcc -O2 -g -Wl,--build-id -o corpus "$DT_SRC/tests/fixtures/corpus.c" &&
+	"$DTINSNS" corpus node_key cl_map item_val | cut -f1 >addrs &&
+	"$DTRESOLVE" -e corpus addrs >want &&
+	id=$(readelf -n corpus | sed -n "s/.*Build ID: \([0-9a-f]*\).*/\1/p")
+}
+
 dt_require() {
 	for c in "$@"; do
 		command -v "$c" >/dev/null 2>&1 || dt_skip_all "$c not installed"

@@ -9,10 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 dt_require gcc objcopy strip readelf
 
-gcc -O2 -g -Wl,--build-id -o corpus "$DT_SRC/tests/fixtures/corpus.c"
-"$DTINSNS" corpus node_key cl_map item_val | cut -f1 >addrs
-"$DTRESOLVE" -e corpus addrs >want
-id=$(readelf -n corpus | sed -n "s/.*Build ID: \([0-9a-f]*\).*/\1/p")
+dt_corpus_build_id
 
 dt_test 'the full binary resolves the requests' '
 	grep -q "struct callchain_list	16	ms.map" want
