@@ -140,70 +140,139 @@ static size_t align_up(size_t off, uint64_t align)
 	return align > 1 ? (off + align - 1) / align * align : off;
 }
 
-/* in's sections (as libdw left them: inflated) into out, laid out one
- * after the other past the headers; its program headers too, a note's
- * offset moved with the section it pointed at (the build-id is read from
- * PT_NOTE).  false when anything fails. */
-static bool copy_elf(Elf *in, Elf *out)
+/* len bytes of buf at off in fd. */
+static bool put(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return true;
+}
+
+static bool put_shdr(int fd, bool is64, const GElf_Shdr *h, uint64_t off)
+{
+	if (is64) {
+		Elf64_Shdr x = { h->sh_name, h->sh_type, h->sh_flags, h->sh_addr,
+				 h->sh_offset, h->sh_size, h->sh_link, h->sh_info,
+				 h->sh_addralign, h->sh_entsize };
+		return put(fd, &x, sizeof(x), off);
+	}
+	Elf32_Shdr x = { h->sh_name, h->sh_type, (Elf32_Word)h->sh_flags,
+			 (Elf32_Addr)h->sh_addr, (Elf32_Off)h->sh_offset,
+			 (Elf32_Word)h->sh_size, h->sh_link, h->sh_info,
+			 (Elf32_Word)h->sh_addralign, (Elf32_Word)h->sh_entsize };
+	return put(fd, &x, sizeof(x), off);
+}
+
+static bool put_phdr(int fd, bool is64, const GElf_Phdr *h, uint64_t off)
+{
+	if (is64) {
+		Elf64_Phdr x = { h->p_type, h->p_flags, h->p_offset, h->p_vaddr,
+				 h->p_paddr, h->p_filesz, h->p_memsz, h->p_align };
+		return put(fd, &x, sizeof(x), off);
+	}
+	Elf32_Phdr x = { h->p_type, (Elf32_Off)h->p_offset, (Elf32_Addr)h->p_vaddr,
+			 (Elf32_Addr)h->p_paddr, (Elf32_Word)h->p_filesz,
+			 (Elf32_Word)h->p_memsz, h->p_flags, (Elf32_Word)h->p_align };
+	return put(fd, &x, sizeof(x), off);
+}
+
+static bool put_ehdr(int fd, bool is64, const GElf_Ehdr *h)
+{
+	if (is64) {
+		Elf64_Ehdr x = { .e_type = h->e_type, .e_machine = h->e_machine,
+				 .e_version = h->e_version, .e_entry = h->e_entry,
+				 .e_phoff = h->e_phoff, .e_shoff = h->e_shoff,
+				 .e_flags = h->e_flags, .e_ehsize = sizeof(x),
+				 .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = h->e_phnum,
+				 .e_shentsize = sizeof(Elf64_Shdr), .e_shnum = h->e_shnum,
+				 .e_shstrndx = h->e_shstrndx };
+		memcpy(x.e_ident, h->e_ident, EI_NIDENT);
+		return put(fd, &x, sizeof(x), 0);
+	}
+	Elf32_Ehdr x = { .e_type = h->e_type, .e_machine = h->e_machine,
+			 .e_version = h->e_version, .e_entry = (Elf32_Addr)h->e_entry,
+			 .e_phoff = (Elf32_Off)h->e_phoff, .e_shoff = (Elf32_Off)h->e_shoff,
+			 .e_flags = h->e_flags, .e_ehsize = sizeof(x),
+			 .e_phentsize = sizeof(Elf32_Phdr), .e_phnum = h->e_phnum,
+			 .e_shentsize = sizeof(Elf32_Shdr), .e_shnum = h->e_shnum,
+			 .e_shstrndx = h->e_shstrndx };
+	memcpy(x.e_ident, h->e_ident, EI_NIDENT);
+	return put(fd, &x, sizeof(x), 0);
+}
+
+/* in's sections (as libdw left them: inflated) to fd, laid out one after
+ * the other past the headers, and its program headers, a note's offset
+ * moved with the section it pointed at (the build-id is read from
+ * PT_NOTE).  Written by hand, not through libelf's writer, which crashes
+ * when an allocation fails; the host's byte order only (the headers in
+ * memory are then the file's).  false when anything fails. */
+static bool copy_elf(Elf *in, int fd)
 {
 	GElf_Ehdr eh;
 	size_t phnum, shnum, shstrndx;
+	const unsigned char host = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+				   ELFDATA2LSB : ELFDATA2MSB;
 
-	if (!gelf_getehdr(in, &eh) || elf_getphdrnum(in, &phnum) ||
-	    elf_getshdrnum(in, &shnum) || elf_getshdrstrndx(in, &shstrndx) ||
-	    shnum >= SHN_LORESERVE || shstrndx >= SHN_LORESERVE ||
-	    !gelf_newehdr(out, gelf_getclass(in)) || (phnum && !gelf_newphdr(out, phnum)))
+	if (!gelf_getehdr(in, &eh) || eh.e_ident[EI_DATA] != host ||
+	    (eh.e_ident[EI_CLASS] != ELFCLASS64 && eh.e_ident[EI_CLASS] != ELFCLASS32) ||
+	    elf_getphdrnum(in, &phnum) || elf_getshdrnum(in, &shnum) ||
+	    elf_getshdrstrndx(in, &shstrndx) || !shnum || phnum >= PN_XNUM ||
+	    shnum >= SHN_LORESERVE || shstrndx >= SHN_LORESERVE)
 		return false;
-	int class = gelf_getclass(in);
-	size_t off = gelf_fsize(in, ELF_T_EHDR, 1, EV_CURRENT) +
-		     gelf_fsize(in, ELF_T_PHDR, phnum, EV_CURRENT);
-	uint64_t *old_off = calloc(shnum ? shnum : 1, sizeof(*old_off));
-	uint64_t *new_off = calloc(shnum ? shnum : 1, sizeof(*new_off));
-	bool ok = old_off && new_off && class != ELFCLASSNONE;
+	bool is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	size_t ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	size_t phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	size_t shsize = is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	GElf_Shdr *sh = calloc(shnum, sizeof(*sh));
+	uint64_t *old_off = calloc(shnum, sizeof(*old_off));
+	uint64_t off = ehsize + phnum * phsize;
+	bool ok = sh && old_off;
 
 	for (size_t i = 1; ok && i < shnum; i++) {
-		Elf_Scn *from = elf_getscn(in, i), *to = elf_newscn(out);
-		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(in, i);
 		Elf_Data *d = NULL;
-		ok = from && to && gelf_getshdr(from, &sh);
-		old_off[i] = ok && sh.sh_type != SHT_NOBITS ? sh.sh_offset : UINT64_MAX;
-		if (ok && sh.sh_type != SHT_NOBITS) {
-			/* one data of the whole section: what libdw read */
-			Elf_Data *src = elf_getdata(from, NULL);
-			ok = src && !elf_getdata(from, src) && (d = elf_newdata(to));
-			if (ok) {
-				*d = *src;
-				sh.sh_size = src->d_size;
-			}
-		}
+		ok = scn && gelf_getshdr(scn, &sh[i]);
 		if (!ok)
 			break;
-		off = align_up(off, sh.sh_addralign);
-		sh.sh_offset = new_off[i] = off;
-		if (sh.sh_type != SHT_NOBITS)
-			off += sh.sh_size;
-		ok = gelf_update_shdr(to, &sh);
+		old_off[i] = sh[i].sh_type == SHT_NOBITS ? UINT64_MAX : sh[i].sh_offset;
+		off = align_up(off, sh[i].sh_addralign);
+		sh[i].sh_offset = off;
+		if (sh[i].sh_type == SHT_NOBITS)
+			continue;
+		/* the file's bytes, or what libdw inflated them to */
+		d = elf_rawdata(scn, NULL);
+		ok = d && d->d_size == sh[i].sh_size &&
+		     (!d->d_size || (d->d_buf && put(fd, d->d_buf, d->d_size, off)));
+		off += sh[i].sh_size;
 	}
 	for (size_t i = 0; ok && i < phnum; i++) {
 		GElf_Phdr ph;
 		ok = gelf_getphdr(in, (int)i, &ph);
-		for (size_t k = 1; ok && k < shnum; k++)
-			if (ph.p_type == PT_NOTE && old_off[k] == ph.p_offset) {
-				ph.p_offset = new_off[k];
+		for (size_t k = 1; ok && ph.p_type == PT_NOTE && k < shnum; k++)
+			if (old_off[k] == ph.p_offset) {
+				ph.p_offset = sh[k].sh_offset;
 				break;
 			}
-		ok = ok && gelf_update_phdr(out, (int)i, &ph);
+		ok = ok && put_phdr(fd, is64, &ph, ehsize + i * phsize);
 	}
-	if (ok) {
-		eh.e_phoff = phnum ? gelf_fsize(in, ELF_T_EHDR, 1, EV_CURRENT) : 0;
-		eh.e_shoff = align_up(off, class == ELFCLASS64 ? 8 : 4);
-		eh.e_shstrndx = (GElf_Half)shstrndx;
-		ok = gelf_update_ehdr(out, &eh) &&
-		     elf_flagelf(out, ELF_C_SET, ELF_F_LAYOUT) &&
-		     elf_update(out, ELF_C_WRITE) > 0;
-	}
+	eh.e_phoff = phnum ? ehsize : 0;
+	eh.e_phnum = (GElf_Half)phnum;
+	eh.e_shoff = align_up(off, is64 ? 8 : 4);
+	eh.e_shnum = (GElf_Half)shnum;
+	eh.e_shstrndx = (GElf_Half)shstrndx;
+	for (size_t i = 0; ok && i < shnum; i++)
+		ok = put_shdr(fd, is64, &sh[i], eh.e_shoff + i * shsize);
+	ok = ok && put_ehdr(fd, is64, &eh);
+	free(sh);
 	free(old_off);
-	free(new_off);
 	return ok;
 }
 
@@ -233,9 +302,7 @@ bool debugcache_store(Elf *debug, const void *id, int idlen)
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return false;
-	Elf *out = elf_begin(fd, ELF_C_WRITE, NULL);
-	bool ok = out && copy_elf(debug, out);
-	elf_end(out);
+	bool ok = copy_elf(debug, fd);
 	ok = !close(fd) && ok;
 	/* another process may have stored the same copy meanwhile: either
 	 * one is right */

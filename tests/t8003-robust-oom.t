@@ -6,7 +6,8 @@
 # a wrong answer or a wrong message;
 # either a clean stop that says out of memory (exit 1), or every line
 # answered, each as without the limit or as no_memory, said on stderr and
-# counted in the totals.
+# counted in the totals.  Also with the debug info apart and compressed,
+# its inflated copy written to the cache and read from it under the limit.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 case $DT_BUILD in */san)
@@ -28,16 +29,13 @@ runs() {	# for good (DT_FAIL_COUNT unset), then for 40 allocations
 		echo "$n 40"
 	done
 }
-runs >plan
-while read n count; do
-	[ $count = - ] && count=
-	DT_FAIL_AFTER=$n DT_FAIL_COUNT=$count LD_PRELOAD=$PWD/failmalloc.so \
-		"$DTRESOLVE" -v --stat -e corpus addrs >out 2>err
-	rc=$?
+# judge RC: the run's exit status and out, err against want (lines long);
+# a failure is counted in bad and shown
+judge() {
 	why=
-	if [ $rc -ge 2 ]; then
-		why="exit $rc"
-	elif [ $rc = 1 ]; then
+	if [ $1 -ge 2 ]; then
+		why="exit $1"
+	elif [ $1 = 1 ]; then
 		grep -q "out of memory\|Cannot allocate memory" err || why="exit 1 without saying out of memory"
 		stops=$((stops + 1))
 	elif [ $(wc -l <out) != $lines ]; then
@@ -59,9 +57,40 @@ while read n count; do
 		echo "# DT_FAIL_AFTER=$n DT_FAIL_COUNT=$count: $why"
 		sed 's/^/#   /' err | tail -3
 	fi
+}
+runs >plan
+while read n count; do
+	[ $count = - ] && count=
+	DT_FAIL_AFTER=$n DT_FAIL_COUNT=$count LD_PRELOAD=$PWD/failmalloc.so \
+		"$DTRESOLVE" -v --stat -e corpus addrs >out 2>err
+	judge $?
 done <plan
 dt_test "out of memory at every place: no crash, no wrong answer or message ($stops clean stops, $partial runs with no_memory answers)" \
 	'test $bad = 0 && test $partial -gt 0'
+
+# The debug info apart and zlib-compressed, as Debian's -dbg packages ship
+# it: the inflated copy is written to the cache under the limit (a fresh
+# cache each run), and read from it under the limit
+mkdir -p zroot/.build-id bin
+id=$(readelf -n corpus | sed -n "s/.*Build ID: \([0-9a-f]*\).*/\1/p")
+mkdir -p zroot/.build-id/$(echo "$id" | cut -c1-2)
+objcopy --only-keep-debug --compress-debug-sections=zlib corpus \
+	zroot/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+strip --strip-debug -o bin/corpus corpus
+DTPROF_CACHE_DIR=$PWD/warm "$DTRESOLVE" -v --debuginfo-path="$PWD/zroot" -e bin/corpus addrs >want
+bad_before=$bad
+for n in $(seq 0 3 150) 200 300 500 1000 2000 4000 8000; do
+	for cache in cold warm; do
+		count=40
+		rm -rf cold
+		DT_FAIL_AFTER=$n DT_FAIL_COUNT=$count LD_PRELOAD=$PWD/failmalloc.so \
+			DTPROF_CACHE_DIR=$PWD/$cache "$DTRESOLVE" -v --stat \
+			--debuginfo-path="$PWD/zroot" -e bin/corpus addrs >out 2>err
+		judge $?
+	done
+done
+dt_test "compressed debug info, its copy stored and read out of memory: no crash, no wrong answer or message" \
+	'test -n "$id" && test -f warm/$id.debug && test $bad = $bad_before'
 
 # The plugin, with its second thread, driven as perf drives it: the same
 # promises inside perf, where a stop would lose the report (unit-plugin's
