@@ -508,12 +508,12 @@ static void help(void *arg)
 	}
 }
 
-/* Add the samples site t keeps back to the report. */
-static void flush_batch(struct state *st, struct site *t)
+/* Add sums of site t (answered) to the report. */
+static void add_sums(struct state *st, const struct site *t, struct site_sums *sums)
 {
-	dt_report_add_many(st->report, report_event(st, t->batch_kind), t->session,
-			   &t->ans, t->batch_n, t->batch_period);
-	t->batch_n = t->batch_period = 0;
+	dt_report_add_many(st->report, report_event(st, sums->kind), t->session,
+			   &t->ans, sums->n, sums->period);
+	sums->n = sums->period = 0;
 }
 
 /* Every site's kept-back samples in the report: the counting thread's
@@ -524,14 +524,10 @@ static void flush_sums(struct state *st)
 {
 	for (uint32_t i = 0; i < st->sites.n; i++) {
 		struct site *t = sites_at(&st->sites, i);
-		if (t->batch_n)
-			flush_batch(st, t);
-		if (t->held_n) {
-			t = site_answer(st, i, NULL, false);
-			dt_report_add_many(st->report, report_event(st, t->held_kind),
-					   t->session, &t->ans, t->held_n, t->held_period);
-			t->held_n = t->held_period = 0;
-		}
+		if (t->batch.n)
+			add_sums(st, t, &t->batch);
+		if (t->held.n)
+			add_sums(st, site_answer(st, i, NULL, false), &t->held);
 	}
 }
 
@@ -553,12 +549,12 @@ static __attribute__((noinline)) bool batched(struct state *st, struct site *t,
 		t->counted = true;
 		return false;
 	}
-	if (t->batch_n && t->batch_kind != p->kind)
-		flush_batch(st, t);
-	t->batch_kind = p->kind;
-	t->batch_n++;
+	if (t->batch.n && t->batch.kind != p->kind)
+		add_sums(st, t, &t->batch);
+	t->batch.kind = p->kind;
+	t->batch.n++;
 	st->batched++;
-	t->batch_period += p->period;
+	t->batch.period += p->period;
 	return true;
 }
 
@@ -641,10 +637,10 @@ static bool held(struct state *st, const struct pending *p)
 	if (p->site == NO_SITE || (p->has & per_sample_fields(st)))
 		return false;
 	struct site *t = sites_at(&st->sites, p->site);
-	if (t->held_kind != p->kind)
+	if (t->held.kind != p->kind)
 		return false;
-	t->held_n++;
-	t->held_period += p->period;
+	t->held.n++;
+	t->held.period += p->period;
 	st->held++;
 	return true;
 }
@@ -699,7 +695,7 @@ static void hand_over(struct state *st, const struct pending *p,
 		      const struct pending_data *d, bool new_site, void *ctx)
 {
 	if (new_site)
-		sites_at(&st->sites, p->site)->held_kind = p->kind;
+		sites_at(&st->sites, p->site)->held.kind = p->kind;
 	if (new_site || !held(st, p))
 		queue(st, p, d, new_site, ctx);
 	if (st->chunk->n && (st->chunk->n == CHUNK_SAMPLES ||

@@ -5,8 +5,8 @@
  * consumed ones, reused last-freed first (its bytes are still in a cache
  * when the consumer keeps up).  Chunks are allocated as the queue grows,
  * so a consumer that keeps up costs two or three.  handoff_pause() lets
- * the producer do the consumer's work itself while nothing is queued.  The mutex orders a
- * chunk's bytes before their use on either side.
+ * the producer do the consumer's work itself while nothing is queued.
+ * The mutex orders a chunk's bytes before their use on either side.
  */
 #include <errno.h>
 #include <pthread.h>

@@ -41,6 +41,13 @@ struct dso_name {
 	struct binary_lock own;
 };
 
+/* Samples of one event (its index in the plugin's kinds) that carry only
+ * a period, summed until added to the report. */
+struct site_sums {
+	uint8_t kind;
+	uint64_t n, period;
+};
+
 struct site {
 	const struct dso_name *dso;	/* NULL: perf placed it in no dso */
 	uint64_t addr, ip, symoff;	/* without a dso, addr is the ip */
@@ -54,12 +61,11 @@ struct site {
 	/* the counting thread's: after its first, samples of one event
 	 * that carry only a period, summed until added to the report */
 	bool counted;
-	uint8_t batch_kind;
-	uint64_t batch_n, batch_period;
+	struct site_sums batch;
 	/* perf's thread's, beside a resolving thread: the same sums of the
-	 * samples it kept instead of handing them over (stop() adds them) */
-	uint8_t held_kind;
-	uint64_t held_n, held_period;
+	 * samples it kept instead of handing them over (stop() adds them);
+	 * held.kind is the event of the site's first sample */
+	struct site_sums held;
 };
 
 #define SITE_BLOCK 4096

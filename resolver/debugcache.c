@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
- * Decompressed copies of separate debug files, by build-id.  Debian's
+ * Decompressed copies of separate debug files, by build-id, in a tree
+ * laid out as /usr/lib/debug's (DIR/.build-id/xx/rest.debug).  Debian's
  * -dbg packages ship their DWARF zlib-compressed (SHF_COMPRESSED), and
  * libdw inflates every debug section when it opens the file: 10 MB for
  * libc, most of a short profile's time.  Once a session has opened such a
@@ -50,23 +51,29 @@ static bool cache_dir(char *buf, size_t len)
 	return n > 0 && (size_t)n < len;
 }
 
-/* DIR/<build-id in hex>.debug into buf. */
+/* DIR/.build-id/xx/rest.debug into buf. */
 static bool copy_path(char *buf, size_t len, const void *id, int idlen)
 {
 	char dir[PATH_MAX];
-	const unsigned char *b = id;
-	size_t used;
 
-	if (idlen <= 0 || idlen > 64 || !cache_dir(dir, sizeof(dir)))
-		return false;
-	int n = snprintf(buf, len, "%s/", dir);
-	if (n < 0 || (size_t)n >= len)
-		return false;
-	used = (size_t)n;
-	for (int i = 0; i < idlen && used + 3 < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%02x", b[i]);
-	n = snprintf(buf + used, len - used, ".debug");
-	return n > 0 && used + (size_t)n < len;
+	return idlen > 0 && cache_dir(dir, sizeof(dir)) &&
+	       build_id_path(buf, len, dir, id, (size_t)idlen, ".debug");
+}
+
+/* The directories path's file goes in, made where missing (the cache's
+ * parent, ~/.cache, included); false when the last cannot be made. */
+static bool make_dirs(const char *path)
+{
+	char dir[PATH_MAX];
+	int n = snprintf(dir, sizeof(dir), "%s", path);
+	bool ok = n > 0 && (size_t)n < sizeof(dir);
+
+	for (char *slash = dir + 1; ok && (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		ok = !mkdir(dir, 0700) || errno == EEXIST;
+		*slash = '/';
+	}
+	return ok;
 }
 
 /* Whether the file holds all it says it does: its section header table
@@ -276,39 +283,34 @@ static bool copy_elf(Elf *in, int fd)
 	return ok;
 }
 
-bool debugcache_store(Elf *debug, const void *id, int idlen)
+int debugcache_store(Elf *debug, const void *id, int idlen)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 16], dir[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX + 16];
 	size_t size = 0;
 
-	if (!debug || !copy_path(path, sizeof(path), id, idlen) ||
-	    !cache_dir(dir, sizeof(dir)))
-		return false;
+	if (!debug || !copy_path(path, sizeof(path), id, idlen))
+		return -ENOENT;		/* no cache, or no build-id */
 	elf_rawfile(debug, &size);
 	if (size > MAX_COPY_SIZE)
-		return false;
-	/* the directory and its parent (~/.cache) may not exist yet */
-	char *slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		mkdir(dir, 0700);
-		*slash = '/';
-	}
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return false;
+		return -EFBIG;
+	if (!make_dirs(path))
+		return -errno;
 	int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return false;
+		return -ENAMETOOLONG;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return false;
+		return -errno;
+	errno = 0;
 	bool ok = copy_elf(debug, fd);
-	ok = !close(fd) && ok;
+	int err = ok ? 0 : errno ? -errno : -EIO;
+	if (close(fd) && !err)
+		err = -errno;
 	/* another process may have stored the same copy meanwhile: either
 	 * one is right */
-	if (!ok || rename(tmp, path)) {
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
 		unlink(tmp);
-		return false;
-	}
-	return true;
+	return err;
 }

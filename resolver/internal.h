@@ -637,8 +637,8 @@ int debugcache_open(const void *id, int idlen, char **found);
  * in the cache would spare inflating again. */
 bool debugcache_wanted(int fd, const void *id, int idlen);
 /* Stores debug (libdw's Elf of it, its sections inflated) in the cache as
- * a plain ELF file; false when it could not (no harm done). */
-bool debugcache_store(Elf *debug, const void *id, int idlen);
+ * a plain ELF file: 0, or -errno when it could not (no harm done). */
+int debugcache_store(Elf *debug, const void *id, int idlen);
 
 /* ---- typenames.c ---- */
 void typedef_cache_free(struct typedef_cache *c);

@@ -380,7 +380,13 @@ static void copy_to_cache(struct dt_session *s)
 	GElf_Addr vaddr;
 	int idlen = dwfl_module_build_id(s->mod, &id, &vaddr);
 
-	if (idlen > 0 && debugcache_store(dwarf_getelf(s->dwarf), id, idlen))
+	int err = debugcache_store(dwarf_getelf(s->dwarf), id, idlen);
+
+	/* a cache that cannot be written only costs time: said when tracing */
+	if (err)
+		session_debug(s, "%s: its inflated debug file not stored in the cache: %s",
+			      s->path, strerror(-err));
+	else
 		session_debug(s, "%s: its debug file, inflated, stored in the cache",
 			      s->path);
 }

@@ -12,6 +12,7 @@ dt_require gcc objcopy strip readelf
 dt_corpus_build_id
 dir=root/.build-id/$(echo "$id" | cut -c1-2)
 debug=$dir/$(echo "$id" | cut -c3-).debug
+copy=${debug#root/}	# the copy's place in a cache: a build-id tree too
 mkdir -p "$dir" bin
 objcopy --only-keep-debug --compress-debug-sections=zlib corpus "$debug"
 strip --strip-debug -o bin/corpus corpus
@@ -35,11 +36,11 @@ dt_test 'the debug file is compressed, and resolves the requests' '
 '
 dt_test 'first run: the same answers, and an inflated copy in the cache' '
 	resolve cache >out 2>err && dt_cmp want out && ! test -s err &&
-	test -f cache/$id.debug && ! compressed cache/$id.debug &&
-	readelf -n cache/$id.debug | grep -q "Build ID: $id"
+	test -f cache/$copy && ! compressed cache/$copy &&
+	readelf -n cache/$copy | grep -q "Build ID: $id"
 '
 dt_test 'the copy holds the same DWARF as the debug file' '
-	same_dwarf "$debug" cache/$id.debug
+	same_dwarf "$debug" cache/$copy
 '
 dt_test 'later runs read the copy: the same answers without the debug file' '
 	mv root root.away && resolve cache >out 2>err; rc=$?; mv root.away root &&
@@ -51,17 +52,17 @@ sed "s/^struct callchain_list {/struct callchain_list { long pad[3];/" \
 	"$DT_SRC/tests/fixtures/corpus.c" >other.c
 gcc -O2 -g -Wl,--build-id -o other other.c
 dt_test 'a copy of another build under the build-id: not used, replaced' '
-	mkdir bad && objcopy --only-keep-debug other bad/$id.debug &&
+	mkdir -p bad/$(dirname $copy) && objcopy --only-keep-debug other bad/$copy &&
 	resolve bad >out 2>err && dt_cmp want out && ! test -s err &&
-	readelf -n bad/$id.debug | grep -q "Build ID: $id"
+	readelf -n bad/$copy | grep -q "Build ID: $id"
 '
 dt_test 'a copy cut short: not used, replaced' '
-	mkdir short && head -c 2000 cache/$id.debug >short/$id.debug &&
+	mkdir -p short/$(dirname $copy) && head -c 2000 cache/$copy >short/$copy &&
 	resolve short >out 2>err && dt_cmp want out && ! test -s err &&
-	cmp -s short/$id.debug cache/$id.debug
+	cmp -s short/$copy cache/$copy
 '
 dt_test 'a FIFO where the copy would be: no hang, the same answers' '
-	mkdir fifo && mkfifo fifo/$id.debug &&
+	mkdir -p fifo/$(dirname $copy) && mkfifo fifo/$copy &&
 	DTPROF_CACHE_DIR=$PWD/fifo timeout 60 "$DTRESOLVE" --debuginfo-path="$PWD/root" \
 		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -s err
 '
@@ -70,23 +71,31 @@ dt_test 'DTPROF_NO_CACHE=1: the same answers, nothing stored' '
 	DTPROF_NO_CACHE=1 resolve off >out 2>err && dt_cmp want out && ! test -s err &&
 	! test -e off
 '
-dt_test 'a cache that cannot be made: the same answers, no message' '
+dt_test 'a cache that cannot be made: the same answers, no message, said when tracing' '
 	DTPROF_CACHE_DIR=/dev/null/dtprof "$DTRESOLVE" --debuginfo-path="$PWD/root" \
-		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -s err
+		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -s err &&
+	DTPROF_DEBUG=1 DTPROF_CACHE_DIR=/dev/null/dtprof "$DTRESOLVE" --debuginfo-path="$PWD/root" \
+		-e bin/corpus addrs >out 2>err &&
+	grep -q "bin/corpus: its inflated debug file not stored in the cache: Not a directory" err ||
+	dt_show err
+'
+dt_test 'the cache is a build-id tree: a debug root for any tool' '
+	"$DTRESOLVE" --debuginfo-path="$PWD/cache" -e bin/corpus addrs >out 2>err &&
+	dt_cmp want out && ! test -s err
 '
 dt_test 'the default cache: $XDG_CACHE_HOME/dtprof, else ~/.cache/dtprof' '
 	env -u DTPROF_CACHE_DIR XDG_CACHE_HOME="$PWD/xdg" HOME="$PWD/nohome" \
 		"$DTRESOLVE" --debuginfo-path="$PWD/root" -e bin/corpus addrs >out &&
-	dt_cmp want out && test -f xdg/dtprof/$id.debug && ! test -e nohome &&
+	dt_cmp want out && test -f xdg/dtprof/$copy && ! test -e nohome &&
 	mkdir home && env -u DTPROF_CACHE_DIR -u XDG_CACHE_HOME HOME="$PWD/home" \
 		"$DTRESOLVE" --debuginfo-path="$PWD/root" -e bin/corpus addrs >out &&
-	dt_cmp want out && test -f home/.cache/dtprof/$id.debug
+	dt_cmp want out && test -f home/.cache/dtprof/$copy
 '
 dt_test 'a plain (uncompressed) debug file is not copied' '
 	mkdir -p plain/.build-id/$(echo "$id" | cut -c1-2) &&
 	objcopy --only-keep-debug corpus plain/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug &&
 	DTPROF_CACHE_DIR=$PWD/plaincache "$DTRESOLVE" --debuginfo-path="$PWD/plain" \
-		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -e plaincache/$id.debug
+		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -e plaincache/$copy
 '
 
 # corrupted debug files, and corrupted copies: no crash, every line answered
@@ -109,7 +118,7 @@ dt_test '30 corrupted compressed debug files: no crash, every line answered' 'te
 cp "$debug" "$fuzzdebug"
 bad=0
 for seed in $(seq 1 30); do
-	mkdir fuzzcopy && "$DT_SRC/tests/mutate-elf" $seed cache/$id.debug fuzzcopy/$id.debug
+	mkdir -p fuzzcopy/$(dirname $copy) && "$DT_SRC/tests/mutate-elf" $seed cache/$copy fuzzcopy/$copy
 	answered fuzzcopy || { bad=$((bad + 1)); echo "# copy seed $seed failed"; }
 	rm -rf fuzzcopy
 done
