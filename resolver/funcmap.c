@@ -3,9 +3,11 @@
  * A function decoded once: every instruction's address, length, kind of
  * memory access, what it does to registers and stack memory, and its
  * basic blocks with their successors.  Built on first use per function
- * (bounds from DWARF, or the ELF symbol table without it) and kept for the
- * session.  Skid compensation walks it backwards; track.c runs its
- * dataflow over the blocks.
+ * (bounds from DWARF, or the ELF symbol table without it) and kept while
+ * it is among the recently used: a kernel's questions span thousands of
+ * functions, and their maps and dataflow states would otherwise stay for
+ * the session (30 MB of a vmlinux run's heap).  Skid compensation walks it
+ * backwards; track.c runs its dataflow over the blocks.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +17,10 @@
 #include "arrays.h"
 
 #define MAX_FUNC_BYTES (1 << 20)	/* larger "functions" are data */
+/* Maps kept between questions: s->keep_functions of them (a large
+ * program's hot functions fit; a kernel's thousands are trimmed to the
+ * most recently asked), holding no more instructions than these (7 MB) */
+#define MAPS_KEPT_INSNS (1u << 17)
 
 /* What a direct call to target may change (funcmap_call_clobbers). */
 struct call_clobbers {
@@ -30,6 +36,8 @@ struct funcmap_cache {
 	size_t ncalls, calls_cap;
 	uint32_t *calls_slot;		/* open addressing over calls: arrays.h */
 	size_t calls_size;
+	uint64_t clock;			/* questions asked: func_map.used */
+	size_t insns;			/* in maps */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -275,8 +283,10 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 			return NULL;
 	}
 	size_t lo = AT_OR_BELOW(c->n, i, c->maps[i]->start, pc);
-	if (lo > 0 && pc < c->maps[lo - 1]->end)
+	if (lo > 0 && pc < c->maps[lo - 1]->end) {
+		c->maps[lo - 1]->used = ++c->clock;
 		return c->maps[lo - 1];
+	}
 	if (!function_bounds(s, pc, &start, &end))
 		return NULL;
 	if (GROW(c->maps, c->cap, c->n, 64))
@@ -287,7 +297,50 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 	memmove(&c->maps[lo + 1], &c->maps[lo], (c->n - lo) * sizeof(*c->maps));
 	c->maps[lo] = fm;
 	c->n++;
+	c->insns += fm->n;
+	fm->used = ++c->clock;
 	return fm;
+}
+
+static int newer_first(const void *a, const void *b)
+{
+	const struct func_map *x = *(struct func_map *const *)a;
+	const struct func_map *y = *(struct func_map *const *)b;
+
+	return x->used > y->used ? -1 : x->used < y->used;
+}
+
+void funcmap_trim(struct dt_session *s)
+{
+	struct funcmap_cache *c = s->funcmaps;
+	struct func_map **by_use;
+	size_t kept = 0;
+	uint64_t oldest_kept = 0;
+
+	if (!c || (c->n <= s->keep_functions && c->insns <= MAPS_KEPT_INSNS) ||
+	    !(by_use = malloc(c->n * sizeof(*by_use))))
+		return;
+	/* the most recent map, and the most recent half of the budget, stay:
+	 * trimmed again only after as many more were decoded */
+	memcpy(by_use, c->maps, c->n * sizeof(*by_use));
+	qsort(by_use, c->n, sizeof(*by_use), newer_first);
+	for (size_t i = 0; i < c->n && (!i || (i < s->keep_functions / 2 &&
+			   kept + by_use[i]->n <= MAPS_KEPT_INSNS / 2)); i++) {
+		kept += by_use[i]->n;
+		oldest_kept = by_use[i]->used;
+	}
+	free(by_use);
+	size_t k = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->maps[i]->used >= oldest_kept) {
+			c->maps[k++] = c->maps[i];
+		} else {
+			c->insns -= c->maps[i]->n;
+			func_map_free(c->maps[i]);
+		}
+	}
+	session_debug(s, "%zu decoded functions freed, %zu kept", c->n - k, k);
+	c->n = k;
 }
 
 #define MAX_LEAF_BYTES 1024	/* larger callees: every caller-saved register */

@@ -89,15 +89,29 @@ struct global_index {
 };
 
 /* "DW_OP_addr A": the variable lives at A.  DWARF 5 (clang) says
- * "DW_OP_addrx i": entry i of .debug_addr. */
-static bool static_address(Dwarf_Die *var, uint64_t *addr)
+ * "DW_OP_addrx i": entry i of .debug_addr.  The expression is read from
+ * the walk's bytes when it can be: libdw would decode the unit's
+ * abbreviations and keep every expression (a kernel's statics: 8 MB). */
+static bool static_address(struct dt_session *s, struct die_children *it,
+			   uint64_t *addr)
 {
 	Dwarf_Attribute attr, res;
 	Dwarf_Addr a;
 	Dwarf_Op *e;
 	size_t n;
+	unsigned as;
+	const unsigned char *b = children_expr(s, it, DW_AT_location, &n, &as);
 
-	if (!dwarf_attr(var, DW_AT_location, &attr) ||
+	if (b && n == 1 + as && b[0] == DW_OP_addr) {
+		uint64_t v = 0;
+		for (unsigned i = as; i-- > 0;)	/* little-endian: children.c */
+			v = v << 8 | b[1 + i];
+		*addr = v;
+		return true;
+	}
+	if (n == 0 || (b && b[0] != DW_OP_addrx && b[0] != DW_OP_GNU_addr_index))
+		return false;	/* no location, or one that is no address */
+	if (!dwarf_attr(&it->die, DW_AT_location, &attr) ||
 	    dwarf_getlocation(&attr, &e, &n) != 0 || n != 1)
 		return false;
 	if (e[0].atom == DW_OP_addr) {
@@ -261,11 +275,12 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 				add_declaration(s, &c, decls);
 				break;
 			}
-			if (static_address(&c, &addr)) {
+			if (static_address(s, &it, &addr)) {
 				addr -= (uint64_t)s->dwarf_adjust;
 				if (addr < s->percpu_size)
 					addr |= PERCPU_TAG;
-			} else if (tls_offset(&c, &addr)) {
+			} else if (children_attr(s, &it, DW_AT_location, &a) &&
+				   tls_offset(&c, &addr)) {
 				addr |= TLS_TAG;
 			} else if (depth == 0 && !children_attr(s, &it, DW_AT_location, &a) &&
 				   !children_attr(s, &it, DW_AT_declaration, &a)) {

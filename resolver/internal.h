@@ -129,6 +129,14 @@ const char *children_decl_file(struct dt_session *s, struct die_children *c);
  * dwarf_ranges). */
 bool children_pc_range(struct dt_session *s, struct die_children *c,
 		       Dwarf_Addr *lo, Dwarf_Addr *hi);
+/* The child's single location expression (attribute name, an exprloc or
+ * block form): its bytes, their number in *len and the unit's address
+ * size in *addr_size, read without libdw (which would decode the unit's
+ * abbreviations and keep the expression).  NULL when the attribute is
+ * absent (*len 0) or is anything else, a location list (*len 1): then
+ * ask libdw. */
+const unsigned char *children_expr(struct dt_session *s, struct die_children *c,
+				   unsigned name, size_t *len, unsigned *addr_size);
 struct children_cache;
 void children_cache_free(struct children_cache *c);
 
@@ -148,8 +156,10 @@ struct debug_pages {
 void pages_init(struct debug_pages *p, const void *info, size_t len);
 /* A walk of every unit has reached at (NULL: its end). */
 void pages_walked(struct debug_pages *p, const void *at);
-/* An answer was made from the DWARF. */
+/* An answer was made from the DWARF: every PAGES_ANSWER_STEP answers,
+ * the whole mapping is given back. */
 void pages_answered(struct debug_pages *p);
+#define PAGES_ANSWER_STEP 8192
 
 /* ---- session.c ---- */
 
@@ -173,6 +183,7 @@ struct dt_session {
 	Dwarf_Aranges *aranges;			/* scope.c: .debug_aranges
 						 * (libdw's), once read */
 	bool aranges_read;
+	struct unit_table *units;		/* scope.c: units aranges named */
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct member_tables *members;		/* members.c, built lazily */
@@ -191,6 +202,9 @@ struct dt_session {
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DTPROF_DEBUG=1 */
+	unsigned keep_functions;	/* DTPROF_KEEP_FUNCTIONS: decoded
+					 * functions and their variables' homes
+					 * kept between questions */
 	bool no_track;			/* DTPROF_NO_TRACK=1: registers only
 					 * through variables (track.c off) */
 	bool no_memory;			/* libdw ran out of memory: every
@@ -282,8 +296,13 @@ enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,
 
 struct scope_index;
 void scope_index_free(struct scope_index *ix);
+/* Between questions: the register homes of the functions least recently
+ * asked about freed past a budget (built again if asked). */
+void scope_trim(struct dt_session *s);
 struct cu_ranges;
 void cu_ranges_free(struct cu_ranges *cr);
+struct unit_table;
+void unit_table_free(struct unit_table *t);
 struct layout_cache;
 struct typedef_cache;
 void layout_cache_free(struct layout_cache *c);
@@ -415,6 +434,7 @@ struct func_map {
 	size_t nblocks;
 	bool indirect_jumps;	/* some block has successors we do not know */
 	struct track_states *track;	/* track.c's, built on first use */
+	uint64_t used;		/* funcmap_get's clock when last asked for */
 };
 
 /* The decoded function containing pc, built on first use; NULL when pc is
@@ -431,6 +451,9 @@ long func_map_index(const struct func_map *fm, uint64_t pc);
 size_t func_map_block(const struct func_map *fm, size_t i);
 struct funcmap_cache;
 void funcmap_cache_free(struct funcmap_cache *c);
+/* Between questions: the least recently used maps freed when they hold
+ * more than a budget of instructions (they are built again if asked). */
+void funcmap_trim(struct dt_session *s);
 
 /* The variable lying in memory at reg + disp at DWARF address pc: a local
  * on the stack (DW_OP_fbreg through the frame base and the CFA, or

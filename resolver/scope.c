@@ -80,6 +80,120 @@ static bool cu_by_ranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 	return false;
 }
 
+/* A unit .debug_aranges named, its own ranges read once and merged: the
+ * same units are asked about for every pc (each answer's, each callee's),
+ * and dwarf_haspc would read the unit's range list every time (a
+ * kernel's units have dozens: .text, .init.text, .noinstr.text...). */
+struct unit_entry {
+	Dwarf_Off off;
+	Dwarf_Die die;
+	struct unit_span *r;	/* sorted, disjoint */
+	size_t n;
+	enum { UNIT_NOT_CODE, UNIT_SPANS, UNIT_LIBDW } how;
+};
+
+struct unit_span {
+	Dwarf_Addr lo, hi;
+};
+
+struct unit_table {
+	struct unit_entry *v;
+	size_t n, cap;
+	uint32_t *slot;		/* open addressing by offset: arrays.h */
+	size_t size;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct unit_span *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* e's ranges, sorted and merged so that one search answers; UNIT_LIBDW
+ * (dwarf_haspc each time) on an error or without memory. */
+static void unit_spans(struct unit_entry *e)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	size_t cap = 0, k = 0;
+
+	e->how = UNIT_SPANS;
+	while ((off = dwarf_ranges(&e->die, off, &base, &lo, &hi)) > 0)
+		if (hi > lo) {
+			if (GROW(e->r, cap, e->n, 8)) {
+				off = -1;
+				break;
+			}
+			e->r[e->n++] = (struct unit_span){ lo, hi };
+		}
+	if (off < 0) {
+		free(e->r);
+		*e = (struct unit_entry){ e->off, e->die, NULL, 0, UNIT_LIBDW };
+		return;
+	}
+	if (e->n)
+		qsort(e->r, e->n, sizeof(*e->r), span_cmp);
+	for (size_t i = 0; i < e->n; i++) {
+		if (k && e->r[i].lo <= e->r[k - 1].hi) {
+			if (e->r[i].hi > e->r[k - 1].hi)
+				e->r[k - 1].hi = e->r[i].hi;
+		} else {
+			e->r[k++] = e->r[i];
+		}
+	}
+	e->n = k;
+	FIT(e->r, cap, e->n);
+}
+
+/* The unit at offset off (a unit DIE's), read on first use; NULL
+ * without memory or when off is no DIE. */
+static struct unit_entry *unit_entry_at(struct dt_session *s, Dwarf_Off off)
+{
+	struct unit_table *t = s->units;
+	uint64_t h = hash_mix(HASH_SEED, off);
+	uint32_t k;
+
+	if (!t && !(t = s->units = calloc(1, sizeof(*t))))
+		return NULL;
+	if ((k = INDEX_FIND(t->slot, t->size, h, i, t->v[i].off == off)))
+		return &t->v[k - 1];
+	if (INDEX_READY(t->slot, t->size, t->n, i, hash_mix(HASH_SEED, t->v[i].off)) ||
+	    GROW(t->v, t->cap, t->n, 64))
+		return NULL;
+	struct unit_entry *e = &t->v[t->n];
+	*e = (struct unit_entry){ .off = off };
+	if (!dwarf_offdie(s->dwarf, off, &e->die))
+		return NULL;
+	int tag = dwarf_tag(&e->die);
+	if (tag == DW_TAG_compile_unit || tag == DW_TAG_skeleton_unit)
+		unit_spans(e);
+	t->slot[INDEX_FREE(t->slot, t->size, h)] = (uint32_t)++t->n;
+	return e;
+}
+
+void unit_table_free(struct unit_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		free(t->v[i].r);
+	free(t->v);
+	free(t->slot);
+	free(t);
+}
+
+/* Whether unit e's own ranges hold pc, as dwarf_haspc would say. */
+static bool unit_has_pc(const struct unit_entry *e, Dwarf_Addr pc)
+{
+	if (e->how == UNIT_LIBDW) {
+		Dwarf_Die die = e->die;
+		return dwarf_haspc(&die, pc) == 1;
+	}
+	size_t at = AT_OR_BELOW(e->n, i, e->r[i].lo, pc);
+	return e->how == UNIT_SPANS && at && pc < e->r[at - 1].hi;
+}
+
 /* The unit .debug_aranges names for pc, when that unit's own ranges hold
  * pc.  libdw's dwarf_addrdie reads every unit's DIE to build its table
  * (17 M instructions for perf's 369 units, more for libc's: half of a
@@ -91,17 +205,19 @@ static bool cu_by_aranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 	Dwarf_Arange *a;
 	Dwarf_Off off;
 	size_t n;
+	struct unit_entry *e;
 
 	if (!s->aranges_read) {
 		s->aranges_read = true;
 		if (dwarf_getaranges(s->dwarf, &s->aranges, &n) != 0)
 			s->aranges = NULL;
 	}
-	return s->aranges && (a = dwarf_getarange_addr(s->aranges, pc)) &&
-	       dwarf_getarangeinfo(a, NULL, NULL, &off) == 0 &&
-	       dwarf_offdie(s->dwarf, off, cu) &&
-	       (dwarf_tag(cu) == DW_TAG_compile_unit || dwarf_tag(cu) == DW_TAG_skeleton_unit) &&
-	       dwarf_haspc(cu, pc) == 1;
+	if (!s->aranges || !(a = dwarf_getarange_addr(s->aranges, pc)) ||
+	    dwarf_getarangeinfo(a, NULL, NULL, &off) != 0 ||
+	    !(e = unit_entry_at(s, off)) || !unit_has_pc(e, pc))
+		return false;
+	*cu = e->die;
+	return true;
 }
 
 /* The unit of a pc, as scope_cu found it: the same pcs are asked again
@@ -208,6 +324,9 @@ struct scope_index {
 	size_t nmv, mv_cap;
 	uint32_t *mv_slot;	/* open addressing over mv: arrays.h */
 	size_t mv_size;
+	uint64_t homes_clock;	/* homes_at's questions: reg_homes.used */
+	size_t homes_bytes;	/* in the functions' reg_homes */
+	size_t nhomes;		/* functions with reg_homes */
 };
 
 static void reg_homes_free(struct reg_homes *h);
@@ -562,6 +681,8 @@ struct reg_homes {
 	struct pc_range *ranges;	/* the scopes' asked about */
 	size_t nranges, ranges_cap;
 	bool odd_scopes;	/* a namespace among them: DIEs walked instead */
+	uint64_t used;		/* homes_clock when last asked for */
+	size_t bytes;		/* as built (its ranges come later: few) */
 };
 
 static void reg_homes_free(struct reg_homes *h)
@@ -763,8 +884,12 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 			return NULL;
 		s->scope_index->last = r;
 	}
-	if (r->homes || !session_offdie(s, r->die, &fn))
+	if (r->homes) {
+		r->homes->used = ++s->scope_index->homes_clock;
 		return r->homes;
+	}
+	if (!session_offdie(s, r->die, &fn))
+		return NULL;
 	struct reg_homes *rh = calloc(1, sizeof(*rh));
 	if (!rh)
 		return NULL;
@@ -788,7 +913,61 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 	}
 	session_debug(s, "function <%#llx>: %zu register locations",
 		      (unsigned long long)r->die, rh->n);
+	rh->bytes = sizeof(*rh) + rh->n * sizeof(*rh->h) +
+		    rh->nscopes * sizeof(*rh->scopes) + rh->nmvars * sizeof(*rh->mvars);
+	rh->used = ++s->scope_index->homes_clock;
+	s->scope_index->homes_bytes += rh->bytes;
+	s->scope_index->nhomes++;
 	return r->homes = rh;
+}
+
+/* The register homes of functions not asked about lately are freed past
+ * a budget: a kernel's questions span thousands of functions (24 MB of
+ * homes in a vmlinux run), most asked about for a few instructions, then
+ * never again. */
+#define HOMES_KEPT_BYTES (8u << 20)	/* and s->keep_functions */
+
+static int homes_newer_first(const void *a, const void *b)
+{
+	const struct func_range *x = *(struct func_range *const *)a;
+	const struct func_range *y = *(struct func_range *const *)b;
+
+	return x->homes->used > y->homes->used ? -1 : x->homes->used < y->homes->used;
+}
+
+void scope_trim(struct dt_session *s)
+{
+	struct scope_index *ix = s->scope_index;
+	struct func_range **with = NULL;
+	size_t n = 0, cap = 0, kept = 0;
+
+	if (!ix || (ix->nhomes <= s->keep_functions && ix->homes_bytes <= HOMES_KEPT_BYTES))
+		return;
+	for (size_t i = 0; i < ix->n; i++)
+		for (size_t k = 0; k < ix->cus[i].n; k++)
+			if (ix->cus[i].r[k].homes) {
+				if (GROW(with, cap, n, 256)) {
+					free(with);
+					return;
+				}
+				with[n++] = &ix->cus[i].r[k];
+			}
+	/* the most recent, and the most recent half of the budget, stay */
+	qsort(with, n, sizeof(*with), homes_newer_first);
+	for (size_t i = 0; i < n; i++) {
+		struct reg_homes *rh = with[i]->homes;
+		if (!i || (i < s->keep_functions / 2 && kept + rh->bytes <= HOMES_KEPT_BYTES / 2)) {
+			kept += rh->bytes;
+		} else {
+			ix->homes_bytes -= rh->bytes;
+			ix->nhomes--;
+			reg_homes_free(rh);
+			with[i]->homes = NULL;
+		}
+	}
+	free(with);
+	session_debug(s, "register homes of %zu functions freed, %zu kept",
+		      n - ix->nhomes, ix->nhomes);
 }
 
 enum dt_reason scope_find_vars(struct dt_session *s, Dwarf_Addr pc, int reg,

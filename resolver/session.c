@@ -5,12 +5,15 @@
  * for its architecture, and the caches every answer lives in.
  */
 #define _GNU_SOURCE	/* strverscmp */
+#include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -534,6 +537,29 @@ static bool opts_tail_is_zero(const struct dt_session_opts *o)
 	return true;
 }
 
+/* DTPROF_KEEP_FUNCTIONS: how many functions' decoded instructions, and
+ * how many functions' variable locations, a session keeps between
+ * questions (funcmap_trim, scope_trim); a bad value is said once. */
+#define KEEP_FUNCTIONS 2048
+
+static unsigned keep_functions(const struct dt_session *s)
+{
+	static _Atomic bool said;
+	const char *env = getenv("DTPROF_KEEP_FUNCTIONS");
+	char *end;
+
+	if (!env || !*env)
+		return KEEP_FUNCTIONS;
+	errno = 0;
+	unsigned long n = strtoul(env, &end, 10);
+	if (!*end && !errno && n >= 1 && n <= UINT32_MAX && isdigit((unsigned char)*env))
+		return (unsigned)n;
+	if (!atomic_exchange(&said, true))
+		session_warn(s, "DTPROF_KEEP_FUNCTIONS='%s' is not a number of "
+			     "functions (1 or more): %u are kept", env, KEEP_FUNCTIONS);
+	return KEEP_FUNCTIONS;
+}
+
 int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out)
 {
@@ -567,6 +593,7 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	/* for measuring what tracking adds (make coverage) */
 	const char *nt = getenv("DTPROF_NO_TRACK");
 	s->no_track = nt && *nt && strcmp(nt, "0");
+	s->keep_functions = keep_functions(s);
 	err = -ENOMEM;
 	s->path = strdup(path);
 	if (!s->path)
@@ -681,6 +708,7 @@ void dt_session_close(struct dt_session *s)
 	cache_release(&s->cache);
 	scope_index_free(s->scope_index);
 	cu_ranges_free(s->cu_ranges);
+	unit_table_free(s->units);
 	funcmap_cache_free(s->funcmaps);
 	layout_cache_free(s->layouts);
 	member_tables_free(s->members);
