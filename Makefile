@@ -65,7 +65,7 @@ LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
 
 TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack $(O)/tests/dtfuzz \
-	     $(O)/tests/dtbuildids \
+	     $(O)/tests/dtbuildids $(O)/tests/oom-session \
 	     $(O)/tests/qemu-trace.so
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 

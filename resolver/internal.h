@@ -210,6 +210,8 @@ struct dt_session {
 	bool no_memory;			/* libdw ran out of memory: every
 					 * answer is no_memory (oom.c) */
 	bool oom_said;			/* the log has said it once */
+	bool libdw_left;		/* a jump out of libdw (oom.c): its
+					 * state is not handed back to it */
 	bool split_dwarf;		/* skeleton units: the DWARF is in .dwo
 					 * files (session_unit_die) */
 	bool split_missing_said;	/* a .dwo was not found: said */

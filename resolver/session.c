@@ -702,7 +702,7 @@ void dt_session_close(struct dt_session *s)
 		return;
 	struct session_priv *p = priv(s);
 	decoder_free(s->decoder);
-	if (s->dwfl)
+	if (s->dwfl && !s->libdw_left)	/* else leaked: oom.c */
 		dwfl_end(s->dwfl);
 	strtab_release(&s->strings);
 	cache_release(&s->cache);

@@ -7,7 +7,8 @@
 # either a clean stop that says out of memory (exit 1), or every line
 # answered, each as without the limit or as no_memory, said on stderr and
 # counted in the totals.  Also with the debug info apart and compressed,
-# its inflated copy written to the cache and read from it under the limit.
+# its inflated copy written to the cache and read from it under the limit,
+# and a session whose second thread runs out of memory inside libdw.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 case $DT_BUILD in */san)
@@ -101,5 +102,14 @@ dt_test 'the plugin out of memory at every place: every sample counted, no crash
 		"${DT_PLUGIN:-$DT_BUILD/dtplugin.so}" >plugin-oom.tap 2>plugin-oom.err &&
 	grep -q "^1\.\.9$" plugin-oom.tap && ! grep -q "^not ok" plugin-oom.tap &&
 	grep -q "out of memory" plugin-oom.err || dt_show plugin-oom.tap plugin-oom.err
+'
+
+# A session used from two threads, the second out of memory inside libdw
+# at each of its allocations in turn: libdw 0.192 then leaves its table
+# of threads NULL, and ending that Dwarf would crash (oom.c)
+dt_test 'a session whose second thread ran out of memory in libdw closes' '
+	LD_PRELOAD=$PWD/failmalloc.so "$DT_BUILD/tests/oom-session" >session-oom.tap 2>session-oom.err &&
+	grep -q "^1\.\.2$" session-oom.tap && ! grep -q "^not ok" session-oom.tap ||
+	dt_show session-oom.tap
 '
 dt_done
