@@ -38,7 +38,6 @@ struct container_index {
 	size_t n, cap;
 	bool failed;		/* out of memory while building: no answers */
 	bool complete;		/* every unit walked, v sorted */
-	Dwarf_CU *unit;		/* while building: the last unit walked */
 	struct defs_seen *seen;	/* while building */
 };
 
@@ -287,10 +286,38 @@ static int cmp_embed(const void *a, const void *b)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
-/* The walk is over: one entry of each embedding, sorted for find(). */
-static void finish(struct dt_session *s, struct container_index *ix)
+static struct container_index *index_new(struct dt_session *s)
 {
-	session_debug(s, "%zu distinct aggregate definitions", ix->seen->n);
+	if (!s->containers)
+		s->containers = calloc(1, sizeof(*s->containers));
+	return s->containers;
+}
+
+void containers_unit(struct dt_session *s, Dwarf_Die *cu)
+{
+	struct container_index *ix = index_new(s);
+
+	if (!ix || ix->failed)
+		return;
+	if (!ix->seen && !(ix->seen = calloc(1, sizeof(*ix->seen)))) {
+		ix->failed = true;
+		return;
+	}
+	index_scope(s, ix, ix->seen, cu, 0);
+}
+
+/* The walk is over: one entry of each embedding, sorted for find(). */
+void containers_walked(struct dt_session *s)
+{
+	struct container_index *ix = index_new(s);
+
+	if (!ix)
+		return;
+	if (ix->failed) {
+		session_debug(s, "the index of embedded aggregates: out of memory, not used");
+		return;
+	}
+	session_debug(s, "%zu distinct aggregate definitions", ix->seen ? ix->seen->n : 0);
 	seen_free(ix->seen);
 	ix->seen = NULL;
 	if (ix->n)
@@ -302,56 +329,15 @@ static void finish(struct dt_session *s, struct container_index *ix)
 			ix->v[w++] = ix->v[i];
 	ix->n = w;
 	ix->complete = true;
-	session_debug(s, "indexed %zu embedded aggregates%s", ix->n,
-		      ix->failed ? " (out of memory: not used)" : "");
+	session_debug(s, "indexed %zu embedded aggregates", ix->n);
 }
 
-/* Walks up to max_units more units into the index; true when every unit
- * is in, sorted (then complete).  The units go in their order in the
- * file, however many slices the walk takes: the index is the same. */
-static bool index_units(struct dt_session *s, struct container_index *ix,
-			size_t max_units)
-{
-	Dwarf_Die cu;
-
-	if (ix->complete)
-		return true;
-	if (!ix->seen && !(ix->seen = calloc(1, sizeof(*ix->seen)))) {
-		ix->failed = true;
-		return false;
-	}
-	for (size_t k = 0; k < max_units; k++) {
-		if (!session_next_unit(s, &ix->unit, &cu)) {
-			finish(s, ix);
-			return true;
-		}
-		index_scope(s, ix, ix->seen, &cu, 0);
-	}
-	return false;
-}
-
-static struct container_index *index_new(struct dt_session *s)
-{
-	if (!s->containers)
-		s->containers = calloc(1, sizeof(*s->containers));
-	return s->containers;
-}
-
-/* The session's index, its walk finished now if it was not. */
+/* The session's index, the walk of every unit finished now if it was
+ * not. */
 static struct container_index *index_get(struct dt_session *s)
 {
-	struct container_index *ix = index_new(s);
-
-	if (ix && !ix->failed)
-		index_units(s, ix, SIZE_MAX);
-	return ix;
-}
-
-bool containers_prepare(struct dt_session *s, size_t max_units)
-{
-	struct container_index *ix = index_new(s);
-
-	return !ix || ix->failed || index_units(s, ix, max_units);
+	units_walk(s, SIZE_MAX);
+	return s->containers;
 }
 
 /* The containers holding [off, off + len) of inner: appended to out

@@ -136,7 +136,8 @@ bool dt_session_has_debuginfo(const struct dt_session *s);
 bool dt_session_split_dwarf(const struct dt_session *s);
 /* Builds, up to max_units compile units at a time, the indexes of the
  * whole binary an answer may need (the structs that embed others, every
- * unit's static variables), which are otherwise made when first needed:
+ * unit's static variables, every unit's functions), which are otherwise
+ * made when first needed:
  * work for a thread with nothing else to do.  Answers stay the same.
  * Not for a binary with over 32 MB of .debug_info (a kernel: seconds and
  * hundreds of MB).  True when nothing is left to build. */

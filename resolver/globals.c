@@ -68,7 +68,6 @@ struct cu_vars {
 struct global_index {
 	struct var_list all;		/* every unit's unit-level variables */
 	bool all_indexed;
-	Dwarf_CU *all_unit;		/* while indexing: the last unit walked */
 	struct symbol_list tls_syms;	/* STT_TLS symbols, by name */
 	struct symbol_list tls_by_start;	/* the same, by offset */
 	/* the dynamic relocations of thread-locals' GOT slots: TPOFF
@@ -359,26 +358,6 @@ static struct cu_vars *cu_vars(struct dt_session *s, struct global_index *ix,
 	return c;
 }
 
-/* Every unit's unit-level variables: up to max_units more units walked
- * (in their order in the file, however many slices it takes); true when
- * all are in, sorted. */
-static bool index_all(struct dt_session *s, struct global_index *ix,
-		      size_t max_units)
-{
-	Dwarf_Die cu;
-
-	for (size_t k = 0; !ix->all_indexed && k < max_units; k++) {
-		if (!session_next_unit(s, &ix->all_unit, &cu)) {
-			sort_vars(&ix->all);
-			ix->all_indexed = true;
-			session_debug(s, "indexed %zu static variables", ix->all.n);
-		} else {
-			index_children(s, &cu, ix, &ix->all, NULL, 0, true, false);
-		}
-	}
-	return ix->all_indexed;
-}
-
 void global_index_free(struct global_index *ix)
 {
 	if (!ix)
@@ -481,11 +460,23 @@ static struct global_index *global_index_get(struct dt_session *s)
 	return s->globals;
 }
 
-bool globals_prepare(struct dt_session *s, size_t max_units)
+void globals_unit(struct dt_session *s, Dwarf_Die *cu)
 {
 	struct global_index *ix = global_index_get(s);
 
-	return !ix || !s->dwarf || index_all(s, ix, max_units);
+	if (ix)
+		index_children(s, cu, ix, &ix->all, NULL, 0, true, false);
+}
+
+void globals_walked(struct dt_session *s)
+{
+	struct global_index *ix = global_index_get(s);
+
+	if (!ix)
+		return;
+	sort_vars(&ix->all);
+	ix->all_indexed = true;
+	session_debug(s, "indexed %zu static variables", ix->all.n);
 }
 
 /* The declarations of variables at unit level ("extern unsigned long
@@ -716,7 +707,7 @@ static const struct global_var *global_find(struct dt_session *s, uint64_t pc,
 		session_debug(s, "address %#llx (pc %#llx) is in no variable of "
 			      "its unit: indexing every unit's",
 			      (unsigned long long)addr, (unsigned long long)pc);
-		index_all(s, ix, SIZE_MAX);
+		units_walk(s, SIZE_MAX);
 	}
 	return find(&ix->all, addr);
 }

@@ -184,6 +184,8 @@ struct dt_session {
 						 * (libdw's), once read */
 	bool aranges_read;
 	struct unit_table *units;		/* scope.c: units aranges named */
+	Dwarf_CU *units_walk_at;		/* unitwalk.c: the last unit walked */
+	bool units_walked;			/* every unit: the walk is over */
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct member_tables *members;		/* members.c, built lazily */
@@ -301,6 +303,15 @@ void scope_index_free(struct scope_index *ix);
 /* Between questions: the register homes of the functions least recently
  * asked about freed past a budget (built again if asked). */
 void scope_trim(struct dt_session *s);
+/* One unit of the walk of every unit (unitwalk.c): its function ranges
+ * indexed, as its first question would. */
+void scope_unit(struct dt_session *s, Dwarf_Die *cu);
+
+/* ---- unitwalk.c ---- */
+/* Up to max_units more units walked, in file order, into the indexes of
+ * every unit (containers.c, globals.c, scope.c); true when the walk is
+ * over, those indexes complete. */
+bool units_walk(struct dt_session *s, size_t max_units);
 struct cu_ranges;
 void cu_ranges_free(struct cu_ranges *cr);
 struct unit_table;
@@ -314,10 +325,10 @@ struct access;
 struct global_index;
 struct reloc_externs;
 void global_index_free(struct global_index *ix);
-/* Walks up to max_units more units into s's index of every unit's
- * static variables (made on first need otherwise); true when it is
- * whole (or cannot be made). */
-bool globals_prepare(struct dt_session *s, size_t max_units);
+/* One unit of the walk of every unit (unitwalk.c) into the index of
+ * every unit's static variables; the walk is over. */
+void globals_unit(struct dt_session *s, Dwarf_Die *cu);
+void globals_walked(struct dt_session *s);
 /* The program's thread-local at tpoff from the thread pointer (TLS
  * variant II, x86-64: below it; variant I, AArch64: after the thread
  * control block), accessed at pc: like global_attribute (step too).
@@ -367,9 +378,10 @@ struct container_index;
 struct type_hit;
 struct access;
 void container_index_free(struct container_index *ix);
-/* Walks up to max_units more units into s's index of containers (made on
- * first need otherwise); true when it is whole (or cannot be made). */
-bool containers_prepare(struct dt_session *s, size_t max_units);
+/* One unit of the walk of every unit (unitwalk.c) into the index of
+ * containers; the walk is over: the index is sorted, complete. */
+void containers_unit(struct dt_session *s, Dwarf_Die *cu);
+void containers_walked(struct dt_session *s);
 /* One access through a pointer: its offset from the pointee, its size. */
 struct probe {
 	int64_t off;

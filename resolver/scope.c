@@ -16,7 +16,9 @@
 
 /* Every unit's address ranges, sorted: for files without .debug_aranges
  * (clang does not emit it by default) and for addresses aranges lacks
- * (PLT stubs, calls' targets), built on the first such question. */
+ * (PLT stubs, calls' targets), built on the first such question, once
+ * (libdw's dwarf_addrdie would build the same table first: 1.5% of a
+ * vmlinux run, for callees in no unit). */
 struct cu_range {
 	Dwarf_Addr lo, hi;
 	Dwarf_Off cu;
@@ -199,7 +201,8 @@ static bool unit_has_pc(const struct unit_entry *e, Dwarf_Addr pc)
  * (17 M instructions for perf's 369 units, more for libc's: half of a
  * small profile's naming), while .debug_aranges is one small table read
  * at once.  It may lack units (clang emits none unless asked), or be
- * wrong: then the unit is dwarf_addrdie's. */
+ * wrong: then the unit is the one whose own ranges hold pc (cu_by_ranges:
+ * the table dwarf_addrdie would build, built once more by it). */
 static bool cu_by_aranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 {
 	Dwarf_Arange *a;
@@ -241,8 +244,7 @@ bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 			*cu = m->cu;
 		return m->found;
 	}
-	bool found = (cu_by_aranges(s, pc, cu) || dwarf_addrdie(s->dwarf, pc, cu) ||
-		      cu_by_ranges(s, pc, cu)) &&
+	bool found = (cu_by_aranges(s, pc, cu) || cu_by_ranges(s, pc, cu)) &&
 		     session_unit_die(s, cu);	/* split DWARF: the .dwo's unit */
 	if (m)
 		*m = (struct unit_memo){ pc, found ? *cu : (Dwarf_Die){ 0 }, true, found };
@@ -413,6 +415,11 @@ static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 	session_debug(s, "CU <%#llx>: indexed %zu function ranges",
 		      (unsigned long long)off, c->n);
 	return c;
+}
+
+void scope_unit(struct dt_session *s, Dwarf_Die *cu)
+{
+	cu_index(s, cu);
 }
 
 void scope_index_free(struct scope_index *ix)

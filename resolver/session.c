@@ -750,8 +750,7 @@ bool dt_session_prepare(struct dt_session *s, size_t max_units)
 	if (s->prepare_skipped)
 		return true;
 	OOM_GUARD(s, g, return true);
-	bool done = containers_prepare(s, max_units) &&
-		    globals_prepare(s, max_units);
+	bool done = units_walk(s, max_units);
 	OOM_UNGUARD(g);
 	return done;
 }

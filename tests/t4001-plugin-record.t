@@ -136,8 +136,12 @@ for perf in $(dt_perf_list); do
 			"test '$our_n' = '$perf_n' && test $perf_n -gt 100"
 		hot=$(dt_tsv_count 'struct hotrec' 16 hot 4 $kind-$v.tsv)
 		next=$(dt_tsv_count 'struct hotrec' 0 next 4 $kind-$v.tsv)
-		dt_test "perf $v, $kind: the walk is struct hotrec +16 (hot) and +0 (next): $hot + $next of $perf_n" \
-			"test \$(( ($hot + $next) * 100 )) -ge \$(( $perf_n * 60 )) || dt_show $kind-$v.tsv"
+		# of the samples in the walk's own binary: the share of libc's
+		# (malloc building the list) grows when the machine is busy
+		dso_n=$($perf script -i $data -F ip,dso 2>/dev/null | grep -c "/$dso)$")
+		dt_test "perf $v, $kind: the walk is struct hotrec +16 (hot) and +0 (next): $hot + $next of $dso's $dso_n samples" \
+			"test $dso_n -gt 100 && test \$(( ($hot + $next) * 100 )) -ge \$(( $dso_n * 80 )) ||
+			 dt_show $kind-$v.tsv"
 		# naming on a thread of the plugin's own (threads=2) or in
 		# perf's (threads=1): the same tables, every one of them
 		for t in 1 2; do

@@ -2,9 +2,10 @@
 /*
  * pages.c: a large debug file's pages given back once read.  A file is
  * mapped the way libdwfl maps one (private, writable), read whole, then
- * walked: its resident pages go back, and what it holds reads the same
- * after.  A mapping with a page of its own (written), memory that is no
- * file's, and a section too small to matter are never given back.
+ * walked: its resident pages go back (the whole file's at the walk's
+ * end), and what it holds reads the same after.  A mapping with a page
+ * of its own (written), memory that is no file's, and a section too
+ * small to matter are never given back.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -88,7 +89,8 @@ int main(void)
 	pages_init(&p, info, info_len);
 	walk(&p, info, info_len);
 	long after = rss_kb(map);
-	ok(after <= 8 * 1024 + 64, "the walk gave its section back: %ld kB resident", after);
+	ok(after < 1024, "the walk gave its section back, and at its end the rest of "
+	   "the file (other sections it read): %ld kB resident", after);
 	ok(read_all(map, FILE_SIZE), "and the file still reads the same");
 
 	/* answers give the whole mapping back every few thousand */
