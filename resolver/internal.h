@@ -309,8 +309,8 @@ void scope_unit(struct dt_session *s, Dwarf_Die *cu);
 
 /* ---- unitwalk.c ---- */
 /* Up to max_units more units walked, in file order, into the indexes of
- * every unit (containers.c, globals.c, scope.c); true when the walk is
- * over, those indexes complete. */
+ * every unit (containers.c, globals.c; in a large debug file scope.c's
+ * functions too); true when the walk is over, those indexes complete. */
 bool units_walk(struct dt_session *s, size_t max_units);
 struct cu_ranges;
 void cu_ranges_free(struct cu_ranges *cr);
@@ -598,6 +598,9 @@ extern OOM_TLS struct oom_guard *oom_current;
 void oom_watch(struct dt_session *s);
 /* Out of memory without a jump: the log says so once. */
 void oom_said(struct dt_session *s);
+/* Whether errno ENOMEM after a call means an allocation failed in it
+ * (false under valgrind: oom.c). */
+bool oom_errno_says(void);
 /* After the jump: s is closed to further questions, and the log says so. */
 void oom_caught(struct dt_session *s);
 /* OOM_GUARD(s, g, on_oom): run the rest of the block under guard g; on

@@ -14,9 +14,11 @@
  * changes: an abort is an abort.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -67,6 +69,25 @@ void oom_watch(struct dt_session *s)
 	pthread_once(&once, install_abort_handler);
 	if (s->dwarf)
 		dwarf_new_oom_handler(s->dwarf, dwarf_oom);
+}
+
+/* glibc's malloc grows its heap with brk, and when brk cannot grow, with
+ * mmap: the allocation succeeds, and errno is left ENOMEM.  Under valgrind
+ * (its brk segment is 8 MB) that follows nearly every allocation once the
+ * heap is past it, and every answer would be no_memory; there errno says
+ * nothing, and out of memory is what libdw's handler and its asserts say
+ * (and valgrind's own, which stops the run). */
+bool oom_errno_says(void)
+{
+	static _Atomic int says = -1;
+	int v = atomic_load_explicit(&says, memory_order_relaxed);
+
+	if (v < 0) {
+		const char *preload = getenv("LD_PRELOAD");
+		v = !(preload && strstr(preload, "/vgpreload_"));
+		atomic_store_explicit(&says, v, memory_order_relaxed);
+	}
+	return v;
 }
 
 void oom_said(struct dt_session *s)

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * The walk of every unit, in file order, that the indexes of the whole
- * file share: containers.c's embedded aggregates, globals.c's unit-level
- * variables and scope.c's function ranges each read every unit's
- * top-level entries.  Each unit is read for all three at once, while its
- * bytes are in the cache and its pages mapped: three walks of a kernel's
- * 166 MB of .debug_info (each faulting it back in after pages.c gave it
- * back) cost 18% of a vmlinux run.  The walk goes in slices of units
- * (dt_session_prepare) or to the end (the first answer that needs one of
- * the indexes); each index is complete when the walk is.
+ * file share: containers.c's embedded aggregates and globals.c's
+ * unit-level variables each read every unit's top-level entries, and so
+ * does scope.c's index of a unit's functions when its first pc is asked
+ * about.  Each unit is read for all of them at once, while its bytes are
+ * in the cache and its pages mapped: separate walks of a kernel's 166 MB
+ * of .debug_info (each faulting it back in after pages.c gave it back)
+ * took 18% of a vmlinux run.  The functions of every unit are indexed
+ * this way only in a large debug file (a kernel's questions reach nearly
+ * every unit; a small profile's few: there it would be 7% of the
+ * naming).  The walk goes in slices of units (dt_session_prepare) or to
+ * the end (the first answer that needs one of the indexes); each index
+ * is complete when the walk is.
  */
 #include "internal.h"
 
@@ -25,7 +29,8 @@ bool units_walk(struct dt_session *s, size_t max_units)
 		}
 		containers_unit(s, &cu);
 		globals_unit(s, &cu);
-		scope_unit(s, &cu);
+		if (s->prepare_skipped)	/* a large debug file */
+			scope_unit(s, &cu);
 	}
 	return s->units_walked;
 }
