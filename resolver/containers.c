@@ -271,16 +271,25 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 	}
 }
 
+/* Names by content (interned: the same name is the same pointer; none
+ * first), so that the order, and which containers a note lists first,
+ * does not depend on which names earlier answers interned first. */
+static int cmp_name(const char *x, const char *y)
+{
+	return x == y ? 0 : !x ? -1 : !y ? 1 : strcmp(x, y);
+}
+
 static int cmp_embed(const void *a, const void *b)
 {
 	const struct embed *x = a, *y = b;
+	int c;
 
-	if (x->inner != y->inner)
-		return x->inner < y->inner ? -1 : 1;
+	if ((c = cmp_name(x->inner, y->inner)))
+		return c;
 	if (x->inner_size != y->inner_size)
 		return x->inner_size < y->inner_size ? -1 : 1;
-	if (x->outer != y->outer)
-		return x->outer < y->outer ? -1 : 1;
+	if ((c = cmp_name(x->outer, y->outer)))
+		return c;
 	if (x->outer_size != y->outer_size)
 		return x->outer_size < y->outer_size ? -1 : 1;
 	return x->offset < y->offset ? -1 : x->offset > y->offset;

@@ -7,11 +7,15 @@
 # were freed is built again when asked about, and every answer is the one
 # a session keeping everything gives, whatever the order of the questions:
 # in order, backwards, and round-robin over 60 functions (each question in
-# a function whose map was freed since its last one) with 4 kept.
+# a function whose map was freed since its last one) with 4 kept; and the
+# note of an access that fits several containers lists the same ones.
 . "$(dirname "$0")/lib.sh"
 
 # p->next->b: the loaded pointer's type comes from the dataflow (track.c,
-# over the map's blocks); p itself from the register homes
+# over the map's blocks); p itself from the register homes.  Five structs
+# embed a link at +8: a read past the link fits them all, and the note
+# names the first four; each struct's own field is asked about too, which
+# interns its name before the index of containers is made, or after.
 perl -e '
 	print "struct node { long a, b; struct node *next; int c[4]; };\n";
 	for my $k (0 .. 59) {
@@ -19,8 +23,14 @@ perl -e '
 		      "{\n\tlong s = p->a * $k;\n\tif (p->next)\n",
 		      "\t\ts += p->next->b + p->next->c[i & 3];\n\treturn s;\n}\n";
 	}
+	print "struct link { struct link *next; };\n";
+	for my $b (reverse "A" .. "E") {
+		print "struct box$b { long a; struct link l; long $b; };\n",
+		      "__attribute__((noinline)) long get$b(struct box$b *x) { return x->$b; }\n";
+	}
+	print "__attribute__((noinline)) long past(struct link *p) { return ((long *)p)[1]; }\n";
 	print "int main(void) { return 0; }\n";' >many.c
-fns=$(seq -f 'f%g' 0 59)
+fns="$(seq -f 'f%g' 0 59) getA getB getC getD getE past"
 
 for cc in $(dt_cc_list); do
 	for o in 0 2; do
