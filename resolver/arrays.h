@@ -22,11 +22,18 @@
  * fails.
  * hash_bytes (FNV-1a from HASH_SEED) and hash_mix (one integer folded in)
  * are their hashes: strings interned, definitions seen.
+ * lru_cutoff() trims a cache by last use (funcmap.c's maps, scope.c's
+ * register homes): of v[0..n), each last used at a clock's tick and of
+ * some size, the oldest tick kept; the newest one stays, and the newest
+ * after it while they are fewer than half of max_n and no larger than
+ * half of max_size together, so that the cache grows back for as long
+ * before the next trim.  v is sorted, newest first.
  */
 #ifndef DTPROF_ARRAYS_H
 #define DTPROF_ARRAYS_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -127,5 +134,31 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t x)
 {
 	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 	return h * 0xff51afd7ed558ccdULL;
+}
+struct lru_item {
+	uint64_t used;		/* the tick it was last used at */
+	size_t size;
+};
+
+static inline int lru_newer_first(const void *a, const void *b)
+{
+	const struct lru_item *x = a, *y = b;
+
+	return x->used > y->used ? -1 : x->used < y->used;
+}
+
+static inline uint64_t lru_cutoff(struct lru_item *v, size_t n, size_t max_n,
+				  size_t max_size)
+{
+	uint64_t oldest = 0;
+	size_t size = 0;
+
+	qsort(v, n, sizeof(*v), lru_newer_first);
+	for (size_t i = 0; i < n && (!i || (i < max_n / 2 &&
+					    size + v[i].size <= max_size / 2)); i++) {
+		size += v[i].size;
+		oldest = v[i].used;
+	}
+	return oldest;
 }
 #endif

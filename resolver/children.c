@@ -615,25 +615,20 @@ bool children_attr(struct dt_session *s, struct die_children *c,
 	return true;
 }
 
-const unsigned char *children_expr(struct dt_session *s, struct die_children *c,
-				   unsigned name, size_t *len, unsigned *addr_size)
+const unsigned char *children_block(struct dt_session *s, struct die_children *c,
+				    Dwarf_Attribute *a, size_t *len, unsigned *addr_size)
 {
 	struct unit_shapes *u = current(s, c);
-	Dwarf_Attribute a;
 	Dwarf_Block b;
 
-	*len = 0;
-	if (!children_attr(s, c, name, &a))
-		return NULL;
-	*len = 1;
-	switch (a.form) {
+	switch (a->form) {
 	case DW_FORM_exprloc: case DW_FORM_block1: case DW_FORM_block2:
 	case DW_FORM_block4: case DW_FORM_block:
 		break;
 	default:
 		return NULL;
 	}
-	if (!u || dwarf_formblock(&a, &b) != 0)
+	if (!u || dwarf_formblock(a, &b) != 0)
 		return NULL;
 	*len = b.length;
 	*addr_size = u->addr_size;

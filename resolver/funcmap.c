@@ -302,37 +302,21 @@ struct func_map *funcmap_get(struct dt_session *s, uint64_t pc)
 	return fm;
 }
 
-static int newer_first(const void *a, const void *b)
-{
-	const struct func_map *x = *(struct func_map *const *)a;
-	const struct func_map *y = *(struct func_map *const *)b;
-
-	return x->used > y->used ? -1 : x->used < y->used;
-}
-
 void funcmap_trim(struct dt_session *s)
 {
 	struct funcmap_cache *c = s->funcmaps;
-	struct func_map **by_use;
-	size_t kept = 0;
-	uint64_t oldest_kept = 0;
+	struct lru_item *v;
 
 	if (!c || (c->n <= s->keep_functions && c->insns <= MAPS_KEPT_INSNS) ||
-	    !(by_use = malloc(c->n * sizeof(*by_use))))
+	    !(v = malloc(c->n * sizeof(*v))))
 		return;
-	/* the most recent map, and the most recent half of the budget, stay:
-	 * trimmed again only after as many more were decoded */
-	memcpy(by_use, c->maps, c->n * sizeof(*by_use));
-	qsort(by_use, c->n, sizeof(*by_use), newer_first);
-	for (size_t i = 0; i < c->n && (!i || (i < s->keep_functions / 2 &&
-			   kept + by_use[i]->n <= MAPS_KEPT_INSNS / 2)); i++) {
-		kept += by_use[i]->n;
-		oldest_kept = by_use[i]->used;
-	}
-	free(by_use);
+	for (size_t i = 0; i < c->n; i++)
+		v[i] = (struct lru_item){ c->maps[i]->used, c->maps[i]->n };
+	uint64_t oldest = lru_cutoff(v, c->n, s->keep_functions, MAPS_KEPT_INSNS);
+	free(v);
 	size_t k = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		if (c->maps[i]->used >= oldest_kept) {
+		if (c->maps[i]->used >= oldest) {
 			c->maps[k++] = c->maps[i];
 		} else {
 			c->insns -= c->maps[i]->n;

@@ -88,18 +88,19 @@ struct global_index {
 };
 
 /* "DW_OP_addr A": the variable lives at A.  DWARF 5 (clang) says
- * "DW_OP_addrx i": entry i of .debug_addr.  The expression is read from
- * the walk's bytes when it can be: libdw would decode the unit's
- * abbreviations and keep every expression (a kernel's statics: 8 MB). */
+ * "DW_OP_addrx i": entry i of .debug_addr.  loc is the variable's
+ * DW_AT_location; a single expression is read from the walk's bytes when
+ * it can be: libdw would keep every expression it decodes (a kernel's
+ * statics: 8 MB). */
 static bool static_address(struct dt_session *s, struct die_children *it,
-			   uint64_t *addr)
+			   Dwarf_Attribute *loc, uint64_t *addr)
 {
-	Dwarf_Attribute attr, res;
+	Dwarf_Attribute res;
 	Dwarf_Addr a;
 	Dwarf_Op *e;
 	size_t n;
 	unsigned as;
-	const unsigned char *b = children_expr(s, it, DW_AT_location, &n, &as);
+	const unsigned char *b = children_block(s, it, loc, &n, &as);
 
 	if (b && n == 1 + as && b[0] == DW_OP_addr) {
 		uint64_t v = 0;
@@ -108,17 +109,16 @@ static bool static_address(struct dt_session *s, struct die_children *it,
 		*addr = v;
 		return true;
 	}
-	if (n == 0 || (b && b[0] != DW_OP_addrx && b[0] != DW_OP_GNU_addr_index))
-		return false;	/* no location, or one that is no address */
-	if (!dwarf_attr(&it->die, DW_AT_location, &attr) ||
-	    dwarf_getlocation(&attr, &e, &n) != 0 || n != 1)
+	if (b && (!n || (b[0] != DW_OP_addrx && b[0] != DW_OP_GNU_addr_index)))
+		return false;	/* an expression that is no address */
+	if (dwarf_getlocation(loc, &e, &n) != 0 || n != 1)
 		return false;
 	if (e[0].atom == DW_OP_addr) {
 		*addr = e[0].number;
 		return true;
 	}
 	if ((e[0].atom == DW_OP_addrx || e[0].atom == DW_OP_GNU_addr_index) &&
-	    dwarf_getlocation_attr(&attr, &e[0], &res) == 0 &&
+	    dwarf_getlocation_attr(loc, &e[0], &res) == 0 &&
 	    dwarf_formaddr(&res, &a) == 0) {
 		*addr = a;
 		return true;
@@ -126,16 +126,15 @@ static bool static_address(struct dt_session *s, struct die_children *it,
 	return false;
 }
 
-/* "DW_OP_const*u off; DW_OP_GNU_push_tls_address" (or form_tls_address):
- * a thread-local at offset off of its module's TLS block. */
-static bool tls_offset(Dwarf_Die *var, uint64_t *off)
+/* "DW_OP_const*u off; DW_OP_GNU_push_tls_address" (or form_tls_address),
+ * the location loc: a thread-local at offset off of its module's TLS
+ * block. */
+static bool tls_offset(Dwarf_Attribute *loc, uint64_t *off)
 {
-	Dwarf_Attribute attr;
 	Dwarf_Op *e;
 	size_t n;
 
-	if (!dwarf_attr(var, DW_AT_location, &attr) ||
-	    dwarf_getlocation(&attr, &e, &n) != 0 || n != 2 ||
+	if (dwarf_getlocation(loc, &e, &n) != 0 || n != 2 ||
 	    (e[1].atom != DW_OP_GNU_push_tls_address &&
 	     e[1].atom != DW_OP_form_tls_address))
 		return false;
@@ -263,8 +262,8 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 	do {
 		uint64_t addr, size;
 		Dwarf_Die t, c = it.die;
-		Dwarf_Attribute a;
-		bool by_symbol = false;
+		Dwarf_Attribute a, loc;
+		bool by_symbol = false, has_loc;
 		switch (it.tag) {
 		case DW_TAG_variable:
 			if (!vars)
@@ -274,14 +273,14 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 				add_declaration(s, &c, decls);
 				break;
 			}
-			if (static_address(s, &it, &addr)) {
+			has_loc = children_attr(s, &it, DW_AT_location, &loc);
+			if (has_loc && static_address(s, &it, &loc, &addr)) {
 				addr -= (uint64_t)s->dwarf_adjust;
 				if (addr < s->percpu_size)
 					addr |= PERCPU_TAG;
-			} else if (children_attr(s, &it, DW_AT_location, &a) &&
-				   tls_offset(&c, &addr)) {
+			} else if (has_loc && tls_offset(&loc, &addr)) {
 				addr |= TLS_TAG;
-			} else if (depth == 0 && !children_attr(s, &it, DW_AT_location, &a) &&
+			} else if (depth == 0 && !has_loc &&
 				   !children_attr(s, &it, DW_AT_declaration, &a)) {
 				by_symbol = true;	/* maybe a thread-local */
 			} else {

@@ -129,14 +129,13 @@ const char *children_decl_file(struct dt_session *s, struct die_children *c);
  * dwarf_ranges). */
 bool children_pc_range(struct dt_session *s, struct die_children *c,
 		       Dwarf_Addr *lo, Dwarf_Addr *hi);
-/* The child's single location expression (attribute name, an exprloc or
- * block form): its bytes, their number in *len and the unit's address
- * size in *addr_size, read without libdw (which would decode the unit's
- * abbreviations and keep the expression).  NULL when the attribute is
- * absent (*len 0) or is anything else, a location list (*len 1): then
- * ask libdw. */
-const unsigned char *children_expr(struct dt_session *s, struct die_children *c,
-				   unsigned name, size_t *len, unsigned *addr_size);
+/* The bytes of the child's attribute a (children_attr's) when its form is
+ * a block (an exprloc: one location expression), their number in *len and
+ * the unit's address size in *addr_size, read without libdw (which keeps
+ * every expression it decodes); NULL for another form (a location list),
+ * or when the walk is libdw's. */
+const unsigned char *children_block(struct dt_session *s, struct die_children *c,
+				    Dwarf_Attribute *a, size_t *len, unsigned *addr_size);
 struct children_cache;
 void children_cache_free(struct children_cache *c);
 
@@ -217,8 +216,10 @@ struct dt_session {
 	bool split_dwarf;		/* skeleton units: the DWARF is in .dwo
 					 * files (session_unit_die) */
 	bool split_missing_said;	/* a .dwo was not found: said */
-	bool prepare_skipped;		/* a large debug file: not indexed
-					 * ahead (dt_session_prepare) */
+	bool large_debug_info;		/* over LARGE_DEBUG_INFO: not indexed
+					 * ahead (dt_session_prepare), every
+					 * unit's functions indexed in the
+					 * walk of every unit (unitwalk.c) */
 	struct debug_pages pages;	/* pages.c, set up at open */
 	uint64_t tls_block;		/* PT_TLS size rounded to its
 					 * alignment, 0: none or unusable */

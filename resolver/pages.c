@@ -95,7 +95,7 @@ static int own_pages(uintptr_t a, uintptr_t b, uintptr_t page)
 			own = -1;
 			break;
 		}
-		for (size_t i = 0; i < (size_t)got / sizeof(*e); i++) {
+		for (size_t i = 0; i < (size_t)got / sizeof(*e) && !own; i++) {
 			bool present = e[i] >> 63 & 1, swapped = e[i] >> 62 & 1,
 			     file = e[i] >> 61 & 1;
 			if (swapped || (present && !file))

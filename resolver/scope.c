@@ -14,78 +14,11 @@
 
 #define MAX_SCOPES 64
 
-/* Every unit's address ranges, sorted: for files without .debug_aranges
- * (clang does not emit it by default) and for addresses aranges lacks
- * (PLT stubs, calls' targets), built on the first such question, once
- * (libdw's dwarf_addrdie would build the same table first: 1.5% of a
- * vmlinux run, for callees in no unit). */
-struct cu_range {
-	Dwarf_Addr lo, hi;
-	Dwarf_Off cu;
-};
-
-struct cu_ranges {
-	struct cu_range *r;
-	size_t n, cap;
-};
-
-static int cu_range_cmp(const void *a, const void *b)
-{
-	const struct cu_range *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-static struct cu_ranges *cu_ranges_build(Dwarf *dw)
-{
-	struct cu_ranges *cr = calloc(1, sizeof(*cr));
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	Dwarf_Die cu;
-
-	if (!cr)
-		return NULL;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t roff = 0;
-		if (dwarf_offdie(dw, off + hsize, &cu))
-			while ((roff = dwarf_ranges(&cu, roff, &base, &lo, &hi)) > 0)
-				if (hi > lo && !GROW(cr->r, cr->cap, cr->n, 64))
-					cr->r[cr->n++] = (struct cu_range){ lo, hi, off + hsize };
-		off = next;
-	}
-	if (cr->n)
-		qsort(cr->r, cr->n, sizeof(*cr->r), cu_range_cmp);
-	return cr;
-}
-
-void cu_ranges_free(struct cu_ranges *cr)
-{
-	if (!cr)
-		return;
-	free(cr->r);
-	free(cr);
-}
-
-static bool cu_by_ranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
-{
-	struct cu_ranges *cr = s->cu_ranges;
-
-	if (!cr && !(cr = s->cu_ranges = cu_ranges_build(s->dwarf)))
-		return false;
-	/* ranges of different units do not overlap; look back a little in
-	 * case a unit's range nests in another's */
-	size_t at = AT_OR_BELOW(cr->n, i, cr->r[i].lo, pc);
-	for (size_t i = at, k = 0; i > 0 && k < 4; i--, k++)
-		if (pc < cr->r[i - 1].hi)
-			return dwarf_offdie(s->dwarf, cr->r[i - 1].cu, cu) != NULL;
-	return false;
-}
-
-/* A unit .debug_aranges named, its own ranges read once and merged: the
- * same units are asked about for every pc (each answer's, each callee's),
- * and dwarf_haspc would read the unit's range list every time (a
- * kernel's units have dozens: .text, .init.text, .noinstr.text...). */
+/* A unit, its own ranges read once and merged (a compile or skeleton
+ * unit's; other units hold no code): the same units are asked about for
+ * every pc (each answer's, each callee's), and dwarf_haspc would read the
+ * unit's range list every time (a kernel's units have dozens: .text,
+ * .init.text, .noinstr.text...). */
 struct unit_entry {
 	Dwarf_Off off;
 	Dwarf_Die die;
@@ -194,6 +127,88 @@ static bool unit_has_pc(const struct unit_entry *e, Dwarf_Addr pc)
 	}
 	size_t at = AT_OR_BELOW(e->n, i, e->r[i].lo, pc);
 	return e->how == UNIT_SPANS && at && pc < e->r[at - 1].hi;
+}
+
+/* Every unit's address ranges (each unit's spans, as unit_entry_at read
+ * them), sorted: for files without .debug_aranges (clang does not emit it
+ * by default) and for addresses aranges lacks (PLT stubs, calls'
+ * targets), built on the first such question, once (libdw's
+ * dwarf_addrdie would build the same table first: 1.5% of a vmlinux run,
+ * for callees in no unit). */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Off cu;
+};
+
+struct cu_ranges {
+	struct cu_range *r;
+	size_t n, cap;
+};
+
+static int cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void add_cu_range(struct cu_ranges *cr, Dwarf_Addr lo, Dwarf_Addr hi,
+			 Dwarf_Off cu)
+{
+	if (hi > lo && !GROW(cr->r, cr->cap, cr->n, 64))
+		cr->r[cr->n++] = (struct cu_range){ lo, hi, cu };
+}
+
+static struct cu_ranges *cu_ranges_build(struct dt_session *s)
+{
+	struct cu_ranges *cr = calloc(1, sizeof(*cr));
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!cr)
+		return NULL;
+	while (dwarf_nextcu(s->dwarf, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		struct unit_entry *e = unit_entry_at(s, off + hsize);
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t roff = 0;
+		for (size_t i = 0; e && e->how == UNIT_SPANS && i < e->n; i++)
+			add_cu_range(cr, e->r[i].lo, e->r[i].hi, e->off);
+		while (e && e->how == UNIT_LIBDW &&
+		       (roff = dwarf_ranges(&e->die, roff, &base, &lo, &hi)) > 0)
+			add_cu_range(cr, lo, hi, e->off);
+		off = next;
+	}
+	if (cr->n)
+		qsort(cr->r, cr->n, sizeof(*cr->r), cu_range_cmp);
+	return cr;
+}
+
+void cu_ranges_free(struct cu_ranges *cr)
+{
+	if (!cr)
+		return;
+	free(cr->r);
+	free(cr);
+}
+
+static bool cu_by_ranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
+{
+	struct cu_ranges *cr = s->cu_ranges;
+	struct unit_entry *e;
+
+	if (!cr && !(cr = s->cu_ranges = cu_ranges_build(s)))
+		return false;
+	/* ranges of different units do not overlap; look back a little in
+	 * case a unit's range nests in another's */
+	size_t at = AT_OR_BELOW(cr->n, i, cr->r[i].lo, pc);
+	for (size_t i = at, k = 0; i > 0 && k < 4; i--, k++)
+		if (pc < cr->r[i - 1].hi) {
+			if (!(e = unit_entry_at(s, cr->r[i - 1].cu)))
+				return false;
+			*cu = e->die;
+			return true;
+		}
+	return false;
 }
 
 /* The unit .debug_aranges names for pc, when that unit's own ranges hold
@@ -934,45 +949,32 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
  * never again. */
 #define HOMES_KEPT_BYTES (8u << 20)	/* and s->keep_functions */
 
-static int homes_newer_first(const void *a, const void *b)
-{
-	const struct func_range *x = *(struct func_range *const *)a;
-	const struct func_range *y = *(struct func_range *const *)b;
-
-	return x->homes->used > y->homes->used ? -1 : x->homes->used < y->homes->used;
-}
-
 void scope_trim(struct dt_session *s)
 {
 	struct scope_index *ix = s->scope_index;
-	struct func_range **with = NULL;
-	size_t n = 0, cap = 0, kept = 0;
+	struct lru_item *v;
+	size_t n = 0;
 
-	if (!ix || (ix->nhomes <= s->keep_functions && ix->homes_bytes <= HOMES_KEPT_BYTES))
+	if (!ix || (ix->nhomes <= s->keep_functions && ix->homes_bytes <= HOMES_KEPT_BYTES) ||
+	    !(v = malloc(ix->nhomes * sizeof(*v))))
 		return;
 	for (size_t i = 0; i < ix->n; i++)
 		for (size_t k = 0; k < ix->cus[i].n; k++)
-			if (ix->cus[i].r[k].homes) {
-				if (GROW(with, cap, n, 256)) {
-					free(with);
-					return;
-				}
-				with[n++] = &ix->cus[i].r[k];
+			if (ix->cus[i].r[k].homes && n < ix->nhomes)
+				v[n++] = (struct lru_item){ ix->cus[i].r[k].homes->used,
+							    ix->cus[i].r[k].homes->bytes };
+	uint64_t oldest = lru_cutoff(v, n, s->keep_functions, HOMES_KEPT_BYTES);
+	free(v);
+	for (size_t i = 0; i < ix->n; i++)
+		for (size_t k = 0; k < ix->cus[i].n; k++) {
+			struct reg_homes *rh = ix->cus[i].r[k].homes;
+			if (rh && rh->used < oldest) {
+				ix->homes_bytes -= rh->bytes;
+				ix->nhomes--;
+				reg_homes_free(rh);
+				ix->cus[i].r[k].homes = NULL;
 			}
-	/* the most recent, and the most recent half of the budget, stay */
-	qsort(with, n, sizeof(*with), homes_newer_first);
-	for (size_t i = 0; i < n; i++) {
-		struct reg_homes *rh = with[i]->homes;
-		if (!i || (i < s->keep_functions / 2 && kept + rh->bytes <= HOMES_KEPT_BYTES / 2)) {
-			kept += rh->bytes;
-		} else {
-			ix->homes_bytes -= rh->bytes;
-			ix->nhomes--;
-			reg_homes_free(rh);
-			with[i]->homes = NULL;
 		}
-	}
-	free(with);
 	session_debug(s, "register homes of %zu functions freed, %zu kept",
 		      n - ix->nhomes, ix->nhomes);
 }

@@ -674,7 +674,7 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	 * given back once read (pages.c) */
 	Elf_Data *info = s->dwarf ? debug_info_data(s) : NULL;
 	if (info) {
-		s->prepare_skipped = info->d_size > LARGE_DEBUG_INFO;
+		s->large_debug_info = info->d_size > LARGE_DEBUG_INFO;
 		pages_init(&s->pages, info->d_buf, info->d_size);
 	}
 	if (s->dwarf && p->copy_to_cache)
@@ -747,7 +747,7 @@ bool dt_session_prepare(struct dt_session *s, size_t max_units)
 		return true;
 	/* a kernel's walk takes seconds and hundreds of MB of libdw's
 	 * caches: left to an answer that needs it */
-	if (s->prepare_skipped)
+	if (s->large_debug_info)
 		return true;
 	OOM_GUARD(s, g, return true);
 	bool done = units_walk(s, max_units);

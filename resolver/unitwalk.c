@@ -29,7 +29,7 @@ bool units_walk(struct dt_session *s, size_t max_units)
 		}
 		containers_unit(s, &cu);
 		globals_unit(s, &cu);
-		if (s->prepare_skipped)	/* a large debug file */
+		if (s->large_debug_info)
 			scope_unit(s, &cu);
 	}
 	return s->units_walked;
