@@ -48,7 +48,7 @@ ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 OPCODES_LIBS := $(if $(wildcard $(shell $(CC) -print-file-name=libopcodes-multiarch.so)),-lopcodes-multiarch -lbfd-multiarch,-lopcodes -lbfd)
 LIBS = $(DW_LIBS) $(OPCODES_LIBS) -lz -lm
 
-ARCH_SRC = arch/arch.c arch/x86_64.c arch/aarch64.c
+ARCH_SRC = arch/arch.c arch/x86_64.c arch/x86_64_quick.c arch/aarch64.c
 LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/typewalk.c resolver/resolve.c resolver/report.c \
 	  resolver/lineparse.c resolver/lineread.c resolver/util.c \
@@ -153,7 +153,7 @@ bench-callgrind:
 # a kernel: Debian's vmlinux with DWARF, downloaded (about 860 MB) only here
 bench-kernel:
 	@sh contrib/install-deps.sh --if-missing $(DEB_PACKAGES) bc
-	@$(MAKE) --no-print-directory all $(TEST_TOOLS) $(O)/tests/unit-children
+	@$(MAKE) --no-print-directory all $(TEST_TOOLS) $(O)/tests/unit-children $(O)/tests/unit-quick
 	sh bench/kernel.sh $(abspath $(O)) $(abspath $(O))/bench/kernel
 
 # per category, compiler and -O level: right / wrong field / wrong type / unknown

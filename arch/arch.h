@@ -32,6 +32,14 @@ struct dt_tok {
 	const char *text;	/* NUL-terminated, owned by the decoder */
 };
 
+/* Where a quick decoder (dt_arch.quick_decode) hands its tokens, one at a
+ * time, as libopcodes' styled printer would: text is len bytes, not
+ * NUL-terminated. */
+struct dt_tok_sink {
+	void (*put)(struct dt_tok_sink *sink, enum dt_tok_kind kind,
+		    const char *text, size_t len);
+};
+
 /* A decoded memory operand.  Registers are DWARF register numbers, -1 when
  * absent.  disp is the signed displacement as encoded; for pc-relative
  * operands the effective address is insn end + disp. */
@@ -193,6 +201,12 @@ struct dt_arch {
 	int (*reg_from_name)(const char *name, size_t len);
 	/* Canonical name of a DWARF register ("rdi"), NULL when none. */
 	const char *(*reg_name)(int dwarf_reg);
+	/* The instruction at pc decoded without libopcodes, into the tokens
+	 * libopcodes would print, for the instructions compilers emit most:
+	 * its length, or 0 (some tokens possibly handed out already) when
+	 * it is left to libopcodes.  NULL: libopcodes decodes everything. */
+	unsigned (*quick_decode)(uint64_t pc, const uint8_t *bytes,
+				 size_t avail, struct dt_tok_sink *sink);
 	/* Classify one decoded instruction from its tokens. */
 	enum dt_op_kind (*classify)(const struct dt_tok *toks, size_t ntoks,
 				    struct dt_mem_op *op);
@@ -220,6 +234,9 @@ struct dt_arch {
 
 extern const struct dt_arch dt_arch_x86_64;
 extern const struct dt_arch dt_arch_aarch64;
+/* x86-64's quick_decode (arch/x86_64_quick.c) */
+unsigned x86_quick_decode(uint64_t pc, const uint8_t *bytes, size_t avail,
+			  struct dt_tok_sink *sink);
 
 /* The architecture for an ELF e_machine, NULL when unsupported. */
 const struct dt_arch *dt_arch_for_machine(uint16_t e_machine);

@@ -888,4 +888,5 @@ const struct dt_arch dt_arch_x86_64 = {
 			(1u << X86_R9) | (1u << X86_R10) | (1u << X86_R11),
 	.is_stack_canary = x86_is_stack_canary,
 	.tests_bits = x86_tests_bits,
+	.quick_decode = x86_quick_decode,
 };

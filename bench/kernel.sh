@@ -12,7 +12,9 @@
 #   - two modules (ext4, sch_fq; the package's debug modules hold their
 #     code): every memory instruction, and each rip-relative access's
 #     variable checked against the module's relocation there;
-#   - the DIE walk of resolver/children.c against libdw's, every DIE.
+#   - the DIE walk of resolver/children.c against libdw's, every DIE;
+#   - the quick decoder against libopcodes, every instruction, and the
+#     100,000 answers without it.
 #   kernel.sh BUILD WORKDIR
 set -eu
 build=$1 work=$2
@@ -55,6 +57,13 @@ read -r user sys kb <rss
 resolved=$(awk '$1 == "resolved" { print $2 " (" $3 "%)" }' mem100k.stat)
 echo "$(wc -l <mem100k) memory instructions: $(echo "$user + $sys" | bc -l | xargs printf '%.2f') s CPU," \
 	"$(echo "$t1 - $t0" | bc -l | xargs printf '%.2f') s wall, peak RSS $((kb / 1024)) MB, resolved $resolved"
+# the same with libopcodes decoding every instruction (the quick
+# decoder off): what arch/x86_64_quick.c saves, and the same answers
+/usr/bin/time -f '%U %S %M' -o rss env DTPROF_NO_QUICK_DECODE=1 \
+	"$build/dtresolve" --stat -e "$vmlinux" mem100k >slow.out 2>/dev/null
+read -r user sys kb <rss
+echo "  without the quick decoder (DTPROF_NO_QUICK_DECODE=1): $(echo "$user + $sys" | bc -l | xargs printf '%.2f') s CPU," \
+	"answers $(cmp -s slow.out mem100k.out && echo the same || echo DIFFERENT)"
 
 # per-CPU: the variable named against the per-CPU symbol at the offset
 "$build/dtresolve" -v -e "$vmlinux" percpu >percpu.out 2>/dev/null
@@ -116,6 +125,18 @@ for m in $modules; do
 	perl "$here/module-relocs.pl" "$ko" $name.insns $name.out
 done
 rm -f rss
+
+# the quick decoder against libopcodes on every instruction of the
+# vmlinux and the two modules (tests/unit-quick; t2021 runs it on builds
+# of gcc and clang)
+if [ -x "$build/tests/unit-quick" ]; then
+	"$build/tests/unit-quick" "$vmlinux" $(for m in $modules; do
+		echo "usr/lib/debug/lib/modules/${vmlinux##*vmlinux-}/$m"; done) >quick.out 2>&1 || true
+	printf 'quick decoder against libopcodes: %s\n' \
+		"$(grep -c '^ok' quick.out) ok, $(grep -c '^not ok' quick.out) not ok"
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* - .*\/\([^/:]*\): \([0-9]* instructions, \)/  \2: \3/p' quick.out |
+		grep -v 'cut short'
+fi
 
 # children.c's walk of the DIEs against libdw's, on every DIE of every
 # unit of the vmlinux (tests/unit-children: the same DIEs, tags and

@@ -3,7 +3,8 @@
  * One instruction through libopcodes, in process.  The styled-print
  * callback hands us the instruction as typed tokens (mnemonic, register,
  * address offset, immediate...), so operands are read from structure, not
- * by re-parsing objdump text.
+ * by re-parsing objdump text.  The architecture's quick decoder, where it
+ * has one, hands out the same tokens for the common instructions first.
  */
 #define PACKAGE "dtprof"	/* bfd.h refuses to compile without it */
 #include <dis-asm.h>
@@ -18,6 +19,10 @@ struct decoder {
 	disassemble_info info;
 	disassembler_ftype print_insn;
 	struct decoded_insn *out;	/* tokens of the current run */
+	/* the quick decoder's tokens go to out too */
+	struct dt_tok_sink sink;
+	unsigned (*quick_decode)(uint64_t pc, const uint8_t *bytes,
+				 size_t avail, struct dt_tok_sink *sink);
 };
 
 static enum dt_tok_kind tok_kind(enum disassembler_style st)
@@ -37,35 +42,22 @@ static enum dt_tok_kind tok_kind(enum disassembler_style st)
 	}
 }
 
-static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
-		       const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
-		       const char *fmt, va_list ap)
+/* The next token's storage, NULL (and out->overflow) when full. */
+static char *token_room(struct decoded_insn *out, size_t *room)
 {
-	size_t room = sizeof(out->text) - out->text_used;
-	char *dst = out->text + out->text_used;
-
-	if (out->ntoks >= DECODE_MAX_TOKS || room < 2) {
+	*room = sizeof(out->text) - out->text_used;
+	if (out->ntoks >= DECODE_MAX_TOKS || *room < 2) {
 		out->overflow = true;
-		return;
+		return NULL;
 	}
-	int n;
-	if (!strcmp(fmt, "%s") || !strcmp(fmt, "%.*s")) {
-		/* what libopcodes prints (binutils 2.40: "%.*s" for nearly
-		 * every token): no formatting to do */
-		size_t max = fmt[1] == '.' ? (size_t)va_arg(ap, int) : SIZE_MAX;
-		const char *str = va_arg(ap, const char *);
-		size_t len = strnlen(str, max);
-		n = len < room ? (int)len : -1;
-		if (n > 0) {
-			memcpy(dst, str, len);
-			dst[len] = '\0';
-		}
-	} else {
-		n = vsnprintf(dst, room, fmt, ap);
-	}
-	if (n < 0 || (size_t)n >= room) {
+	return out->text + out->text_used;
+}
+
+/* The token just written at dst, n bytes (n >= room: it did not fit). */
+static void token_done(struct decoded_insn *out, enum dt_tok_kind kind,
+		       char *dst, size_t n, size_t room)
+{
+	if (n >= room) {
 		out->overflow = true;
 		return;
 	}
@@ -74,7 +66,56 @@ static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
 	out->toks[out->ntoks].kind = kind;
 	out->toks[out->ntoks].text = dst;
 	out->ntoks++;
-	out->text_used += (size_t)n + 1;
+	out->text_used += n + 1;
+}
+
+static void push_text(struct decoded_insn *out, enum dt_tok_kind kind,
+		      const char *str, size_t len)
+{
+	size_t room;
+	char *dst = token_room(out, &room);
+
+	if (!dst)
+		return;
+	if (len < room) {
+		memcpy(dst, str, len);
+		dst[len] = '\0';
+	}
+	token_done(out, kind, dst, len, room);
+}
+
+static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
+		       const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void push_token(struct decoded_insn *out, enum dt_tok_kind kind,
+		       const char *fmt, va_list ap)
+{
+	if (!strcmp(fmt, "%s") || !strcmp(fmt, "%.*s")) {
+		/* what libopcodes prints (binutils 2.40: "%.*s" for nearly
+		 * every token): no formatting to do */
+		size_t max = fmt[1] == '.' ? (size_t)va_arg(ap, int) : SIZE_MAX;
+		const char *str = va_arg(ap, const char *);
+		push_text(out, kind, str, strnlen(str, max));
+		return;
+	}
+	size_t room;
+	char *dst = token_room(out, &room);
+	if (!dst)
+		return;
+	int n = vsnprintf(dst, room, fmt, ap);
+	if (n < 0) {
+		out->overflow = true;
+		return;
+	}
+	token_done(out, kind, dst, (size_t)n, room);
+}
+
+static void quick_put(struct dt_tok_sink *sink, enum dt_tok_kind kind,
+		      const char *text, size_t len)
+{
+	struct decoder *d = (struct decoder *)((char *)sink -
+					       offsetof(struct decoder, sink));
+	push_text(d->out, kind, text, len);
 }
 
 static int styled_cb(void *stream, enum disassembler_style st,
@@ -134,7 +175,15 @@ struct decoder *decoder_new(const struct dt_arch *arch)
 		decoder_free(d);
 		return NULL;
 	}
+	d->sink.put = quick_put;
+	d->quick_decode = arch->quick_decode;
 	return d;
+}
+
+void decoder_use_quick(struct decoder *d, const struct dt_arch *arch,
+			bool quick)
+{
+	d->quick_decode = quick ? arch->quick_decode : NULL;
 }
 
 void decoder_free(struct decoder *d)
@@ -157,6 +206,17 @@ unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
 		return 0;
 
 	d->out = out;
+	if (d->quick_decode) {
+		unsigned n = d->quick_decode(pc, bytes, avail, &d->sink);
+		if (n && n <= avail && !out->overflow) {
+			d->out = NULL;
+			out->len = n;
+			return n;
+		}
+		out->ntoks = 0;		/* left to libopcodes */
+		out->text_used = 0;
+		out->overflow = false;
+	}
 	d->info.buffer = (bfd_byte *)bytes;
 	d->info.buffer_vma = pc;
 	d->info.buffer_length = avail;

@@ -118,7 +118,8 @@ static void usage(FILE *f)
 "PERF and DTPROF_PLUGIN name the perf and dtplugin.so that read perf.data\n"
 "files for --merge and --diff; inflated copies of compressed debug files\n"
 "are kept in DTPROF_CACHE_DIR (default ~/.cache/dtprof; DTPROF_NO_CACHE=1:\n"
-"none); DTPROF_KEEP_FUNCTIONS=N keeps N functions decoded (default 2048).\n");
+"none); DTPROF_KEEP_FUNCTIONS=N keeps N functions decoded (default 2048);\n"
+"DTPROF_NO_QUICK_DECODE=1 decodes every x86-64 instruction with libopcodes.\n");
 }
 
 /* --aggregate=VIEW[=TYPE]: the table, and the type it is about. */
