@@ -133,7 +133,12 @@ static inline uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 static inline uint64_t hash_mix(uint64_t h, uint64_t x)
 {
 	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
+	h *= 0xff51afd7ed558ccdULL;
+	/* the product's low bits come from x's low bits alone, and the
+	 * tables take the low bits: fold the high half in, or addresses
+	 * 16 bytes apart (functions, allocations) share a sixteenth of the
+	 * slots */
+	return h ^ (h >> 32);
 }
 struct lru_item {
 	uint64_t used;		/* the tick it was last used at */
