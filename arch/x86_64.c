@@ -186,6 +186,37 @@ static bool is_addressing_only(const char *m)
 static void main_mnemonic(const struct dt_tok *toks, size_t n, char *m,
 			  size_t size);
 
+/* strtoull(s, NULL, 0) for the numbers libopcodes prints ("0x1f", "8"),
+ * without the library call's locale and sign handling: every operand of
+ * every instruction decoded goes through here. */
+static uint64_t token_number(const char *s)
+{
+	uint64_t v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (s += 2; ; s++) {
+			unsigned d;
+			if (*s >= '0' && *s <= '9')
+				d = (unsigned)(*s - '0');
+			else if ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
+				d = (unsigned)((*s | 0x20) - 'a' + 10);
+			else
+				break;
+			if (v >> 60)
+				return UINT64_MAX;	/* as strtoull: too large */
+			v = v << 4 | d;
+		}
+		return v;
+	}
+	unsigned base = s[0] == '0' ? 8 : 10;
+	for (; *s >= '0' && *s < (char)('0' + base); s++) {
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / base)
+			return UINT64_MAX;
+		v = v * base + (uint64_t)(*s - '0');
+	}
+	return v;
+}
+
 /* One operand being parsed: [%seg:][disp][(base,index,scale)] */
 struct operand {
 	int segment, base, index, scale;
@@ -280,7 +311,7 @@ static void parse_insn(const struct dt_tok *toks, size_t n,
 				}
 				if (!*s)
 					break;
-				uint64_t u = strtoull(s, NULL, 0);
+				uint64_t u = token_number(s);
 				int64_t v = (int64_t)(cur.negative ? 0 - u : u);
 				cur.negative = false;
 				if (depth > 0 && cur.commas_in_paren == 2)
@@ -529,7 +560,7 @@ static enum dt_flow x86_flow(const struct dt_tok *toks, size_t n,
 	*target = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (toks[i].kind == DT_TOK_ADDRESS && !have_target) {
-			*target = strtoull(toks[i].text, NULL, 0);
+			*target = token_number(toks[i].text);
 			have_target = true;
 		} else if (toks[i].kind == DT_TOK_TEXT && strchr(toks[i].text, '*')) {
 			indirect = true;

@@ -71,6 +71,8 @@ struct unit_shapes {
 	unsigned long last_use;
 	struct file_memo *files;	/* FILE_MEMO of them, by index */
 	uint32_t generation;		/* of the unit read last */
+	Dwarf_Files *srcfiles;		/* the unit's file names, when */
+	uint32_t srcfiles_generation;	/* this is generation */
 };
 
 /* dwarf_decl_file of the unit's DIEs by their DW_AT_decl_file index: it
@@ -647,10 +649,32 @@ const char *children_name(struct dt_session *s, struct die_children *c)
 	return dwarf_diename(&c->die);	/* through its origin */
 }
 
+/* What dwarf_decl_file answers for a DIE of u whose own DW_AT_decl_file
+ * is idx, without its search of the DIE's attributes: libdw's file
+ * names of the unit (index 0 is no file before DWARF 5, and the unit's
+ * primary source file from DWARF 5 on). */
+static const char *unit_file(struct unit_shapes *u, struct die_children *c,
+			     size_t idx)
+{
+	if (u->srcfiles_generation != u->generation) {
+		Dwarf_Die cudie;
+		size_t n;
+
+		u->srcfiles_generation = u->generation;
+		if (!dwarf_diecu(&c->die, &cudie, NULL, NULL) ||
+		    dwarf_getsrcfiles(&cudie, &u->srcfiles, &n) != 0)
+			u->srcfiles = NULL;
+	}
+	if (!u->srcfiles)
+		return dwarf_decl_file(&c->die);
+	return idx || u->version >= 5 ?
+	       dwarf_filesrc(u->srcfiles, idx, NULL, NULL) : NULL;
+}
+
 const char *children_decl_file(struct dt_session *s, struct die_children *c)
 {
 	Dwarf_Attribute a;
-	Dwarf_Sword idx;
+	Dwarf_Word idx;		/* unsigned: DW_FORM_data1 holds 128..255 */
 
 	if (!children_attr(s, c, DW_AT_decl_file, &a)) {
 		if (!children_attr(s, c, DW_AT_abstract_origin, &a) &&
@@ -659,12 +683,12 @@ const char *children_decl_file(struct dt_session *s, struct die_children *c)
 		return dwarf_decl_file(&c->die);	/* through its origin */
 	}
 	struct unit_shapes *u = current(s, c);
-	if (!u || dwarf_formsdata(&a, &idx) != 0 || idx < 0 || idx >= FILE_MEMO ||
+	if (!u || dwarf_formudata(&a, &idx) != 0 || idx >= FILE_MEMO ||
 	    (!u->files && !(u->files = calloc(FILE_MEMO, sizeof(*u->files)))))
 		return dwarf_decl_file(&c->die);
 	struct file_memo *m = &u->files[idx];
 	if (m->generation != u->generation)
-		*m = (struct file_memo){ dwarf_decl_file(&c->die), u->generation };
+		*m = (struct file_memo){ unit_file(u, c, idx), u->generation };
 	return m->name;
 }
 
