@@ -581,11 +581,23 @@ static enum dt_flow x86_flow(const struct dt_tok *toks, size_t n,
 }
 
 /* Instructions that read their last operand without writing it. */
+/* Whether some entry of a table of mnemonics or prefixes could match m:
+ * the set of the entries' first letters (a to z), so that the common
+ * instructions (mov, add, lea) skip the tables' string compares. */
+#define FIRST(c) (1u << ((c) - 'a'))
+static bool may_start(const char *m, uint32_t firsts)
+{
+	return m[0] >= 'a' && m[0] <= 'z' && (firsts & FIRST(m[0]));
+}
+
 static bool writes_no_register(const char *m)
 {
 	static const char *const readers[] = {
 		"cmp", "test", "bt", "push", "ucomis", "comis", "ptest", "vptest",
 	};
+	if (!may_start(m, FIRST('b') | FIRST('c') | FIRST('t') | FIRST('p') |
+			  FIRST('u') | FIRST('v')))
+		return false;
 	if (!strcmp(m, "bts") || !strcmp(m, "btr") || !strcmp(m, "btc") ||
 	    starts_with(m, "cmpxchg") || starts_with(m, "cmov"))
 		return false;
@@ -634,13 +646,16 @@ static uint64_t implicit_writes(const struct parsed_insn *pi)
 	const char *m = pi->mnem;
 	uint64_t w = !strcmp(m, "in") ? R(X86_RAX) : 0;
 
-	for (size_t i = 0; i < sizeof(widen) / sizeof(widen[0]); i++)
-		if (!strcmp(m, widen[i].name))
-			w |= widen[i].regs;
+	if (m[0] == 'c')	/* every widen[] name */
+		for (size_t i = 0; i < sizeof(widen) / sizeof(widen[0]); i++)
+			if (!strcmp(m, widen[i].name))
+				w |= widen[i].regs;
 
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (starts_with(m, table[i].prefix))
-			w |= table[i].regs;
+	if (may_start(m, FIRST('c') | FIRST('r') | FIRST('x') | FIRST('s') |
+			 FIRST('l') | FIRST('e') | FIRST('p') | FIRST('i')))
+		for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+			if (starts_with(m, table[i].prefix))
+				w |= table[i].regs;
 	/* one-operand mul, imul, div, idiv: rdx:rax */
 	if (pi->nops == 1 && (starts_with(m, "mul") || starts_with(m, "imul") ||
 			      starts_with(m, "div") || starts_with(m, "idiv")))
