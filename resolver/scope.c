@@ -797,10 +797,64 @@ static int add_home(struct reg_homes *rh, const struct reg_home *home)
 }
 
 /* Every register location of variable v declared in scope, at depth. */
-static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
-			 Dwarf_Die *v, Dwarf_Die *scope, unsigned depth,
-			 uint32_t scope_idx)
+/* The address ranges of the code scope whose variables are walked, read
+ * once for all their location entries (many: more than fit, read from
+ * libdw each time). */
+#define SCOPE_RANGES 16
+struct walked_scope {
+	Dwarf_Die *scope;
+	bool read, many;
+	size_t n;
+	Dwarf_Addr lo[SCOPE_RANGES], hi[SCOPE_RANGES];
+};
+
+static void walked_scope_ranges(struct walked_scope *sr)
 {
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	sr->read = true;
+	while ((off = dwarf_ranges(sr->scope, off, &base, &lo, &hi)) > 0) {
+		if (sr->n == SCOPE_RANGES) {
+			sr->many = true;
+			return;
+		}
+		sr->lo[sr->n] = lo;
+		sr->hi[sr->n++] = hi;
+	}
+}
+
+/* h, for each part of [start, end) inside the scope */
+static void add_home_in_scope(struct reg_homes *rh, struct reg_home *h,
+			      struct walked_scope *sr, Dwarf_Addr start,
+			      Dwarf_Addr end)
+{
+	if (!sr->read)
+		walked_scope_ranges(sr);
+	if (sr->many) {
+		Dwarf_Addr rb, lo, hi;
+		ptrdiff_t roff = 0;
+		while ((roff = dwarf_ranges(sr->scope, roff, &rb, &lo, &hi)) > 0) {
+			h->lo = lo > start ? lo : start;
+			h->hi = hi < end ? hi : end;
+			if (h->lo < h->hi)
+				add_home(rh, h);
+		}
+		return;
+	}
+	for (size_t i = 0; i < sr->n; i++) {
+		h->lo = sr->lo[i] > start ? sr->lo[i] : start;
+		h->hi = sr->hi[i] < end ? sr->hi[i] : end;
+		if (h->lo < h->hi)
+			add_home(rh, h);
+	}
+}
+
+static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
+			 struct die_children *it, struct walked_scope *sr,
+			 unsigned depth, uint32_t scope_idx)
+{
+	Dwarf_Die *v = &it->die;
 	Dwarf_Attribute attr;
 	Dwarf_Addr base, start, end;
 	Dwarf_Op *e;
@@ -810,7 +864,7 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 	Dwarf_Die whole_pointee;
 	const char *whole_typedef = NULL;
 
-	if (!dwarf_attr(v, DW_AT_location, &attr))
+	if (!children_attr(s, it, DW_AT_location, &attr))
 		return;
 	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &e, &len)) > 0) {
 		for (size_t i = 0; i < len; i++)
@@ -847,14 +901,7 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 			/* where the scope and the location both hold (a list
 			 * may run past its block; one expression is the whole
 			 * scope's) */
-			Dwarf_Addr rb, lo, hi;
-			ptrdiff_t roff = 0;
-			while ((roff = dwarf_ranges(scope, roff, &rb, &lo, &hi)) > 0) {
-				h.lo = lo > start ? lo : start;
-				h.hi = hi < end ? hi : end;
-				if (h.lo < h.hi)
-					add_home(rh, &h);
-			}
+			add_home_in_scope(rh, &h, sr, start, end);
 		}
 	}
 	/* a candidate for find_memory_var: only such a location can put it
@@ -867,6 +914,7 @@ static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 			   Dwarf_Die *scope, unsigned depth, uint32_t scope_idx)
 {
 	struct die_children it;
+	struct walked_scope sr = { .scope = scope };
 
 	if (depth >= MAX_SCOPES || !children_first(s, scope, &it))
 		return;
@@ -874,7 +922,7 @@ static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 		Dwarf_Die c = it.die;
 		int tag = it.tag;
 		if (is_variable(tag)) {
-			homes_of_var(s, rh, &c, scope, depth, scope_idx);
+			homes_of_var(s, rh, &it, &sr, depth, scope_idx);
 		} else if (is_code_scope(tag)) {
 			/* collect_scopes() goes no deeper than MAX_SCOPES */
 			uint32_t child = depth + 1 < MAX_SCOPES ?
