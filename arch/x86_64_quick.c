@@ -47,22 +47,20 @@ struct quick {
 #define REX_B 1
 #define REX_PLAIN 0x40	/* a byte register spelled %sil, %r8b.. */
 
-static const char *const regs64[16] = {
-	"%rax", "%rcx", "%rdx", "%rbx", "%rsp", "%rbp", "%rsi", "%rdi",
-	"%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15",
+/* The general registers' AT&T names by operand size: 8, 4, 2 bytes,
+ * and 1 byte with a REX prefix. */
+enum { R64, R32, R16, R8_REX };
+static const char *const regs[4][16] = {
+	[R64] = { "%rax", "%rcx", "%rdx", "%rbx", "%rsp", "%rbp", "%rsi", "%rdi",
+		  "%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15" },
+	[R32] = { "%eax", "%ecx", "%edx", "%ebx", "%esp", "%ebp", "%esi", "%edi",
+		  "%r8d", "%r9d", "%r10d", "%r11d", "%r12d", "%r13d", "%r14d", "%r15d" },
+	[R16] = { "%ax", "%cx", "%dx", "%bx", "%sp", "%bp", "%si", "%di",
+		  "%r8w", "%r9w", "%r10w", "%r11w", "%r12w", "%r13w", "%r14w", "%r15w" },
+	[R8_REX] = { "%al", "%cl", "%dl", "%bl", "%spl", "%bpl", "%sil", "%dil",
+		     "%r8b", "%r9b", "%r10b", "%r11b", "%r12b", "%r13b", "%r14b", "%r15b" },
 };
-static const char *const regs32[16] = {
-	"%eax", "%ecx", "%edx", "%ebx", "%esp", "%ebp", "%esi", "%edi",
-	"%r8d", "%r9d", "%r10d", "%r11d", "%r12d", "%r13d", "%r14d", "%r15d",
-};
-static const char *const regs16[16] = {
-	"%ax", "%cx", "%dx", "%bx", "%sp", "%bp", "%si", "%di",
-	"%r8w", "%r9w", "%r10w", "%r11w", "%r12w", "%r13w", "%r14w", "%r15w",
-};
-static const char *const regs8_rex[16] = {
-	"%al", "%cl", "%dl", "%bl", "%spl", "%bpl", "%sil", "%dil",
-	"%r8b", "%r9b", "%r10b", "%r11b", "%r12b", "%r13b", "%r14b", "%r15b",
-};
+/* without REX, 4 to 7 are the high bytes */
 static const char *const regs8_legacy[8] = {
 	"%al", "%cl", "%dl", "%bl", "%ah", "%ch", "%dh", "%bh",
 };
@@ -156,10 +154,10 @@ static const char *reg_of(struct quick *q, int r, unsigned size)
 	if (r >= 8)
 		q->rex_used |= REX_B;	/* REX_R for the reg field: see put_greg */
 	switch (size) {
-	case 8: return regs64[r];
-	case 4: return regs32[r];
-	case 2: return regs16[r];
-	default: return q->rex ? regs8_rex[r] : r < 8 ? regs8_legacy[r] : NULL;
+	case 8: return regs[R64][r];
+	case 4: return regs[R32][r];
+	case 2: return regs[R16][r];
+	default: return q->rex ? regs[R8_REX][r] : r < 8 ? regs8_legacy[r] : NULL;
 	}
 }
 
@@ -266,7 +264,7 @@ static bool put_rm(struct quick *q, unsigned size)
 	if (q->rip)
 		put_str(q, DT_TOK_REGISTER, "%rip");
 	else if (q->base >= 0)
-		put_str(q, DT_TOK_REGISTER, regs64[q->base]);
+		put_str(q, DT_TOK_REGISTER, regs[R64][q->base]);
 	if (q->base >= 8)
 		q->rex_used |= REX_B;
 	if (q->index >= 8)
@@ -274,7 +272,7 @@ static bool put_rm(struct quick *q, unsigned size)
 	if (q->index >= 0) {
 		char scale = (char)('0' + q->scale);
 		put(q, DT_TOK_TEXT, ",", 1);
-		put_str(q, DT_TOK_REGISTER, regs64[q->index]);
+		put_str(q, DT_TOK_REGISTER, regs[R64][q->index]);
 		put(q, DT_TOK_TEXT, ",", 1);
 		put(q, DT_TOK_IMMEDIATE, &scale, 1);
 	}
