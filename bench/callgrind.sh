@@ -64,6 +64,9 @@ echo "  of the plugin's extra:"
 echo "    perf's resolve_ip                            $(M $((rip - floor)))  ($(( (rip - floor) / n )) a sample)"
 echo "    opening debug info (dt_dsos_get)             $(M "$(part cg.plugin 'dt_dsos_get')")"
 echo "    finding each sample's dso and site           $(M $(( $(part cg.plugin 'sites_get') + $(part cg.plugin 'sites_dso') )))"
-echo "    counting samples in the tables               $(M $(( $(part cg.plugin ':batched ') + $(part cg.plugin 'report.c:dt_report_add_sample') + $(part cg.plugin 'report.c:dt_report_add_many') )))"
-echo "  the rest is naming the distinct instructions and the queue of records"
+# counting a sample (dtplugin.c's count() and the sums it adds to) is
+# inlined into the dlfilter's entry point, so callgrind cannot tell it
+# apart: it is in the rest
+echo "  the rest is naming the distinct instructions, counting the samples"
+echo "  and the queue of records"
 rm -f cg.floor cg.rip cg.plugin cg.nocache cg.*.err

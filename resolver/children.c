@@ -81,6 +81,7 @@ struct unit_shapes {
 #define FILE_MEMO 1024
 struct file_memo {
 	const char *name;
+	uint64_t hash;			/* file_hash(name) */
 	uint32_t generation;		/* the slot's when this was found */
 };
 
@@ -671,25 +672,58 @@ static const char *unit_file(struct unit_shapes *u, struct die_children *c,
 	       dwarf_filesrc(u->srcfiles, idx, NULL, NULL) : NULL;
 }
 
-const char *children_decl_file(struct dt_session *s, struct die_children *c)
+static uint64_t file_hash(const char *name)
+{
+	return name ? hash_bytes(name, strlen(name), HASH_SEED) : 0;
+}
+
+/* The child's declaring file, and file_hash of it, for children_decl_file
+ * and children_decl_file_hash. */
+static const char *decl_file(struct dt_session *s, struct die_children *c,
+			     uint64_t *hash)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word idx;		/* unsigned: DW_FORM_data1 holds 128..255 */
+	const char *name;
 
 	if (!children_attr(s, c, DW_AT_decl_file, &a)) {
 		if (!children_attr(s, c, DW_AT_abstract_origin, &a) &&
 		    !children_attr(s, c, DW_AT_specification, &a))
-			return NULL;	/* none to integrate: no file */
-		return dwarf_decl_file(&c->die);	/* through its origin */
+			name = NULL;	/* none to integrate: no file */
+		else
+			name = dwarf_decl_file(&c->die);	/* through its origin */
+		*hash = file_hash(name);
+		return name;
 	}
 	struct unit_shapes *u = current(s, c);
 	if (!u || dwarf_formudata(&a, &idx) != 0 || idx >= FILE_MEMO ||
-	    (!u->files && !(u->files = calloc(FILE_MEMO, sizeof(*u->files)))))
-		return dwarf_decl_file(&c->die);
+	    (!u->files && !(u->files = calloc(FILE_MEMO, sizeof(*u->files))))) {
+		name = dwarf_decl_file(&c->die);
+		*hash = file_hash(name);
+		return name;
+	}
 	struct file_memo *m = &u->files[idx];
-	if (m->generation != u->generation)
-		*m = (struct file_memo){ unit_file(u, c, idx), u->generation };
+	if (m->generation != u->generation) {
+		name = unit_file(u, c, idx);
+		*m = (struct file_memo){ name, file_hash(name), u->generation };
+	}
+	*hash = m->hash;
 	return m->name;
+}
+
+const char *children_decl_file(struct dt_session *s, struct die_children *c)
+{
+	uint64_t hash;
+
+	return decl_file(s, c, &hash);
+}
+
+uint64_t children_decl_file_hash(struct dt_session *s, struct die_children *c)
+{
+	uint64_t hash;
+
+	decl_file(s, c, &hash);
+	return hash;
 }
 
 bool children_pc_range(struct dt_session *s, struct die_children *c,

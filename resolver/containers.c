@@ -102,7 +102,7 @@ static bool seen_before(struct dt_session *s, struct defs_seen *seen,
 	Dwarf_Die *d = &c->die;
 	struct def_seen k = {
 		.name = str_hash((uint64_t)c->tag, children_name(s, c)),
-		.file = str_hash(0, children_decl_file(s, c)),
+		.file = hash_mix(0, children_decl_file_hash(s, c)),	/* str_hash's */
 		.extent = next ? dwarf_dieoffset(next) - dwarf_dieoffset(d) :
 				 hash_mix(1, members_hash(d)),
 	};

@@ -372,11 +372,16 @@ static void index_functions(struct dt_session *s, Dwarf_Die *parent,
 		} else if (tag == DW_TAG_subprogram) {
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t off = 0;
+			Dwarf_Attribute ranges;
 			if (children_pc_range(s, &it, &lo, &hi)) {
 				if (hi > lo)
 					add_range(c, lo, hi, session_die_key(s, &child));
 				continue;
 			}
+			/* without DW_AT_ranges, dwarf_ranges has none to give:
+			 * a declaration, an inlined function's abstract body */
+			if (!children_attr(s, &it, DW_AT_ranges, &ranges))
+				continue;
 			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
 				if (hi > lo)
 					add_range(c, lo, hi, session_die_key(s, &child));
