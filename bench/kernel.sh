@@ -136,6 +136,7 @@ if [ -x "$build/tests/unit-quick" ]; then
 		"$(grep -c '^ok' quick.out) ok, $(grep -c '^not ok' quick.out) not ok"
 	sed -n 's/^\(not \)\{0,1\}ok [0-9]* - .*\/\([^/:]*\): \([0-9]* instructions, \)/  \2: \3/p' quick.out |
 		grep -v 'cut short'
+	sed -n 's/^# .*\/\(vmlinux[^/:]*\): libopcodes/  \1: libopcodes/p' quick.out
 fi
 
 # children.c's walk of the DIEs against libdw's, on every DIE of every

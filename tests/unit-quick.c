@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <link.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gelf.h>
@@ -83,8 +84,26 @@ static bool quick_takes(uint64_t pc, const uint8_t *bytes, size_t avail)
 	return x86->quick_decode(pc, bytes, avail, &sink) != 0;
 }
 
+/* CPU seconds of one decoder over the section's instructions (each as
+ * libopcodes delimits it), for the diagnostic line: not a test. */
+static double decode_all(struct decoder *d, uint64_t addr,
+			 const uint8_t *b, size_t size)
+{
+	static struct decoded_insn out;
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	for (size_t off = 0; off < size;) {
+		unsigned len = decoder_run(d, addr + off, b + off, size - off, &out);
+		off += len ? len : 1;
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
 static void sweep(const char *path)
 {
+	double slow = 0, fast = 0;
 	struct tally t = { 0 };
 	int fd = open(path, O_RDONLY);
 	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
@@ -117,7 +136,13 @@ static void sweep(const char *path)
 			}
 			off += len ? len : 1;
 		}
+		slow += decode_all(by_libopcodes, sh.sh_addr, b, data->d_size);
+		fast += decode_all(by_quick, sh.sh_addr, b, data->d_size);
 	}
+	if (t.insns)
+		printf("# %s: libopcodes %.0f ns an instruction, the quick decoder "
+		       "first %.0f ns\n", path, slow * 1e9 / (double)t.insns,
+		       fast * 1e9 / (double)t.insns);
 	ok(t.insns > 0 && t.quick > 0, "%s: %zu instructions, %zu (%.1f%%) "
 	   "taken by the quick decoder", path, t.insns, t.quick,
 	   t.insns ? 100.0 * (double)t.quick / (double)t.insns : 0.0);
