@@ -1153,13 +1153,15 @@ static bool var_at_offset(Dwarf_Die *v, Dwarf_Addr pc, int reg, int64_t disp,
 	Dwarf_Attribute attr;
 	Dwarf_Op *e;
 	size_t n;
-	uint64_t piece_start = 0, size;
+	uint64_t piece_start = 0, size = 0;
 	Dwarf_Die t;
 
 	if (!dwarf_attr(v, DW_AT_location, &attr) ||
-	    dwarf_getlocation_addr(&attr, pc, &e, &n, 1) != 1 || !n ||
-	    !die_type(v, &t) || !type_byte_size(&t, &size) || !size)
+	    dwarf_getlocation_addr(&attr, pc, &e, &n, 1) != 1 || !n)
 		return false;
+	/* the variable's size, asked only when a piece may hold the access
+	 * (most candidates are elsewhere); none: no answer, as always */
+#define SIZED() (size || (die_type(v, &t) && type_byte_size(&t, &size) && size))
 	for (size_t i = 0; i < n;) {
 		/* one piece: a location op, then DW_OP_piece (or the end) */
 		struct reg_offset at = { .reg = -1 };
@@ -1175,23 +1177,34 @@ static bool var_at_offset(Dwarf_Die *v, Dwarf_Addr pc, int reg, int64_t disp,
 		}
 		if (e[i].atom != DW_OP_piece)
 			i++;
-		uint64_t piece = size - piece_start;
+		uint64_t piece;
+		bool last = false;
 		if (i < n && e[i].atom == DW_OP_piece) {
 			piece = e[i].number;
 			i++;
 		} else if (i < n) {
 			return false;	/* an expression, not a location */
+		} else {
+			last = true;	/* the rest of the variable */
 		}
 		int64_t rel;
 		if (in_memory && at.reg == reg &&
-		    !__builtin_sub_overflow(disp, at.off, &rel) &&
-		    rel >= 0 && (uint64_t)rel < piece) {
-			*var_off = piece_start + (uint64_t)rel;
-			return true;
+		    !__builtin_sub_overflow(disp, at.off, &rel) && rel >= 0) {
+			if (!SIZED())
+				return false;
+			if (last)
+				piece = size - piece_start;
+			if ((uint64_t)rel < piece) {
+				*var_off = piece_start + (uint64_t)rel;
+				return true;
+			}
+		} else if (last) {
+			break;
 		}
 		piece_start += piece;
 	}
 	return false;
+#undef SIZED
 }
 
 static enum dt_reason find_memory_var(struct dt_session *s, Dwarf_Addr pc,
