@@ -580,7 +580,6 @@ static enum dt_flow x86_flow(const struct dt_tok *toks, size_t n,
 	return DT_FLOW_NEXT;
 }
 
-/* Instructions that read their last operand without writing it. */
 /* Whether some entry of a table of mnemonics or prefixes could match m:
  * the set of the entries' first letters (a to z), so that the common
  * instructions (mov, add, lea) skip the tables' string compares. */
@@ -590,6 +589,7 @@ static bool may_start(const char *m, uint32_t firsts)
 	return m[0] >= 'a' && m[0] <= 'z' && (firsts & FIRST(m[0]));
 }
 
+/* Instructions that read their last operand without writing it. */
 static bool writes_no_register(const char *m)
 {
 	static const char *const readers[] = {

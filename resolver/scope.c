@@ -746,25 +746,37 @@ static uint32_t add_scope(struct reg_homes *rh, Dwarf_Die *die, uint32_t parent)
 
 /* Whether scope i's code holds pc, as dwarf_haspc says, its ranges read
  * once. */
+/* A code scope's ranges into r (MAX_SCOPE_RANGES of them): how many, or
+ * -1 when there are more, or libdw fails (then ask libdw each time). */
+static int read_scope_ranges(Dwarf_Die *scope, struct pc_range *r)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	int n = 0;
+
+	while ((off = dwarf_ranges(scope, off, &base, &lo, &hi)) > 0) {
+		if (n == MAX_SCOPE_RANGES)
+			return -1;
+		r[n++] = (struct pc_range){ lo, hi };
+	}
+	return off < 0 ? -1 : n;
+}
+
 static bool scope_has_pc(struct reg_homes *rh, uint32_t i, Dwarf_Addr pc)
 {
 	struct code_scope *sc = &rh->scopes[i];
 
 	if (sc->ranges_read == RANGES_UNREAD) {
-		Dwarf_Addr base, lo, hi;
-		ptrdiff_t off = 0;
+		struct pc_range r[MAX_SCOPE_RANGES];
+		int n = read_scope_ranges(&sc->die, r);
 		size_t first = rh->nranges;
-		sc->ranges_read = RANGES_KEPT;
-		while ((off = dwarf_ranges(&sc->die, off, &base, &lo, &hi)) > 0) {
-			if (rh->nranges - first >= MAX_SCOPE_RANGES ||
-			    GROW(rh->ranges, rh->ranges_cap, rh->nranges, 16)) {
-				sc->ranges_read = RANGES_LIBDW;
-				break;
-			}
-			rh->ranges[rh->nranges++] = (struct pc_range){ lo, hi };
+		sc->ranges_read = n < 0 ? RANGES_LIBDW : RANGES_KEPT;
+		for (int k = 0; k < n && sc->ranges_read == RANGES_KEPT; k++) {
+			if (GROW(rh->ranges, rh->ranges_cap, rh->nranges, 16))
+				sc->ranges_read = RANGES_LIBDW;	/* no memory */
+			else
+				rh->ranges[rh->nranges++] = r[k];
 		}
-		if (off < 0)
-			sc->ranges_read = RANGES_LIBDW;	/* an error: libdw's */
 		if (sc->ranges_read == RANGES_LIBDW) {
 			rh->nranges = first;
 		} else {
@@ -801,42 +813,25 @@ static int add_home(struct reg_homes *rh, const struct reg_home *home)
 	return 0;
 }
 
-/* Every register location of variable v declared in scope, at depth. */
-/* The address ranges of the code scope whose variables are walked, read
- * once for all their location entries (many: more than fit, read from
- * libdw each time). */
-#define SCOPE_RANGES 16
+/* The code scope whose variables are walked: its ranges read once for
+ * all their location entries (n -1: ask libdw each time). */
 struct walked_scope {
 	Dwarf_Die *scope;
-	bool read, many;
-	size_t n;
-	Dwarf_Addr lo[SCOPE_RANGES], hi[SCOPE_RANGES];
+	bool read;
+	int n;
+	struct pc_range r[MAX_SCOPE_RANGES];
 };
-
-static void walked_scope_ranges(struct walked_scope *sr)
-{
-	Dwarf_Addr base, lo, hi;
-	ptrdiff_t off = 0;
-
-	sr->read = true;
-	while ((off = dwarf_ranges(sr->scope, off, &base, &lo, &hi)) > 0) {
-		if (sr->n == SCOPE_RANGES) {
-			sr->many = true;
-			return;
-		}
-		sr->lo[sr->n] = lo;
-		sr->hi[sr->n++] = hi;
-	}
-}
 
 /* h, for each part of [start, end) inside the scope */
 static void add_home_in_scope(struct reg_homes *rh, struct reg_home *h,
 			      struct walked_scope *sr, Dwarf_Addr start,
 			      Dwarf_Addr end)
 {
-	if (!sr->read)
-		walked_scope_ranges(sr);
-	if (sr->many) {
+	if (!sr->read) {
+		sr->read = true;
+		sr->n = read_scope_ranges(sr->scope, sr->r);
+	}
+	if (sr->n < 0) {
 		Dwarf_Addr rb, lo, hi;
 		ptrdiff_t roff = 0;
 		while ((roff = dwarf_ranges(sr->scope, roff, &rb, &lo, &hi)) > 0) {
@@ -847,14 +842,16 @@ static void add_home_in_scope(struct reg_homes *rh, struct reg_home *h,
 		}
 		return;
 	}
-	for (size_t i = 0; i < sr->n; i++) {
-		h->lo = sr->lo[i] > start ? sr->lo[i] : start;
-		h->hi = sr->hi[i] < end ? sr->hi[i] : end;
+	for (int i = 0; i < sr->n; i++) {
+		h->lo = sr->r[i].lo > start ? sr->r[i].lo : start;
+		h->hi = sr->r[i].hi < end ? sr->r[i].hi : end;
 		if (h->lo < h->hi)
 			add_home(rh, h);
 	}
 }
 
+/* Every register location of variable it->die declared in sr's scope,
+ * at depth. */
 static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 			 struct die_children *it, struct walked_scope *sr,
 			 unsigned depth, uint32_t scope_idx)
