@@ -20,8 +20,9 @@
  * FIT(v, cap, n) drops the doubling's slack once array v is complete (a
  * table kept for the session): v and cap stay as they were when realloc
  * fails.
- * hash_bytes (FNV-1a from HASH_SEED) and hash_mix (one integer folded in)
- * are their hashes: strings interned, definitions seen.
+ * hash_bytes (FNV-1a from HASH_SEED), hash_str (a string's, 0 for none)
+ * and hash_mix (one integer folded in) are their hashes: strings
+ * interned, definitions seen.
  * lru_cutoff() trims a cache by last use (funcmap.c's maps, scope.c's
  * register homes): of v[0..n), each last used at a clock's tick and of
  * some size, the oldest tick kept; the newest one stays, and the newest
@@ -36,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline size_t grow_capacity(size_t cap, size_t n, size_t first)
 {
@@ -130,15 +132,23 @@ static inline uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 }
 #define HASH_SEED 0xcbf29ce484222325ULL
 
+/* A string's hash_bytes from HASH_SEED, 0 for none. */
+static inline uint64_t hash_str(const char *s)
+{
+	return s ? hash_bytes(s, strlen(s), HASH_SEED) : 0;
+}
+
 static inline uint64_t hash_mix(uint64_t h, uint64_t x)
 {
 	h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	/* a product's low bits come from its factor's low bits alone, and
+	 * the tables take the low bits: the high half is folded in before
+	 * the multiply and after it, or keys 16 bytes apart (functions,
+	 * allocations) share a sixteenth of the slots, and keys apart only
+	 * in their high bits a few (tests/unit-arrays) */
+	h ^= h >> 31;
 	h *= 0xff51afd7ed558ccdULL;
-	/* the product's low bits come from x's low bits alone, and the
-	 * tables take the low bits: fold the high half in, or addresses
-	 * 16 bytes apart (functions, allocations) share a sixteenth of the
-	 * slots */
-	return h ^ (h >> 32);
+	return h ^ (h >> 31) ^ (h >> 47);
 }
 struct lru_item {
 	uint64_t used;		/* the tick it was last used at */

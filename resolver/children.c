@@ -81,7 +81,7 @@ struct unit_shapes {
 #define FILE_MEMO 1024
 struct file_memo {
 	const char *name;
-	uint64_t hash;			/* file_hash(name) */
+	uint64_t hash;			/* hash_str(name) */
 	uint32_t generation;		/* the slot's when this was found */
 };
 
@@ -672,12 +672,7 @@ static const char *unit_file(struct unit_shapes *u, struct die_children *c,
 	       dwarf_filesrc(u->srcfiles, idx, NULL, NULL) : NULL;
 }
 
-static uint64_t file_hash(const char *name)
-{
-	return name ? hash_bytes(name, strlen(name), HASH_SEED) : 0;
-}
-
-/* The child's declaring file, and file_hash of it, for children_decl_file
+/* The child's declaring file, and hash_str of it, for children_decl_file
  * and children_decl_file_hash. */
 static const char *decl_file(struct dt_session *s, struct die_children *c,
 			     uint64_t *hash)
@@ -692,20 +687,20 @@ static const char *decl_file(struct dt_session *s, struct die_children *c,
 			name = NULL;	/* none to integrate: no file */
 		else
 			name = dwarf_decl_file(&c->die);	/* through its origin */
-		*hash = file_hash(name);
+		*hash = hash_str(name);
 		return name;
 	}
 	struct unit_shapes *u = current(s, c);
 	if (!u || dwarf_formudata(&a, &idx) != 0 || idx >= FILE_MEMO ||
 	    (!u->files && !(u->files = calloc(FILE_MEMO, sizeof(*u->files))))) {
 		name = dwarf_decl_file(&c->die);
-		*hash = file_hash(name);
+		*hash = hash_str(name);
 		return name;
 	}
 	struct file_memo *m = &u->files[idx];
 	if (m->generation != u->generation) {
 		name = unit_file(u, c, idx);
-		*m = (struct file_memo){ name, file_hash(name), u->generation };
+		*m = (struct file_memo){ name, hash_str(name), u->generation };
 	}
 	*hash = m->hash;
 	return m->name;

@@ -72,7 +72,7 @@ static uint64_t def_hash(const struct def_seen *d)
 
 static uint64_t str_hash(uint64_t h, const char *s)
 {
-	return hash_mix(h, s ? hash_bytes(s, strlen(s), HASH_SEED) : 0);
+	return hash_mix(h, hash_str(s));
 }
 
 static uint64_t members_hash(Dwarf_Die *t)
@@ -102,7 +102,8 @@ static bool seen_before(struct dt_session *s, struct defs_seen *seen,
 	Dwarf_Die *d = &c->die;
 	struct def_seen k = {
 		.name = str_hash((uint64_t)c->tag, children_name(s, c)),
-		.file = hash_mix(0, children_decl_file_hash(s, c)),	/* str_hash's */
+		/* str_hash(0, the file), its hash_str kept by children.c */
+		.file = hash_mix(0, children_decl_file_hash(s, c)),
 		.extent = next ? dwarf_dieoffset(next) - dwarf_dieoffset(d) :
 				 hash_mix(1, members_hash(d)),
 	};

@@ -128,8 +128,8 @@ bool children_attr(struct dt_session *s, struct die_children *c,
 /* dwarf_diename and dwarf_decl_file of the child, likewise. */
 const char *children_name(struct dt_session *s, struct die_children *c);
 const char *children_decl_file(struct dt_session *s, struct die_children *c);
-/* hash_bytes(children_decl_file(s, c)) from HASH_SEED, 0 for none: kept
- * with the name for each of the unit's files. */
+/* hash_str(children_decl_file(s, c)), kept with the name for each of the
+ * unit's files. */
 uint64_t children_decl_file_hash(struct dt_session *s, struct die_children *c);
 /* The child's one range of code when it has DW_AT_low_pc and
  * DW_AT_high_pc, as dwarf_ranges gives it then; false otherwise (ask

@@ -12,6 +12,7 @@
 
 #include <dwarf.h>
 
+#include "../resolver/arrays.h"
 #include "../resolver/internal.h"
 #include "tap.h"
 
@@ -38,19 +39,21 @@ static bool same_str(const char *a, const char *b)
 
 /* children_attr finds what dwarf_attr finds: the same form and bytes;
  * children_name, children_decl_file and children_pc_range answer as
- * dwarf_diename, dwarf_decl_file and dwarf_ranges. */
+ * dwarf_diename, dwarf_decl_file and dwarf_ranges, and
+ * children_decl_file_hash is the hash of that file's name. */
 static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 			  struct die_children *c, struct tally *t)
 {
 	Dwarf_Addr lo, hi, base, rlo, rhi;
 	bool odd = !same_str(children_name(s, c), dwarf_diename(d)) ||
-		   !same_str(children_decl_file(s, c), dwarf_decl_file(d));
+		   !same_str(children_decl_file(s, c), dwarf_decl_file(d)) ||
+		   children_decl_file_hash(s, c) != hash_str(dwarf_decl_file(d));
 	if (children_pc_range(s, c, &lo, &hi))
 		odd |= dwarf_ranges(d, 0, &base, &rlo, &rhi) <= 0 || rlo != lo ||
 		       rhi != hi || dwarf_ranges(d, 1, &base, &rlo, &rhi) != 0;
 	t->attrs++;
 	if (odd && t->attr_mismatches++ < 5)
-		printf("# DIE <%#llx>: name %s/%s, file %s/%s, or range differ\n",
+		printf("# DIE <%#llx>: name %s/%s, file %s/%s (or its hash), or range differ\n",
 		       (unsigned long long)dwarf_dieoffset(d), children_name(s, c),
 		       dwarf_diename(d), children_decl_file(s, c), dwarf_decl_file(d));
 	for (size_t i = 0; i < sizeof(attr_names) / sizeof(*attr_names); i++) {

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * arrays.h's hashes as the tables use them: the low bits pick a slot, so
+ * keys that differ only in their high bits, or are aligned (functions'
+ * entries, allocations 16 bytes apart), must still spread over the slots.
+ */
+#include <stdbool.h>
+
+#include "../resolver/arrays.h"
+#include "tap.h"
+
+#define SLOTS 1024
+
+/* Distinct slots of a SLOTS table taken by n keys start + k * step. */
+static unsigned slots_taken(uint64_t start, uint64_t step, unsigned n)
+{
+	static bool used[SLOTS];
+	unsigned taken = 0;
+
+	memset(used, 0, sizeof(used));
+	for (unsigned k = 0; k < n; k++) {
+		size_t i = hash_mix(HASH_SEED, start + k * step) & (SLOTS - 1);
+		taken += !used[i];
+		used[i] = true;
+	}
+	return taken;
+}
+
+int main(void)
+{
+	/* 1,024 random keys fill about 1 - 1/e of 1,024 slots: 647 */
+	static const struct {
+		uint64_t step;
+		const char *what;
+	} strides[] = {
+		{ 1, "consecutive" }, { 8, "8 bytes apart" },
+		{ 16, "16 bytes apart (functions' entries, allocations)" },
+		{ 64, "a cache line apart" }, { 4096, "a page apart" },
+		{ 1ull << 20, "a megabyte apart" }, { 1ull << 32, "apart above bit 32" },
+		{ 1ull << 40, "apart above bit 40" }, { 1ull << 52, "apart above bit 52" },
+	};
+	for (size_t i = 0; i < sizeof(strides) / sizeof(strides[0]); i++) {
+		unsigned taken = slots_taken(0x7f0000001234ull, strides[i].step, SLOTS);
+		ok(taken > 600, "keys %s spread like random ones: %u of %d slots",
+		   strides[i].what, taken, SLOTS);
+	}
+	is_int(hash_str(NULL), 0, "hash_str of no string is 0");
+	is_int(hash_str("list.h"), hash_bytes("list.h", 6, HASH_SEED),
+	       "hash_str is hash_bytes of the string from HASH_SEED");
+	ok(hash_str("") != hash_str("a"), "hash_str tells strings apart");
+	return done_testing();
+}
