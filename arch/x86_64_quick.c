@@ -166,6 +166,20 @@ static const char *size_suffix(unsigned size)
 	return size == 8 ? "q" : size == 4 ? "l" : size == 2 ? "w" : "b";
 }
 
+/* The suffix a memory operand of size bytes takes, which alone does not
+ * say its size (a register does). */
+static const char *rm_suffix(const struct quick *q, unsigned size)
+{
+	return q->mod == 3 ? "" : size_suffix(size);
+}
+
+/* Bytes of the immediate of an operand of size bytes (8-byte operands
+ * take 4, sign-extended). */
+static size_t imm_len(unsigned size)
+{
+	return size < 4 ? size : 4;
+}
+
 /* The ModRM byte, its SIB and displacement; false for the encodings left
  * to libopcodes (those it prints with %riz or an odd scale). */
 static bool modrm(struct quick *q)
@@ -360,7 +374,7 @@ static bool imm_rm(struct quick *q, const char *m, unsigned size,
 
 	if (!take_imm(q, imm_len, &v))
 		return false;
-	put_mnemonic(q, m, q->mod == 3 ? "" : size_suffix(size), true);
+	put_mnemonic(q, m, rm_suffix(q, size), true);
 	put_imm(q, v, imm_size);
 	put_comma(q);
 	return put_rm(q, size);
@@ -395,7 +409,7 @@ static bool one_byte(struct quick *q, uint8_t op)
 	}
 	if (op < 0x40 && (op & 7) < 6) {	/* add .. cmp, to al/eax */
 		unsigned size = op & 1 ? v : 1;
-		if (!take_imm(q, op & 1 ? (v == 2 ? 2 : 4) : 1, &imm))
+		if (!take_imm(q, imm_len(size), &imm))
 			return false;
 		put_mnemonic(q, alu[op >> 3], "", true);
 		put_imm(q, imm, size);
@@ -438,7 +452,7 @@ static bool one_byte(struct quick *q, uint8_t op)
 		put_imm(q, imm, 8);
 		return true;
 	case 0x69: case 0x6b:
-		if (!modrm(q) || !take_imm(q, op == 0x6b ? 1 : v == 2 ? 2 : 4, &imm))
+		if (!modrm(q) || !take_imm(q, op == 0x6b ? 1 : imm_len(v), &imm))
 			return false;
 		put_mnemonic(q, "imul", "", true);
 		put_imm(q, imm, v);
@@ -452,7 +466,7 @@ static bool one_byte(struct quick *q, uint8_t op)
 		if (!modrm(q))
 			return false;
 		return imm_rm(q, alu[q->reg & 7], size,
-			      op == 0x81 ? (v == 2 ? 2 : 4) : 1, size);
+			      op == 0x81 ? imm_len(v) : 1, size);
 	}
 	case 0x84: case 0x85:
 		return reg_rm(q, "test", op & 1 ? v : 1, true);
@@ -480,7 +494,7 @@ static bool one_byte(struct quick *q, uint8_t op)
 		return true;
 	case 0xa8: case 0xa9: {
 		unsigned size = op & 1 ? v : 1;
-		if (!take_imm(q, op & 1 ? (v == 2 ? 2 : 4) : 1, &imm))
+		if (!take_imm(q, imm_len(size), &imm))
 			return false;
 		put_mnemonic(q, "test", "", true);
 		put_imm(q, imm, size);
@@ -493,12 +507,12 @@ static bool one_byte(struct quick *q, uint8_t op)
 			return false;
 		if (op == 0xd0 || op == 0xd1) {
 			put_mnemonic(q, shifts[q->reg & 7],
-				     q->mod == 3 ? "" : size_suffix(size), true);
+				     rm_suffix(q, size), true);
 			return put_rm(q, size);
 		}
 		if (op == 0xd3) {
 			put_mnemonic(q, shifts[q->reg & 7],
-				     q->mod == 3 ? "" : size_suffix(size), true);
+				     rm_suffix(q, size), true);
 			put_str(q, DT_TOK_REGISTER, "%cl");
 			put_comma(q);
 			return put_rm(q, size);
@@ -514,7 +528,7 @@ static bool one_byte(struct quick *q, uint8_t op)
 		unsigned size = op & 1 ? v : 1;
 		if (!modrm(q) || (q->reg & 7))
 			return false;
-		return imm_rm(q, "mov", size, op & 1 ? (v == 2 ? 2 : 4) : 1, size);
+		return imm_rm(q, "mov", size, imm_len(size), size);
 	}
 	case 0xc9:
 		if (q->opsize16 || q->rex)
@@ -536,7 +550,7 @@ static bool one_byte(struct quick *q, uint8_t op)
 		unsigned size = op & 1 ? v : 1;
 		if (!modrm(q) || (q->reg & 7) != 0)
 			return false;
-		return imm_rm(q, "test", size, op & 1 ? (v == 2 ? 2 : 4) : 1, size);
+		return imm_rm(q, "test", size, imm_len(size), size);
 	}
 	case 0xff:
 		if (!modrm(q))
@@ -544,7 +558,7 @@ static bool one_byte(struct quick *q, uint8_t op)
 		switch (q->reg & 7) {
 		case 0: case 1:
 			put_mnemonic(q, q->reg & 7 ? "dec" : "inc",
-				     q->mod == 3 ? "" : size_suffix(v), true);
+				     rm_suffix(q, v), true);
 			return put_rm(q, v);
 		case 2: case 4:
 			if (q->opsize16 || (q->rex & REX_W))

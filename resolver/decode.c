@@ -19,10 +19,9 @@ struct decoder {
 	disassemble_info info;
 	disassembler_ftype print_insn;
 	struct decoded_insn *out;	/* tokens of the current run */
-	/* the quick decoder's tokens go to out too */
-	struct dt_tok_sink sink;
-	unsigned (*quick_decode)(uint64_t pc, const uint8_t *bytes,
-				 size_t avail, struct dt_tok_sink *sink);
+	const struct dt_arch *arch;
+	bool quick;			/* arch->quick_decode goes first */
+	struct dt_tok_sink sink;	/* its tokens go to out too */
 };
 
 static enum dt_tok_kind tok_kind(enum disassembler_style st)
@@ -175,15 +174,15 @@ struct decoder *decoder_new(const struct dt_arch *arch)
 		decoder_free(d);
 		return NULL;
 	}
+	d->arch = arch;
+	d->quick = arch->quick_decode != NULL;
 	d->sink.put = quick_put;
-	d->quick_decode = arch->quick_decode;
 	return d;
 }
 
-void decoder_use_quick(struct decoder *d, const struct dt_arch *arch,
-			bool quick)
+void decoder_use_quick(struct decoder *d, bool quick)
 {
-	d->quick_decode = quick ? arch->quick_decode : NULL;
+	d->quick = quick && d->arch->quick_decode;
 }
 
 void decoder_free(struct decoder *d)
@@ -206,8 +205,8 @@ unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
 		return 0;
 
 	d->out = out;
-	if (d->quick_decode) {
-		unsigned n = d->quick_decode(pc, bytes, avail, &d->sink);
+	if (d->quick) {
+		unsigned n = d->arch->quick_decode(pc, bytes, avail, &d->sink);
 		if (n && n <= avail && !out->overflow) {
 			d->out = NULL;
 			out->len = n;

@@ -72,8 +72,7 @@ unsigned decoder_run(struct decoder *d, uint64_t pc, const uint8_t *bytes,
 		     size_t avail, struct decoded_insn *out);
 /* Whether the arch's quick decoder goes first (the default; a session
  * turns it off under DTPROF_NO_QUICK_DECODE=1): tests compare the two. */
-void decoder_use_quick(struct decoder *d, const struct dt_arch *arch,
-		       bool quick);
+void decoder_use_quick(struct decoder *d, bool quick);
 /* The tokens joined back into text. */
 void decoded_insn_text(const struct decoded_insn *insn, char *buf,
 		       size_t len);

@@ -651,7 +651,7 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	/* for comparing the quick decoder with libopcodes (t2021) */
 	const char *nq = getenv("DTPROF_NO_QUICK_DECODE");
 	if (nq && *nq && strcmp(nq, "0") && s->arch->quick_decode) {
-		decoder_use_quick(s->decoder, s->arch, false);
+		decoder_use_quick(s->decoder, false);
 		session_debug(s, "%s: every instruction decoded by libopcodes "
 			      "(DTPROF_NO_QUICK_DECODE)", s->path);
 	}

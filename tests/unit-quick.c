@@ -216,8 +216,8 @@ int main(int argc, char **argv)
 		printf("Bail out! no x86-64 decoder\n");
 		return 1;
 	}
-	decoder_use_quick(by_libopcodes, x86, false);
-	decoder_use_quick(by_quick, x86, true);
+	decoder_use_quick(by_libopcodes, false);
+	decoder_use_quick(by_quick, true);
 
 	random_bytes();
 	sweep(self);
