@@ -36,6 +36,35 @@
 #define MAX_CODE 65536		/* larger codes: libdw walks */
 #define MAX_ATTRS 256		/* attributes of one abbreviation */
 
+/* The attributes the walks ask about most, each found in a shape by
+ * one lookup instead of a search of its forms. */
+#define NSLOTS 16
+#define SLOT_NONE 0xff			/* the shape has no such attribute */
+#define SLOT_SEARCH 0xfe		/* its form's index is too large */
+
+static int attr_slot(unsigned name)
+{
+	switch (name) {
+	case DW_AT_name: return 0;
+	case DW_AT_decl_file: return 1;
+	case DW_AT_decl_line: return 2;
+	case DW_AT_byte_size: return 3;
+	case DW_AT_declaration: return 4;
+	case DW_AT_abstract_origin: return 5;
+	case DW_AT_specification: return 6;
+	case DW_AT_type: return 7;
+	case DW_AT_location: return 8;
+	case DW_AT_low_pc: return 9;
+	case DW_AT_high_pc: return 10;
+	case DW_AT_ranges: return 11;
+	case DW_AT_data_member_location: return 12;
+	case DW_AT_external: return 13;
+	case DW_AT_stmt_list: return 14;
+	case DW_AT_comp_dir: return 15;
+	default: return -1;
+	}
+}
+
 struct shape {
 	bool known;			/* false: no such code */
 	unsigned tag;
@@ -48,6 +77,9 @@ struct shape {
 					 * varying size */
 	int32_t prefix;			/* and their bytes */
 	bool children;
+	uint8_t slot[NSLOTS];		/* the form of each of the attributes
+					 * asked most (attr_slot), SLOT_NONE
+					 * or SLOT_SEARCH */
 };
 
 struct form {
@@ -73,6 +105,11 @@ struct unit_shapes {
 	uint32_t generation;		/* of the unit read last */
 	Dwarf_Files *srcfiles;		/* the unit's file names, when */
 	uint32_t srcfiles_generation;	/* this is generation */
+	struct file_hashes fhash;	/* their hashes (linefiles.c), when */
+	uint32_t fhash_generation;	/* this is generation, */
+	bool fhash_ok;			/* if it could read them */
+	Dwarf_Addr base;		/* its base address (DW_AT_low_pc), */
+	uint32_t base_generation;	/* when this is generation */
 };
 
 /* dwarf_decl_file of the unit's DIEs by their DW_AT_decl_file index: it
@@ -88,8 +125,10 @@ struct file_memo {
 struct children_cache {
 	struct unit_shapes slot[SLOTS];
 	unsigned long uses;
-	Dwarf *abbrev_of;		/* the file whose .debug_abbrev */
-	const Elf_Data *abbrev;		/* this is (NULL: not found) */
+	Dwarf *sections_of;		/* the file whose sections these are */
+	const Elf_Data *abbrev;		/* .debug_abbrev (NULL: not found) */
+	struct line_sections lines;	/* for linefiles.c */
+	const Elf_Data *loc, *loclists;	/* for loclist.c */
 };
 
 void children_cache_free(struct children_cache *c)
@@ -100,6 +139,7 @@ void children_cache_free(struct children_cache *c)
 		free(c->slot[i].shape);
 		free(c->slot[i].forms);
 		free(c->slot[i].files);
+		free(c->slot[i].fhash.v);
 	}
 	free(c);
 }
@@ -246,7 +286,8 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 		u->shape[u->nshape++] = (struct shape){ .known = false };
 	}
 	struct shape sh = { true, (unsigned)tag, (uint32_t)u->nforms, 0, 0, -1,
-			    -1, 0, 0, *(*p)++ == DW_CHILDREN_yes };
+			    -1, 0, 0, *(*p)++ == DW_CHILDREN_yes, { 0 } };
+	memset(sh.slot, SLOT_NONE, sizeof(sh.slot));
 	for (uint32_t i = 0;; i++) {
 		bool known;
 		if (!read_uleb(p, end, &name) || !read_uleb(p, end, &form))
@@ -267,6 +308,9 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 			sh.nfixed = i + 1;
 			sh.prefix = sh.fixed + size;
 		}
+		int k = attr_slot((unsigned)name);
+		if (k >= 0 && sh.slot[k] == SLOT_NONE)	/* the first: libdw's */
+			sh.slot[k] = i < SLOT_SEARCH ? (uint8_t)i : SLOT_SEARCH;
 		if (name == DW_AT_sibling) {
 			sh.sibling = (int32_t)i;
 			sh.sibling_at = sh.fixed;	/* -1 after a varying one */
@@ -280,25 +324,48 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 	return true;
 }
 
-/* .debug_abbrev of dbg, the bytes libdw reads (decompressed in place if
- * it was compressed); NULL when no section has that name, or the file is
- * big-endian (this file reads values as little-endian: libdw walks). */
-static const Elf_Data *abbrev_section(struct children_cache *c, Dwarf *dbg)
+/* A section's bytes as libdw reads them (decompressed in place if it
+ * was compressed); NULL when elf has no section of that name, or it is
+ * compressed still. */
+static const Elf_Data *plain_section(Elf *elf, const char *name)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = section_named(elf, name, &sh);
+
+	return scn && !(sh.sh_flags & SHF_COMPRESSED) && sh.sh_type != SHT_NOBITS ?
+	       elf_getdata(scn, NULL) : NULL;
+}
+
+/* The sections of dbg this file reads, found once: none when the file
+ * is big-endian (values are read as little-endian here: libdw walks). */
+static void find_sections(struct children_cache *c, Dwarf *dbg)
 {
 	Elf *elf = dwarf_getelf(dbg);
-	GElf_Shdr sh;
-	Elf_Scn *scn;
+	const Elf_Data *d;
 
-	if (c->abbrev_of == dbg)
-		return c->abbrev;
-	c->abbrev_of = dbg;
-	c->abbrev = NULL;
+	if (c->sections_of == dbg)
+		return;
+	c->sections_of = dbg;
+	c->abbrev = c->loc = c->loclists = NULL;
+	c->lines = (struct line_sections){ 0 };
 	const char *ident = elf ? elf_getident(elf, NULL) : NULL;
-	if (ident && ident[EI_DATA] == ELFDATA2LSB &&	/* values read as such */
-	    (scn = section_named(elf, ".debug_abbrev", &sh)) &&
-	    !(sh.sh_flags & SHF_COMPRESSED))
-		c->abbrev = elf_getdata(scn, NULL);
-	return c->abbrev;
+	if (!ident || ident[EI_DATA] != ELFDATA2LSB)
+		return;
+	c->abbrev = plain_section(elf, ".debug_abbrev");
+	c->loc = plain_section(elf, ".debug_loc");
+	c->loclists = plain_section(elf, ".debug_loclists");
+	if ((d = plain_section(elf, ".debug_line"))) {
+		c->lines.line = d->d_buf;
+		c->lines.line_len = d->d_size;
+	}
+	if ((d = plain_section(elf, ".debug_line_str"))) {
+		c->lines.line_str = d->d_buf;
+		c->lines.line_str_len = d->d_size;
+	}
+	if ((d = plain_section(elf, ".debug_str"))) {
+		c->lines.str = d->d_buf;
+		c->lines.str_len = d->d_size;
+	}
 }
 
 /* cudie's unit: its bytes and its abbreviations, into u.  Units split
@@ -322,7 +389,10 @@ static bool read_unit(struct children_cache *c, struct unit_shapes *u,
 			  &addr_size, &offset_size) != 0 ||
 	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) ||
 	    version < 2 || version > 5 || (offset_size != 4 && offset_size != 8) ||
-	    (addr_size != 4 && addr_size != 8) || !(ab = abbrev_section(c, dbg)))
+	    (addr_size != 4 && addr_size != 8))
+		return false;
+	find_sections(c, dbg);
+	if (!(ab = c->abbrev))
 		return false;
 	cu_off = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
 	Dwarf_Half v2;
@@ -596,11 +666,16 @@ bool children_attr(struct dt_session *s, struct die_children *c,
 		return dwarf_attr(&c->die, name, attr) != NULL;
 	const struct shape *sh = &u->shape[c->code];
 	const struct form *f = &u->forms[sh->form0];
-	uint32_t i = 0;
-	while (i < sh->nforms && f[i].name != name)
-		i++;
-	if (i == sh->nforms)
+	int slot = attr_slot(name);
+	uint32_t i = slot >= 0 ? sh->slot[slot] : SLOT_SEARCH;
+	if (i == SLOT_NONE)
 		return false;
+	if (i == SLOT_SEARCH) {
+		for (i = 0; i < sh->nforms && f[i].name != name; i++)
+			;
+		if (i == sh->nforms)
+			return false;
+	}
 	const unsigned char *p = c->attrs;
 	if (u->end - p < sh->prefix)	/* cut short: libdw's to judge */
 		return dwarf_attr(&c->die, name, attr) != NULL;
@@ -638,16 +713,25 @@ const unsigned char *children_block(struct dt_session *s, struct die_children *c
 	return b.data;
 }
 
+/* dwarf_diename of the child, its DW_AT_name a (NULL: none) read
+ * already; integrate: it has DW_AT_abstract_origin or
+ * DW_AT_specification. */
+static const char *name_of(struct die_children *c, Dwarf_Attribute *a,
+			   bool integrate)
+{
+	if (a)
+		return dwarf_formstring(a);
+	return integrate ? dwarf_diename(&c->die) /* through its origin */ : NULL;
+}
+
 const char *children_name(struct dt_session *s, struct die_children *c)
 {
 	Dwarf_Attribute a;
 
 	if (children_attr(s, c, DW_AT_name, &a))
-		return dwarf_formstring(&a);
-	if (!children_attr(s, c, DW_AT_abstract_origin, &a) &&
-	    !children_attr(s, c, DW_AT_specification, &a))
-		return NULL;		/* none to integrate: no name */
-	return dwarf_diename(&c->die);	/* through its origin */
+		return name_of(c, &a, false);
+	return name_of(c, NULL, children_attr(s, c, DW_AT_abstract_origin, &a) ||
+				children_attr(s, c, DW_AT_specification, &a));
 }
 
 /* What dwarf_decl_file answers for a DIE of u whose own DW_AT_decl_file
@@ -673,25 +757,22 @@ static const char *unit_file(struct unit_shapes *u, struct die_children *c,
 }
 
 /* The child's declaring file, and hash_str of it, for children_decl_file
- * and children_decl_file_hash. */
+ * and children_decl_file_hash: its DW_AT_decl_file a (NULL: none) read
+ * already, integrate as for name_of. */
 static const char *decl_file(struct dt_session *s, struct die_children *c,
-			     uint64_t *hash)
+			     Dwarf_Attribute *a, bool integrate, uint64_t *hash)
 {
-	Dwarf_Attribute a;
 	Dwarf_Word idx;		/* unsigned: DW_FORM_data1 holds 128..255 */
 	const char *name;
 
-	if (!children_attr(s, c, DW_AT_decl_file, &a)) {
-		if (!children_attr(s, c, DW_AT_abstract_origin, &a) &&
-		    !children_attr(s, c, DW_AT_specification, &a))
-			name = NULL;	/* none to integrate: no file */
-		else
-			name = dwarf_decl_file(&c->die);	/* through its origin */
+	if (!a) {
+		/* through its origin, or none to integrate: no file */
+		name = integrate ? dwarf_decl_file(&c->die) : NULL;
 		*hash = hash_str(name);
 		return name;
 	}
 	struct unit_shapes *u = current(s, c);
-	if (!u || dwarf_formudata(&a, &idx) != 0 || idx >= FILE_MEMO ||
+	if (!u || dwarf_formudata(a, &idx) != 0 || idx >= FILE_MEMO ||
 	    (!u->files && !(u->files = calloc(FILE_MEMO, sizeof(*u->files))))) {
 		name = dwarf_decl_file(&c->die);
 		*hash = hash_str(name);
@@ -706,19 +787,200 @@ static const char *decl_file(struct dt_session *s, struct die_children *c,
 	return m->name;
 }
 
+/* Whether the child has an origin to integrate attributes from. */
+static bool has_origin(struct dt_session *s, struct die_children *c)
+{
+	Dwarf_Attribute a;
+
+	return children_attr(s, c, DW_AT_abstract_origin, &a) ||
+	       children_attr(s, c, DW_AT_specification, &a);
+}
+
 const char *children_decl_file(struct dt_session *s, struct die_children *c)
 {
+	Dwarf_Attribute a;
 	uint64_t hash;
 
-	return decl_file(s, c, &hash);
+	if (children_attr(s, c, DW_AT_decl_file, &a))
+		return decl_file(s, c, &a, false, &hash);
+	return decl_file(s, c, NULL, has_origin(s, c), &hash);
+}
+
+/* The unit DIE of c's unit u, as a child the shapes read. */
+static bool unit_die(struct unit_shapes *u, struct die_children *c,
+		     struct die_children *cu)
+{
+	const unsigned char *p;
+	const struct shape *sh;
+	bool null;
+
+	*cu = (struct die_children){ .unit = u, .cu = c->cu };
+	if (!dwarf_diecu(&c->die, &cu->die, NULL, NULL))
+		return false;
+	p = cu->die.addr;
+	if (!(sh = shape_at(u, &p, &null)))
+		return false;
+	cu->tag = (int)sh->tag;
+	cu->code = (uint32_t)(sh - u->shape);
+	cu->attrs = p;
+	return true;
+}
+
+/* children_loc_unit of u, the unit of c. */
+static bool loc_unit(struct dt_session *s, struct unit_shapes *u,
+		     struct die_children *c, struct loc_unit *lu)
+{
+	struct children_cache *cc = s->children;
+
+	if (u->base_generation != u->generation) {
+		struct die_children cu;
+		Dwarf_Attribute a;
+		u->base_generation = u->generation;
+		u->base = 0;	/* none: libdw's base is 0 then too */
+		if (unit_die(u, c, &cu) && children_attr(s, &cu, DW_AT_low_pc, &a) &&
+		    dwarf_formaddr(&a, &u->base) != 0)
+			u->base = 0;
+	}
+	*lu = (struct loc_unit){
+		.version = u->version, .addr_size = u->addr_size,
+		.offset_size = u->offset_size, .base = u->base, .has_base = true,
+		.loc = cc->loc ? cc->loc->d_buf : NULL,
+		.loc_len = cc->loc ? cc->loc->d_size : 0,
+		.loclists = cc->loclists ? cc->loclists->d_buf : NULL,
+		.loclists_len = cc->loclists ? cc->loclists->d_size : 0,
+	};
+	return true;
+}
+
+bool children_loc_unit(struct dt_session *s, struct die_children *c,
+		       struct loc_unit *lu)
+{
+	struct unit_shapes *u = current(s, c);
+
+	return u && loc_unit(s, u, c, lu);
+}
+
+
+/* Whether u holds its unit's file hashes, read now (from the line table
+ * its unit DIE's DW_AT_stmt_list points at) if not yet; false when
+ * linefiles.c cannot read them: libdw's names then. */
+static bool unit_file_hashes(struct dt_session *s, struct unit_shapes *u,
+			     struct die_children *c)
+{
+	if (u->fhash_generation == u->generation)
+		return u->fhash_ok;
+	u->fhash_generation = u->generation;
+	u->fhash_ok = false;
+	struct die_children cu;
+	Dwarf_Attribute a;
+	Dwarf_Word off;
+	if (!unit_die(u, c, &cu))
+		return false;
+	if (!children_attr(s, &cu, DW_AT_stmt_list, &a) ||
+	    dwarf_formudata(&a, &off) != 0)
+		return false;
+	const char *comp_dir = children_attr(s, &cu, DW_AT_comp_dir, &a) ?
+			       dwarf_formstring(&a) : NULL;
+	u->fhash_ok = line_file_hashes(&s->children->lines, off, comp_dir, &u->fhash);
+	return u->fhash_ok;
+}
+
+/* children_decl_file_hash, the child's DW_AT_decl_file a (NULL: none)
+ * read already, integrate as for name_of. */
+static uint64_t file_hash_of(struct dt_session *s, struct die_children *c,
+			     Dwarf_Attribute *a, bool integrate)
+{
+	struct unit_shapes *u;
+	Dwarf_Word idx;
+	uint64_t hash;
+
+	if (a && (u = current(s, c)) && dwarf_formudata(a, &idx) == 0 &&
+	    unit_file_hashes(s, u, c))
+		/* as unit_file: index 0 is no file before DWARF 5 */
+		return (idx == 0 && u->version < 5) || idx >= u->fhash.n ?
+		       0 : u->fhash.v[idx];
+	decl_file(s, c, a, integrate, &hash);
+	return hash;
 }
 
 uint64_t children_decl_file_hash(struct dt_session *s, struct die_children *c)
 {
-	uint64_t hash;
+	Dwarf_Attribute a;
 
-	decl_file(s, c, &hash);
-	return hash;
+	if (children_attr(s, c, DW_AT_decl_file, &a))
+		return file_hash_of(s, c, &a, false);
+	return file_hash_of(s, c, NULL, has_origin(s, c));
+}
+
+/* children_definition attribute by attribute (libdw's where the shapes
+ * cannot tell). */
+static bool definition_by_attrs(struct dt_session *s, struct die_children *c,
+				struct children_def *d)
+{
+	Dwarf_Attribute name, file, a;
+
+	if (children_attr(s, c, DW_AT_declaration, &a))
+		return false;
+	bool has_name = children_attr(s, c, DW_AT_name, &name);
+	bool has_file = children_attr(s, c, DW_AT_decl_file, &file);
+	bool integrate = (!has_name || !has_file) && has_origin(s, c);
+	d->name = name_of(c, has_name ? &name : NULL, integrate);
+	d->file_hash = file_hash_of(s, c, has_file ? &file : NULL, integrate);
+	d->line = d->size = 0;
+	if (children_attr(s, c, DW_AT_decl_line, &a))
+		dwarf_formudata(&a, &d->line);
+	if (children_attr(s, c, DW_AT_byte_size, &a))
+		dwarf_formudata(&a, &d->size);
+	return true;
+}
+
+/* One pass over the attributes (every definition of every header's
+ * structs is keyed: each attribute found on its own skipped over the
+ * name before it five times). */
+bool children_definition(struct dt_session *s, struct die_children *c,
+			 struct children_def *d)
+{
+	struct unit_shapes *u = current(s, c);
+	const struct shape *sh = u ? &u->shape[c->code] : NULL;
+	Dwarf_Attribute at[4];		/* name, file, line, size */
+	bool has[4] = { false }, integrate = false;
+
+	if (!u || u->end - c->attrs < sh->prefix)
+		return definition_by_attrs(s, c, d);
+	const struct form *f = &u->forms[sh->form0];
+	const unsigned char *p = c->attrs + sh->prefix;	/* the varying ones */
+	for (uint32_t k = 0; k < sh->nforms; k++) {
+		const unsigned char *v = k < sh->nfixed ? c->attrs + f[k].at : p;
+		int i = -1;
+		switch (f[k].name) {
+		case DW_AT_declaration:
+			return false;
+		case DW_AT_abstract_origin: case DW_AT_specification:
+			integrate = true;
+			break;
+		case DW_AT_name: i = 0; break;
+		case DW_AT_decl_file: i = 1; break;
+		case DW_AT_decl_line: i = 2; break;
+		case DW_AT_byte_size: i = 3; break;
+		}
+		if (i >= 0 && !has[i]) {	/* the first, as libdw finds it */
+			has[i] = true;
+			at[i] = (Dwarf_Attribute){ .code = f[k].name, .form = f[k].form,
+				.valp = (unsigned char *)(f[k].implicit ? f[k].implicit : v),
+				.cu = c->cu };
+		}
+		if (k >= sh->nfixed && !(p = skip_value(u, f[k], p)))
+			return definition_by_attrs(s, c, d);	/* cut short */
+	}
+	integrate &= !has[0] || !has[1];
+	d->name = name_of(c, has[0] ? &at[0] : NULL, integrate);
+	d->file_hash = file_hash_of(s, c, has[1] ? &at[1] : NULL, integrate);
+	d->line = d->size = 0;
+	if (has[2])
+		dwarf_formudata(&at[2], &d->line);
+	if (has[3])
+		dwarf_formudata(&at[3], &d->size);
+	return true;
 }
 
 bool children_pc_range(struct dt_session *s, struct die_children *c,

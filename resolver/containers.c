@@ -21,6 +21,7 @@
 #define MAX_ELEMS 64		/* array members: elements indexed each */
 #define MAX_NEST 4		/* containers of containers */
 #define MAX_HITS 4		/* containers a bad_offset note names */
+#define MAX_DEPTH 8		/* namespaces and nested types */
 
 struct embed {
 	const char *inner;	/* interned spelled name of the embedded type */
@@ -95,24 +96,22 @@ static uint64_t members_hash(Dwarf_Die *t)
 
 /* Whether an identical definition was indexed already (else it is
  * remembered); false when memory runs short: indexed again, not lost.
- * next is d's next sibling, NULL for the last. */
-static bool seen_before(struct dt_session *s, struct defs_seen *seen,
-			struct die_children *c, Dwarf_Die *next)
+ * def: c's key (children_definition), next its next sibling, NULL for
+ * the last. */
+static bool seen_before(struct defs_seen *seen, struct die_children *c,
+			const struct children_def *def, Dwarf_Die *next)
 {
 	Dwarf_Die *d = &c->die;
 	struct def_seen k = {
-		.name = str_hash((uint64_t)c->tag, children_name(s, c)),
+		.name = str_hash((uint64_t)c->tag, def->name),
 		/* str_hash(0, the file), its hash_str kept by children.c */
-		.file = hash_mix(0, children_decl_file_hash(s, c)),
+		.file = hash_mix(0, def->file_hash),
 		.extent = next ? dwarf_dieoffset(next) - dwarf_dieoffset(d) :
 				 hash_mix(1, members_hash(d)),
+		.line = def->line,
+		.size = def->size,
 	};
-	Dwarf_Attribute a;
 
-	if (children_attr(s, c, DW_AT_decl_line, &a))
-		dwarf_formudata(&a, &k.line);
-	if (children_attr(s, c, DW_AT_byte_size, &a))
-		dwarf_formudata(&a, &k.size);
 	if (INDEX_READY(seen->slot, seen->size, seen->n, i, def_hash(&seen->v[i])))
 		return false;
 	size_t j = def_hash(&k) & (seen->size - 1);
@@ -238,14 +237,14 @@ static void index_entry(struct dt_session *s, struct container_index *ix,
 			Dwarf_Die *next, int depth)
 {
 	Dwarf_Die *d = &c->die;
-	Dwarf_Attribute a;
+	struct children_def def;
 
 	if (c->tag == DW_TAG_namespace) {
 		index_scope(s, ix, seen, d, depth + 1);
 		return;
 	}
-	if (!is_aggregate_tag(c->tag) || children_attr(s, c, DW_AT_declaration, &a) ||
-	    seen_before(s, seen, c, next))
+	if (!is_aggregate_tag(c->tag) || !children_definition(s, c, &def) ||
+	    seen_before(seen, c, &def, next))
 		return;
 	struct embed proto;
 	Dwarf_Die peeled;
@@ -261,7 +260,7 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 {
 	struct die_children c;
 
-	if (depth > 8 || !children_first(s, scope, &c))
+	if (depth > MAX_DEPTH || !children_first(s, scope, &c))
 		return;
 	for (;;) {
 		struct die_children d = c;	/* its attributes read after */
@@ -303,17 +302,18 @@ static struct container_index *index_new(struct dt_session *s)
 	return s->containers;
 }
 
-void containers_unit(struct dt_session *s, Dwarf_Die *cu)
+void containers_entry(struct dt_session *s, struct die_children *c,
+		      Dwarf_Die *next, int depth)
 {
 	struct container_index *ix = index_new(s);
 
-	if (!ix || ix->failed)
+	if (!ix || ix->failed || depth > MAX_DEPTH)
 		return;
 	if (!ix->seen && !(ix->seen = calloc(1, sizeof(*ix->seen)))) {
 		ix->failed = true;
 		return;
 	}
-	index_scope(s, ix, ix->seen, cu, 0);
+	index_entry(s, ix, ix->seen, c, next, depth);
 }
 
 /* The walk is over: one entry of each embedding, sorted for find(). */

@@ -247,6 +247,47 @@ static void add_declaration(struct dt_session *s, Dwarf_Die *var,
 			session_die_key(s, var), 0, name, true, false };
 }
 
+/* The variable it (a child of a unit, a namespace or, at depth > 0 with
+ * decls NULL, a function body) appended to out when it has a static
+ * address; with decls, a unit-level declaration goes there. */
+static void index_variable(struct dt_session *s, struct die_children *it,
+			   struct global_index *ix, struct var_list *out,
+			   struct symbol_list *decls, int depth)
+{
+	uint64_t addr, size;
+	Dwarf_Die t, c = it->die;
+	Dwarf_Attribute a, loc;
+	bool by_symbol = false, has_loc;
+
+	if (decls && depth == 0 && children_attr(s, it, DW_AT_declaration, &a)) {
+		add_declaration(s, &c, decls);
+		return;
+	}
+	has_loc = children_attr(s, it, DW_AT_location, &loc);
+	if (has_loc && static_address(s, it, &loc, &addr)) {
+		addr -= (uint64_t)s->dwarf_adjust;
+		if (addr < s->percpu_size)
+			addr |= PERCPU_TAG;
+	} else if (has_loc && tls_offset(&loc, &addr)) {
+		addr |= TLS_TAG;
+	} else if (depth == 0 && !has_loc &&
+		   !children_attr(s, it, DW_AT_declaration, &a)) {
+		by_symbol = true;	/* maybe a thread-local */
+	} else {
+		return;
+	}
+	if (!die_type(&c, &t) || !type_byte_size(&t, &size) || !size)
+		return;
+	if (by_symbol) {
+		if (!tls_symbol_offset(s, ix, dwarf_diename(&c), size, &addr))
+			return;
+		addr |= TLS_TAG;
+	}
+	if (GROW(out->v, out->cap, out->n, 256))
+		return;
+	out->v[out->n++] = (struct global_var){ addr, size, session_die_key(s, &c) };
+}
+
 /* Variables among parent's children (with vars), appended to out; with
  * into_functions, also the statics inside function bodies (the costly
  * part of a large unit).  With decls, the unit-level declarations too. */
@@ -260,52 +301,21 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 	if (depth > MAX_NEST || !children_first(s, parent, &it))
 		return;
 	do {
-		uint64_t addr, size;
-		Dwarf_Die t, c = it.die;
-		Dwarf_Attribute a, loc;
-		bool by_symbol = false, has_loc;
 		switch (it.tag) {
 		case DW_TAG_variable:
-			if (!vars)
-				break;
-			if (decls && depth == 0 &&
-			    children_attr(s, &it, DW_AT_declaration, &a)) {
-				add_declaration(s, &c, decls);
-				break;
-			}
-			has_loc = children_attr(s, &it, DW_AT_location, &loc);
-			if (has_loc && static_address(s, &it, &loc, &addr)) {
-				addr -= (uint64_t)s->dwarf_adjust;
-				if (addr < s->percpu_size)
-					addr |= PERCPU_TAG;
-			} else if (has_loc && tls_offset(&loc, &addr)) {
-				addr |= TLS_TAG;
-			} else if (depth == 0 && !has_loc &&
-				   !children_attr(s, &it, DW_AT_declaration, &a)) {
-				by_symbol = true;	/* maybe a thread-local */
-			} else {
-				break;
-			}
-			if (!die_type(&c, &t) || !type_byte_size(&t, &size) || !size)
-				break;
-			if (by_symbol) {
-				if (!tls_symbol_offset(s, ix, dwarf_diename(&c), size, &addr))
-					break;
-				addr |= TLS_TAG;
-			}
-			if (GROW(out->v, out->cap, out->n, 256))
-				return;
-			out->v[out->n++] = (struct global_var){ addr, size,
-								session_die_key(s, &c) };
+			if (vars)
+				index_variable(s, &it, ix, out, decls, depth);
 			break;
 		case DW_TAG_subprogram:
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
 			if (into_functions)	/* function statics */
-				index_children(s, &c, ix, out, NULL, depth + 1, true, true);
+				index_children(s, &it.die, ix, out, NULL, depth + 1,
+					       true, true);
 			break;
 		case DW_TAG_namespace:
-			index_children(s, &c, ix, out, NULL, depth + 1, vars, into_functions);
+			index_children(s, &it.die, ix, out, NULL, depth + 1, vars,
+				       into_functions);
 			break;
 		default:
 			break;
@@ -459,12 +469,14 @@ static struct global_index *global_index_get(struct dt_session *s)
 	return s->globals;
 }
 
-void globals_unit(struct dt_session *s, Dwarf_Die *cu)
+void globals_entry(struct dt_session *s, struct die_children *c, int depth)
 {
-	struct global_index *ix = global_index_get(s);
+	struct global_index *ix;
 
-	if (ix)
-		index_children(s, cu, ix, &ix->all, NULL, 0, true, false);
+	/* as index_children(cu, ix, &ix->all, NULL, 0, true, false) would */
+	if (c->tag == DW_TAG_variable && depth <= MAX_NEST &&
+	    (ix = global_index_get(s)))
+		index_variable(s, c, ix, &ix->all, NULL, depth);
 }
 
 void globals_walked(struct dt_session *s)

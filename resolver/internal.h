@@ -130,6 +130,21 @@ const char *children_decl_file(struct dt_session *s, struct die_children *c);
 /* hash_str(children_decl_file(s, c)), kept with the name for each of the
  * unit's files. */
 uint64_t children_decl_file_hash(struct dt_session *s, struct die_children *c);
+/* What containers.c keys an aggregate's definition by, read in one pass
+ * over the child's attributes; false for a declaration. */
+struct children_def {
+	const char *name;		/* children_name */
+	uint64_t file_hash;		/* children_decl_file_hash */
+	Dwarf_Word line, size;		/* DW_AT_decl_line, DW_AT_byte_size;
+					 * 0 without */
+};
+bool children_definition(struct dt_session *s, struct die_children *c,
+			 struct children_def *d);
+/* How the child's unit reads its location lists (loclist.c); false when
+ * the walk is libdw's. */
+struct loc_unit;
+bool children_loc_unit(struct dt_session *s, struct die_children *c,
+		       struct loc_unit *lu);
 /* The child's one range of code when it has DW_AT_low_pc and
  * DW_AT_high_pc, as dwarf_ranges gives it then; false otherwise (ask
  * dwarf_ranges). */
@@ -144,6 +159,48 @@ const unsigned char *children_block(struct dt_session *s, struct die_children *c
 				    Dwarf_Attribute *a, size_t *len, unsigned *addr_size);
 struct children_cache;
 void children_cache_free(struct children_cache *c);
+
+/* ---- linefiles.c: a unit's file names from its line table ---- */
+/* The bytes of .debug_line, .debug_line_str and .debug_str (NULL: none). */
+struct line_sections {
+	const unsigned char *line, *line_str, *str;
+	size_t line_len, line_str_len, str_len;
+};
+struct file_hashes {
+	uint64_t *v;		/* by DW_AT_decl_file's index */
+	size_t n, cap;
+};
+/* hash_str of the name dwarf_filesrc gives each file of the line table
+ * at off of .debug_line, comp_dir the unit's DW_AT_comp_dir (NULL: none),
+ * into out (its v kept, grown); false (out->n 0) when this file cannot
+ * read that table: ask libdw. */
+bool line_file_hashes(const struct line_sections *sec, uint64_t off,
+		      const char *comp_dir, struct file_hashes *out);
+
+/* ---- loclist.c: a location's entries, without libdw's cache ---- */
+#define LOC_MAX_OPS 16		/* operations of one expression, at most */
+struct loc_entry {
+	Dwarf_Addr start, end;	/* as dwarf_getlocations gives them */
+	Dwarf_Op ops[LOC_MAX_OPS];
+	size_t nops;
+};
+struct loc_list {
+	struct loc_entry *v;
+	size_t n, cap;
+};
+/* What a unit's location lists are read with (children_loc_unit). */
+struct loc_unit {
+	unsigned version, addr_size, offset_size;
+	Dwarf_Addr base;		/* the unit's base address */
+	bool has_base;
+	const unsigned char *loc, *loclists;	/* .debug_loc, .debug_loclists */
+	size_t loc_len, loclists_len;
+};
+/* Attribute a's location (a DW_AT_location, a DW_AT_frame_base) of unit
+ * u as dwarf_getlocations gives it, entry by entry, into out (its v kept,
+ * grown); false (out->n 0) when this file cannot read it: ask libdw. */
+bool loc_entries(const struct loc_unit *u, const Dwarf_Attribute *a,
+		 struct loc_list *out);
 
 /* ---- pages.c ---- */
 
@@ -310,11 +367,20 @@ void scope_index_free(struct scope_index *ix);
 /* Between questions: the register homes of the functions least recently
  * asked about freed past a budget (built again if asked). */
 void scope_trim(struct dt_session *s);
-/* One unit of the walk of every unit (unitwalk.c): its function ranges
- * indexed, as its first question would. */
-void scope_unit(struct dt_session *s, Dwarf_Die *cu);
+/* One unit in the walk of every unit (unitwalk.c): its function ranges
+ * indexed, as its first question would, from its entries (and its
+ * namespaces') handed in one at a time.  begin: NULL when the unit is
+ * indexed already (or memory is short); end: into the index. */
+struct cu_funcs;
+struct cu_funcs *scope_unit_begin(struct dt_session *s, Dwarf_Die *cu);
+void scope_unit_entry(struct dt_session *s, struct cu_funcs *c,
+		      struct die_children *it);
+void scope_unit_end(struct dt_session *s, struct cu_funcs *c);
 
 /* ---- unitwalk.c ---- */
+/* Namespaces inside namespaces walked, at most (deeper ones are corrupt
+ * or hostile data, not C++). */
+#define MAX_NAMESPACE_DEPTH 64
 /* Up to max_units more units walked, in file order, into the indexes of
  * every unit (containers.c, globals.c; in a large debug file scope.c's
  * functions too); true when the walk is over, those indexes complete. */
@@ -332,9 +398,10 @@ struct access;
 struct global_index;
 struct reloc_externs;
 void global_index_free(struct global_index *ix);
-/* One unit of the walk of every unit (unitwalk.c) into the index of
- * every unit's static variables; the walk is over. */
-void globals_unit(struct dt_session *s, Dwarf_Die *cu);
+/* One entry of a unit (or of a namespace, depth deep) in the walk of
+ * every unit (unitwalk.c), into the index of every unit's static
+ * variables; the walk is over. */
+void globals_entry(struct dt_session *s, struct die_children *c, int depth);
 void globals_walked(struct dt_session *s);
 /* The program's thread-local at tpoff from the thread pointer (TLS
  * variant II, x86-64: below it; variant I, AArch64: after the thread
@@ -385,9 +452,12 @@ struct container_index;
 struct type_hit;
 struct access;
 void container_index_free(struct container_index *ix);
-/* One unit of the walk of every unit (unitwalk.c) into the index of
- * containers; the walk is over: the index is sorted, complete. */
-void containers_unit(struct dt_session *s, Dwarf_Die *cu);
+/* One entry of a unit (or of a namespace, depth deep) in the walk of
+ * every unit (unitwalk.c) into the index of containers, next its next
+ * sibling (NULL: the last); the walk is over: the index is sorted,
+ * complete. */
+void containers_entry(struct dt_session *s, struct die_children *c,
+		      Dwarf_Die *next, int depth);
 void containers_walked(struct dt_session *s);
 /* One access through a pointer: its offset from the pointee, its size. */
 struct probe {

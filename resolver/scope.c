@@ -344,6 +344,7 @@ struct scope_index {
 	uint64_t homes_clock;	/* homes_at's questions: reg_homes.used */
 	size_t homes_bytes;	/* in the functions' reg_homes */
 	size_t nhomes;		/* functions with reg_homes */
+	struct loc_list locs;	/* the location read last (homes_of_var) */
 };
 
 static void reg_homes_free(struct reg_homes *h);
@@ -357,35 +358,44 @@ static int add_range(struct cu_funcs *c, Dwarf_Addr lo, Dwarf_Addr hi,
 	return 0;
 }
 
+/* The ranges of it, a top-level entry of a unit or a namespace, into c
+ * when it is a function with code. */
+static void index_function(struct dt_session *s, struct die_children *it,
+			   struct cu_funcs *c)
+{
+	Dwarf_Die child = it->die;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	Dwarf_Attribute ranges;
+
+	if (it->tag != DW_TAG_subprogram)
+		return;
+	if (children_pc_range(s, it, &lo, &hi)) {
+		if (hi > lo)
+			add_range(c, lo, hi, session_die_key(s, &child));
+		return;
+	}
+	/* without DW_AT_ranges, dwarf_ranges has none to give: a
+	 * declaration, an inlined function's abstract body */
+	if (!children_attr(s, it, DW_AT_ranges, &ranges))
+		return;
+	while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
+		if (hi > lo)
+			add_range(c, lo, hi, session_die_key(s, &child));
+}
+
 static void index_functions(struct dt_session *s, Dwarf_Die *parent,
-			    struct cu_funcs *c)
+			    struct cu_funcs *c, int depth)
 {
 	struct die_children it;
 
-	if (!children_first(s, parent, &it))
+	if (depth > MAX_NAMESPACE_DEPTH || !children_first(s, parent, &it))
 		return;
 	do {
-		Dwarf_Die child = it.die;
-		int tag = it.tag;
-		if (tag == DW_TAG_namespace) {
-			index_functions(s, &child, c);
-		} else if (tag == DW_TAG_subprogram) {
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t off = 0;
-			Dwarf_Attribute ranges;
-			if (children_pc_range(s, &it, &lo, &hi)) {
-				if (hi > lo)
-					add_range(c, lo, hi, session_die_key(s, &child));
-				continue;
-			}
-			/* without DW_AT_ranges, dwarf_ranges has none to give:
-			 * a declaration, an inlined function's abstract body */
-			if (!children_attr(s, &it, DW_AT_ranges, &ranges))
-				continue;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
-				if (hi > lo)
-					add_range(c, lo, hi, session_die_key(s, &child));
-		}
+		if (it.tag == DW_TAG_namespace)
+			index_functions(s, &it.die, c, depth + 1);
+		else
+			index_function(s, &it, c);
 	} while (children_next(s, &it));
 }
 
@@ -413,33 +423,83 @@ static struct unit_memo *unit_memo_at(struct dt_session *s, Dwarf_Addr pc)
 	return &ix->units[hash_mix(HASH_SEED, pc) & (UNIT_MEMO - 1)];
 }
 
-static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
+/* The index's entry of unit off, or where it goes (*found false). */
+static size_t cu_slot(const struct scope_index *ix, Dwarf_Off off, bool *found)
 {
-	struct scope_index *ix = scope_index_get(s);
-	Dwarf_Off off = session_die_key(s, cu);
-
-	if (!ix)
-		return NULL;
 	size_t lo = AT_OR_BELOW(ix->n, i, ix->cus[i].cu, off);
-	if (lo && ix->cus[lo - 1].cu == off)
-		return &ix->cus[lo - 1];
-	if (GROW(ix->cus, ix->cap, ix->n, 16))
-		return NULL;
-	memmove(&ix->cus[lo + 1], &ix->cus[lo], (ix->n - lo) * sizeof(*ix->cus));
-	ix->n++;
-	struct cu_funcs *c = &ix->cus[lo];
-	*c = (struct cu_funcs){ .cu = off };
-	index_functions(s, cu, c);
+
+	*found = lo && ix->cus[lo - 1].cu == off;
+	return *found ? lo - 1 : lo;
+}
+
+/* The function ranges of one unit, all read, into the index (sorted);
+ * NULL without memory (the ranges freed). */
+static struct cu_funcs *cu_insert(struct dt_session *s, struct scope_index *ix,
+				  struct cu_funcs *c)
+{
+	bool found;
+	size_t at = cu_slot(ix, c->cu, &found);
+
+	if (found || GROW(ix->cus, ix->cap, ix->n, 16)) {
+		free(c->r);	/* found: indexed again, the same */
+		return found ? &ix->cus[at] : NULL;
+	}
 	if (c->n)	/* qsort of NULL is undefined, even for 0 */
 		qsort(c->r, c->n, sizeof(*c->r), range_cmp);
 	session_debug(s, "CU <%#llx>: indexed %zu function ranges",
-		      (unsigned long long)off, c->n);
+		      (unsigned long long)c->cu, c->n);
+	memmove(&ix->cus[at + 1], &ix->cus[at], (ix->n - at) * sizeof(*ix->cus));
+	ix->n++;
+	ix->cus[at] = *c;
+	return &ix->cus[at];
+}
+
+static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
+{
+	struct scope_index *ix = scope_index_get(s);
+	bool found;
+
+	if (!ix)
+		return NULL;
+	struct cu_funcs c = { .cu = session_die_key(s, cu) };
+	size_t at = cu_slot(ix, c.cu, &found);
+	if (found)
+		return &ix->cus[at];
+	index_functions(s, cu, &c, 0);
+	return cu_insert(s, ix, &c);
+}
+
+struct cu_funcs *scope_unit_begin(struct dt_session *s, Dwarf_Die *cu)
+{
+	struct scope_index *ix = scope_index_get(s);
+	struct cu_funcs *c;
+	bool found;
+
+	if (!ix)
+		return NULL;
+	Dwarf_Off off = session_die_key(s, cu);
+	cu_slot(ix, off, &found);
+	if (found || !(c = calloc(1, sizeof(*c))))
+		return NULL;
+	c->cu = off;
 	return c;
 }
 
-void scope_unit(struct dt_session *s, Dwarf_Die *cu)
+void scope_unit_entry(struct dt_session *s, struct cu_funcs *c,
+		      struct die_children *it)
 {
-	cu_index(s, cu);
+	index_function(s, it, c);
+}
+
+void scope_unit_end(struct dt_session *s, struct cu_funcs *c)
+{
+	struct scope_index *ix = scope_index_get(s);
+
+	if (ix)
+		cu_insert(s, ix, c);
+	else
+		free(c->r);
+	free(c);
 }
 
 void scope_index_free(struct scope_index *ix)
@@ -455,6 +515,7 @@ void scope_index_free(struct scope_index *ix)
 	free(ix->units);
 	free(ix->mv);
 	free(ix->mv_slot);
+	free(ix->locs.v);
 	free(ix);
 }
 
@@ -850,65 +911,91 @@ static void add_home_in_scope(struct reg_homes *rh, struct reg_home *h,
 	}
 }
 
+/* What homes_of_var learns of a variable across its location's entries. */
+struct var_seen {
+	bool whole_asked, whole_typed;	/* pointee_of asked, answered */
+	Dwarf_Die whole_pointee;
+	const char *whole_typedef;
+	bool in_memory;			/* some entry puts it in memory */
+};
+
+/* The register locations of variable v (location attribute attr) in one
+ * entry of its location, e[0..len) over [start, end). */
+static void homes_of_entry(struct dt_session *s, struct reg_homes *rh,
+			   Dwarf_Die *v, Dwarf_Attribute *attr,
+			   struct walked_scope *sr, unsigned depth,
+			   Dwarf_Addr start, Dwarf_Addr end, Dwarf_Op *e,
+			   size_t len, struct var_seen *vs)
+{
+	for (size_t i = 0; i < len; i++)
+		vs->in_memory |= e[i].atom == DW_OP_fbreg ||
+				 ((e[i].atom == DW_OP_bregx ||
+				   (e[i].atom >= DW_OP_breg0 && e[i].atom <= DW_OP_breg31)) &&
+				  !(i + 1 < len && e[i + 1].atom == DW_OP_stack_value));
+	uint32_t regs = expr_registers(attr, e, len);
+	for (int want = 0; want < 32; want++) {
+		if (!(regs >> want & 1))
+			continue;
+		struct reg_home h = { .var = *v, .depth = depth };
+		uint64_t piece;
+		Dwarf_Die vt, member;
+		if (!expr_in_reg(attr, e, len, want, &h.reg, &h.bias, &piece,
+				 &h.entry_only) || h.reg != want)
+			continue;
+		/* the variable is the pointer, or (a fat pointer, a struct
+		 * by value) has one at the piece's offset; the former asked
+		 * once per variable */
+		if (piece == 0 && !vs->whole_asked) {
+			vs->whole_asked = true;
+			vs->whole_typed = pointee_of(v, &vs->whole_pointee,
+						     &vs->whole_typedef);
+		}
+		if (piece == 0 && vs->whole_typed) {
+			h.typed = true;
+			h.pointee = vs->whole_pointee;
+			h.typedef_name = vs->whole_typedef;
+		} else {
+			h.typed = die_type(v, &vt) &&
+				  type_member_type_at(s, &vt, piece, &member) &&
+				  type_pointee(&member, &h.pointee, &h.typedef_name);
+		}
+		/* where the scope and the location both hold (a list may
+		 * run past its block; one expression is the whole scope's) */
+		add_home_in_scope(rh, &h, sr, start, end);
+	}
+}
+
 /* Every register location of variable it->die declared in sr's scope,
- * at depth. */
+ * at depth: its location read by loclist.c, else by libdw. */
 static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 			 struct die_children *it, struct walked_scope *sr,
 			 unsigned depth, uint32_t scope_idx)
 {
 	Dwarf_Die *v = &it->die;
 	Dwarf_Attribute attr;
-	Dwarf_Addr base, start, end;
-	Dwarf_Op *e;
-	size_t len;
-	ptrdiff_t off = 0;
-	bool whole_asked = false, whole_typed = false, in_memory = false;
-	Dwarf_Die whole_pointee;
-	const char *whole_typedef = NULL;
+	struct var_seen vs = { 0 };
+	struct loc_list *l = &s->scope_index->locs;
+	struct loc_unit lu;
 
 	if (!children_attr(s, it, DW_AT_location, &attr))
 		return;
-	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &e, &len)) > 0) {
-		for (size_t i = 0; i < len; i++)
-			in_memory |= e[i].atom == DW_OP_fbreg ||
-				     ((e[i].atom == DW_OP_bregx ||
-				       (e[i].atom >= DW_OP_breg0 && e[i].atom <= DW_OP_breg31)) &&
-				      !(i + 1 < len && e[i + 1].atom == DW_OP_stack_value));
-		uint32_t regs = expr_registers(&attr, e, len);
-		for (int want = 0; want < 32; want++) {
-			if (!(regs >> want & 1))
-				continue;
-			struct reg_home h = { .var = *v, .depth = depth };
-			uint64_t piece;
-			Dwarf_Die vt, member;
-			if (!expr_in_reg(&attr, e, len, want, &h.reg, &h.bias, &piece,
-					 &h.entry_only) || h.reg != want)
-				continue;
-			/* the variable is the pointer, or (a fat pointer, a
-			 * struct by value) has one at the piece's offset;
-			 * the former asked once per variable */
-			if (piece == 0 && !whole_asked) {
-				whole_asked = true;
-				whole_typed = pointee_of(v, &whole_pointee, &whole_typedef);
-			}
-			if (piece == 0 && whole_typed) {
-				h.typed = true;
-				h.pointee = whole_pointee;
-				h.typedef_name = whole_typedef;
-			} else {
-				h.typed = die_type(v, &vt) &&
-					  type_member_type_at(s, &vt, piece, &member) &&
-					  type_pointee(&member, &h.pointee, &h.typedef_name);
-			}
-			/* where the scope and the location both hold (a list
-			 * may run past its block; one expression is the whole
-			 * scope's) */
-			add_home_in_scope(rh, &h, sr, start, end);
-		}
+	if (children_loc_unit(s, it, &lu) && loc_entries(&lu, &attr, l)) {
+		for (size_t i = 0; i < l->n; i++)
+			homes_of_entry(s, rh, v, &attr, sr, depth, l->v[i].start,
+				       l->v[i].end, l->v[i].ops, l->v[i].nops, &vs);
+	} else {
+		Dwarf_Addr base, start, end;
+		Dwarf_Op *e;
+		size_t len;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_getlocations(&attr, off, &base, &start, &end,
+						 &e, &len)) > 0)
+			homes_of_entry(s, rh, v, &attr, sr, depth, start, end, e,
+				       len, &vs);
 	}
 	/* a candidate for find_memory_var: only such a location can put it
 	 * in memory there */
-	if (in_memory && !GROW(rh->mvars, rh->mvars_cap, rh->nmvars, 8))
+	if (vs.in_memory && !GROW(rh->mvars, rh->mvars_cap, rh->nmvars, 8))
 		rh->mvars[rh->nmvars++] = (struct memory_var){ *v, scope_idx };
 }
 

@@ -7,7 +7,9 @@
 # classes), Rust, split units in .dwo files.  gcc's subtrees are jumped
 # over by their DW_AT_sibling; clang emits none, so its are walked
 # through.  Every child is handed out by the shapes, none left to libdw,
-# but those of split units: libdw walks them all.
+# but those of split units: libdw walks them all.  The same walk checks
+# each DIE's declaring file's hash (resolver/linefiles.c) and each
+# location read by resolver/loclist.c against libdw's.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 UNIT=$DT_BUILD/tests/unit-children
@@ -34,6 +36,19 @@ for cc in $(dt_cc_list cross); do
 	$cc -O2 -g -gsplit-dwarf -c -o split-$cc.o "$fx/corpus.c" &&
 		$cc -o split-$cc split-$cc.o
 	walk "$cc: split units in a .dwo (libdw's walk)" --split split-$cc
+done
+
+# Relative paths: the line table's directories then are relative to the
+# compilation directory, and linefiles.c's file hashes must still be
+# those of the names libdw composes.
+mkdir -p rel/inc
+printf '#pragma once\nstruct in_hdr { int a; long b; };\n' >rel/inc/hdr.h
+printf '#include "hdr.h"\n#include "../rel/inc/hdr.h"\nstruct in_main { struct in_hdr h; int c; };\nstruct in_main g;\nint main(void) { return g.h.a; }\n' >rel/main.c
+for cc in $(dt_cc_list); do
+	for dw in 4 5; do
+		$cc -O2 -g -gdwarf-$dw -I rel/inc -o rel-$cc-$dw rel/main.c
+	done
+	walk "$cc: relative source and include directories, DWARF 4 and 5" rel-$cc-*
 done
 
 if command -v g++ >/dev/null; then

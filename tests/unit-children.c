@@ -22,6 +22,7 @@ struct tally {
 	size_t dies, mismatches;
 	size_t skipped;		/* handed out by children.c's own walk */
 	size_t attrs, attr_mismatches;	/* children_attr against dwarf_attr */
+	size_t locs, loc_read, loc_mismatches;	/* loclist.c against libdw */
 };
 
 /* The attributes the walks read through children_attr, and more. */
@@ -39,8 +40,9 @@ static bool same_str(const char *a, const char *b)
 
 /* children_attr finds what dwarf_attr finds: the same form and bytes;
  * children_name, children_decl_file and children_pc_range answer as
- * dwarf_diename, dwarf_decl_file and dwarf_ranges, and
- * children_decl_file_hash is the hash of that file's name. */
+ * dwarf_diename, dwarf_decl_file and dwarf_ranges,
+ * children_decl_file_hash is the hash of that file's name, and
+ * children_definition says all of them at once. */
 static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 			  struct die_children *c, struct tally *t)
 {
@@ -48,6 +50,21 @@ static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 	bool odd = !same_str(children_name(s, c), dwarf_diename(d)) ||
 		   !same_str(children_decl_file(s, c), dwarf_decl_file(d)) ||
 		   children_decl_file_hash(s, c) != hash_str(dwarf_decl_file(d));
+	struct children_def def;
+	Dwarf_Attribute da;
+	Dwarf_Word line = 0, size = 0;
+	if (dwarf_attr(d, DW_AT_decl_line, &da))
+		dwarf_formudata(&da, &line);
+	if (dwarf_attr(d, DW_AT_byte_size, &da))
+		dwarf_formudata(&da, &size);
+	/* children_definition: all of it in one pass, or a declaration */
+	if (children_definition(s, c, &def))
+		odd |= dwarf_hasattr(d, DW_AT_declaration) ||
+		       !same_str(def.name, dwarf_diename(d)) ||
+		       def.file_hash != hash_str(dwarf_decl_file(d)) ||
+		       def.line != line || def.size != size;
+	else
+		odd |= !dwarf_hasattr(d, DW_AT_declaration);
 	if (children_pc_range(s, c, &lo, &hi))
 		odd |= dwarf_ranges(d, 0, &base, &rlo, &rhi) <= 0 || rlo != lo ||
 		       rhi != hi || dwarf_ranges(d, 1, &base, &rlo, &rhi) != 0;
@@ -69,6 +86,46 @@ static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 				       have_a ? "has" : "has not", have_b ? "has" : "has not");
 		}
 	}
+}
+
+/* loc_entries reads what dwarf_getlocations reads, entry for entry and
+ * operation for operation, or declines (libdw answers those). */
+static void compare_locations(struct dt_session *s, Dwarf_Die *d,
+			      struct die_children *c, struct tally *t)
+{
+	static const unsigned names[] = { DW_AT_location, DW_AT_frame_base };
+	static struct loc_list mine;
+	struct loc_unit lu;
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(*names); k++) {
+		Dwarf_Attribute a;
+		Dwarf_Addr base, start, end;
+		Dwarf_Op *e;
+		size_t len, i = 0;
+		ptrdiff_t off = 0;
+		bool odd = false;
+		if (!children_attr(s, c, names[k], &a))
+			continue;
+		t->locs++;
+		if (!children_loc_unit(s, c, &lu) || !loc_entries(&lu, &a, &mine))
+			continue;	/* declined: libdw's */
+		t->loc_read++;
+		while ((off = dwarf_getlocations(&a, off, &base, &start, &end, &e, &len)) > 0) {
+			const struct loc_entry *m = i < mine.n ? &mine.v[i] : NULL;
+			i++;
+			odd |= !m || m->start != start || m->end != end || m->nops != len;
+			for (size_t j = 0; !odd && j < len; j++)
+				odd |= m->ops[j].atom != e[j].atom ||
+				       m->ops[j].number != e[j].number ||
+				       m->ops[j].number2 != e[j].number2 ||
+				       m->ops[j].offset != e[j].offset;
+		}
+		odd |= off < 0 || i != mine.n;
+		if (odd && t->loc_mismatches++ < 5)
+			printf("# DIE <%#llx> attribute %#x: %zu entries by libdw, %zu by loclist.c, or they differ\n",
+			       (unsigned long long)dwarf_dieoffset(d), names[k], i, mine.n);
+	}
+	(void)d;
 }
 
 static bool same(Dwarf_Die *a, int atag, Dwarf_Die *b, int btag)
@@ -102,6 +159,7 @@ static void compare(struct dt_session *s, Dwarf_Die *parent, int depth,
 		t->dies++;
 		t->skipped += c.unit != NULL;
 		compare_attrs(s, &d, &c, t);
+		compare_locations(s, &d, &c, t);
 		if (depth < 64 && dwarf_haschildren(&d))
 			compare(s, &d, depth + 1, t);
 		have_d = dwarf_siblingof(&d, &d) == 0;
@@ -165,6 +223,9 @@ static void check(const char *path, bool by_shapes)
 	ok(all.attrs > 0 && all.attr_mismatches == 0,
 	   "%s: %zu attributes found by the shapes as libdw finds them (%zu differ)",
 	   path, all.attrs, all.attr_mismatches);
+	ok(all.loc_mismatches == 0,
+	   "%s: %zu of %zu locations read by loclist.c as libdw reads them (%zu differ)",
+	   path, all.loc_read, all.locs, all.loc_mismatches);
 	if (by_shapes)
 		ok(all.skipped == all.dies, "%s: %zu of them by the unit's shapes",
 		   path, all.skipped);
