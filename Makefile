@@ -58,7 +58,7 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/sharing.c resolver/tables.c resolver/typenames.c \
 	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
 	  resolver/debuginfo.c resolver/debugcache.c resolver/demangle.c resolver/oom.c resolver/relocs.c resolver/kmodules.c resolver/perfdata.c \
-	  resolver/pages.c resolver/members.c resolver/children.c resolver/linefiles.c resolver/loclist.c resolver/unitwalk.c \
+	  resolver/pages.c resolver/members.c resolver/children.c resolver/linefiles.c resolver/loclist.c resolver/typememo.c resolver/unitwalk.c \
 	  $(ARCH_SRC)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a

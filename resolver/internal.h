@@ -202,6 +202,21 @@ struct loc_unit {
 bool loc_entries(const struct loc_unit *u, const Dwarf_Attribute *a,
 		 struct loc_list *out);
 
+/* ---- typememo.c: answers about type DIEs, kept per thread ---- */
+enum type_question { TYPE_OF, TYPE_PEELED, TYPE_SIZE, TYPE_QUESTIONS };
+struct type_answer {
+	Dwarf_Die die;		/* TYPE_OF's type, TYPE_PEELED's peeled type */
+	const char *name;	/* TYPE_PEELED's last typedef, or NULL */
+	uint64_t size;		/* TYPE_SIZE's */
+	bool ok;
+};
+/* The answer kept for question q about the DIE at addr: true with *a. */
+bool type_memo_get(enum type_question q, const void *addr, struct type_answer *a);
+void type_memo_put(enum type_question q, const void *addr,
+		   const struct type_answer *a);
+/* A session closes: its DIEs' addresses mean nothing now, in any thread. */
+void type_memo_forget(void);
+
 /* ---- pages.c ---- */
 
 /* A large debug file's mapping, and the pages of it given back. */
@@ -222,6 +237,9 @@ void pages_walked(struct debug_pages *p, const void *at);
  * the whole mapping is given back. */
 void pages_answered(struct debug_pages *p);
 #define PAGES_ANSWER_STEP 8192
+/* A large debug file is open: once per process, and only after
+ * dt_own_process, the heap grown ahead in transparent huge pages. */
+void pages_huge_heap(void);
 
 /* ---- session.c ---- */
 

@@ -683,6 +683,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	if (info) {
 		s->large_debug_info = info->d_size > LARGE_DEBUG_INFO;
 		pages_init(&s->pages, info->d_buf, info->d_size);
+		if (s->large_debug_info)
+			pages_huge_heap();
 	}
 	if (s->dwarf && p->copy_to_cache)
 		copy_to_cache(s);
@@ -708,6 +710,7 @@ void dt_session_close(struct dt_session *s)
 	if (!s)
 		return;
 	struct session_priv *p = priv(s);
+	type_memo_forget();	/* before its debug files are unmapped */
 	decoder_free(s->decoder);
 	if (s->dwfl && !s->libdw_left)	/* else leaked: oom.c */
 		dwfl_end(s->dwfl);

@@ -26,10 +26,18 @@
 
 bool die_type(Dwarf_Die *die, Dwarf_Die *type)
 {
+	struct type_answer a;
 	Dwarf_Attribute attr;
 
-	return dwarf_attr_integrate(die, DW_AT_type, &attr) &&
-	       dwarf_formref_die(&attr, type);
+	if (!type_memo_get(TYPE_OF, die->addr, &a)) {
+		a = (struct type_answer){ .ok = false };
+		a.ok = dwarf_attr_integrate(die, DW_AT_type, &attr) &&
+		       dwarf_formref_die(&attr, &a.die);
+		type_memo_put(TYPE_OF, die->addr, &a);
+	}
+	if (a.ok)
+		*type = a.die;
+	return a.ok;
 }
 
 static bool is_qualifier_or_typedef(int tag)
@@ -39,7 +47,8 @@ static bool is_qualifier_or_typedef(int tag)
 	       tag == DW_TAG_typedef;
 }
 
-bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name)
+/* type_peel_named's walk, *out and *typedef_name set as it goes. */
+static bool peel(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name)
 {
 	*out = *in;
 	*typedef_name = NULL;
@@ -55,6 +64,23 @@ bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name)
 	return false;
 }
 
+bool type_peel_named(Dwarf_Die *in, Dwarf_Die *out, const char **typedef_name)
+{
+	struct type_answer a;
+	const void *addr = in->addr;	/* in may be out */
+
+	if (type_memo_get(TYPE_PEELED, addr, &a)) {
+		*out = a.die;
+		*typedef_name = a.name;
+		return a.ok;
+	}
+	a.ok = peel(in, out, typedef_name);
+	a.die = *out;
+	a.name = *typedef_name;
+	type_memo_put(TYPE_PEELED, addr, &a);
+	return a.ok;
+}
+
 bool type_peel(Dwarf_Die *in, Dwarf_Die *out)
 {
 	const char *ignored;
@@ -64,12 +90,17 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out)
 
 bool type_byte_size(Dwarf_Die *t, uint64_t *size)
 {
+	struct type_answer a;
 	Dwarf_Word w;
 
-	if (dwarf_aggregate_size(t, &w) != 0)
-		return false;
-	*size = w;
-	return true;
+	if (!type_memo_get(TYPE_SIZE, t->addr, &a)) {
+		a = (struct type_answer){ .ok = dwarf_aggregate_size(t, &w) == 0 };
+		a.size = a.ok ? w : 0;
+		type_memo_put(TYPE_SIZE, t->addr, &a);
+	}
+	if (a.ok)
+		*size = a.size;
+	return a.ok;
 }
 
 static const char *tag_keyword(int tag)
