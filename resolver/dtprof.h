@@ -116,6 +116,11 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out);
 /* Free the session and every string its answers point to.  NULL ok. */
 void dt_session_close(struct dt_session *s);
+/* The process is the caller's own (a command such as dtresolve, not a
+ * host such as perf): a session of a large debug file (a kernel's) may
+ * then tune the process's heap for it (malloc's thresholds, transparent
+ * huge pages).  Call before opening sessions. */
+void dt_own_process(void);
 
 /* Reads len instruction bytes at link-time address pc into buf; returns
  * how many, 0 or less to fall back to the file. */

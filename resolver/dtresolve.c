@@ -550,6 +550,7 @@ int main(int argc, char **argv)
 	struct run r = { .status = 0 };
 	int err = parse_options(argc, argv, &r.opt);
 
+	dt_own_process();	/* a kernel's session may tune the heap */
 	if (err || (err = start(&r))) {
 		stream_free(r.stream);
 		free(r.opt.debug_dirs);

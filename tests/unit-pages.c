@@ -5,10 +5,12 @@
  * walked: its resident pages go back (the whole file's at the walk's
  * end), and what it holds reads the same after.  A mapping with a page
  * of its own (written), memory that is no file's, and a section too
- * small to matter are never given back.
+ * small to matter are never given back.  And the heap is grown ahead in
+ * huge pages only in a command's own process (dt_own_process), once.
  */
 #include <fcntl.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -61,12 +63,62 @@ static void walk(struct debug_pages *p, const uint8_t *lo, size_t len)
 	pages_walked(p, NULL);
 }
 
+/* Whether the mapping holding addr has the VmFlags flag ("hg": asked
+ * for transparent huge pages). */
+static __attribute__((unused)) bool vm_flag(const void *addr, const char *flag)
+{
+	FILE *f = fopen("/proc/self/smaps", "re");
+	char line[512];
+	bool inside = false, has = false;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+			inside = start <= (uintptr_t)addr && (uintptr_t)addr < end;
+		else if (inside && !strncmp(line, "VmFlags:", 8)) {
+			for (char *t = strtok(line + 8, " \n"); t; t = strtok(NULL, " \n"))
+				has |= !strcmp(t, flag);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return has;
+}
+
+/* The heap of a kernel's session: left alone in a host's process (perf),
+ * grown once ahead in huge pages in a command's own. */
+static void heap(void)
+{
+	char *before = sbrk(0);
+
+	pages_huge_heap();
+	ok(sbrk(0) == before, "a host's process: the heap is left alone");
+	dt_own_process();
+	pages_huge_heap();
+	char *grown = sbrk(0);
+#ifdef __SANITIZE_ADDRESS__
+	ok(grown == before, "under ASan (no heap of malloc's): left alone");
+#else
+	ok(grown - before >= 128 * MB, "a command's own: the heap grown ahead by %ld MB",
+	   (long)((grown - before) / MB));
+	ok(vm_flag(grown - 1, "hg"), "in transparent huge pages (MADV_HUGEPAGE)");
+	void *p = malloc(8 * MB);
+	ok(p && (char *)p >= before && (char *)p < grown,
+	   "an 8 MB array comes from it, not a mapping of its own");
+	free(p);
+#endif
+	pages_huge_heap();
+	ok(sbrk(0) == grown, "once per process");
+}
+
 int main(void)
 {
 	char path[] = "/tmp/dtprof-pages-XXXXXX";
 	int fd = mkstemp(path);
 	struct debug_pages p;
 
+	heap();
 	if (fd < 0)
 		return skip_all("cannot make a file in /tmp"), 0;
 	unlink(path);
