@@ -843,7 +843,7 @@ static bool loc_unit(struct dt_session *s, struct unit_shapes *u,
 	}
 	*lu = (struct loc_unit){
 		.version = u->version, .addr_size = u->addr_size,
-		.offset_size = u->offset_size, .base = u->base, .has_base = true,
+		.offset_size = u->offset_size, .base = u->base,
 		.loc = cc->loc ? cc->loc->d_buf : NULL,
 		.loc_len = cc->loc ? cc->loc->d_size : 0,
 		.loclists = cc->loclists ? cc->loclists->d_buf : NULL,
@@ -859,7 +859,6 @@ bool children_loc_unit(struct dt_session *s, struct die_children *c,
 
 	return u && loc_unit(s, u, c, lu);
 }
-
 
 /* Whether u holds its unit's file hashes, read now (from the line table
  * its unit DIE's DW_AT_stmt_list points at) if not yet; false when

@@ -191,8 +191,8 @@ struct loc_list {
 /* What a unit's location lists are read with (children_loc_unit). */
 struct loc_unit {
 	unsigned version, addr_size, offset_size;
-	Dwarf_Addr base;		/* the unit's base address */
-	bool has_base;
+	Dwarf_Addr base;		/* the unit's base address (DW_AT_low_pc,
+					 * else 0 as libdw takes it) */
 	const unsigned char *loc, *loclists;	/* .debug_loc, .debug_loclists */
 	size_t loc_len, loclists_len;
 };

@@ -25,63 +25,8 @@
 #include <string.h>
 
 #include "arrays.h"
+#include "bytereader.h"
 #include "internal.h"
-
-struct reader {
-	const unsigned char *p, *end;
-	bool ok;
-};
-
-static uint64_t read_le(struct reader *r, unsigned n)
-{
-	uint64_t v = 0;
-
-	if (!r->ok || (size_t)(r->end - r->p) < n) {
-		r->ok = false;
-		return 0;
-	}
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-static uint64_t read_uleb(struct reader *r)
-{
-	uint64_t v = 0;
-
-	for (unsigned shift = 0; r->ok && r->p < r->end; shift += 7) {
-		unsigned char b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->ok = false;
-	return 0;
-}
-
-static void skip(struct reader *r, uint64_t n)
-{
-	if (!r->ok || (uint64_t)(r->end - r->p) < n)
-		r->ok = false;
-	else
-		r->p += n;
-}
-
-/* A NUL-terminated string at the reader, moved past it. */
-static const char *read_cstr(struct reader *r)
-{
-	const unsigned char *nul;
-
-	if (!r->ok || !(nul = memchr(r->p, 0, (size_t)(r->end - r->p)))) {
-		r->ok = false;
-		return NULL;
-	}
-	const char *s = (const char *)r->p;
-	r->p = nul + 1;
-	return s;
-}
 
 /* The string at off of a string section; NULL when it is outside. */
 static const char *section_str(const struct line_sections *sec, bool line_str,
@@ -97,27 +42,27 @@ static const char *section_str(const struct line_sections *sec, bool line_str,
 
 /* One DWARF 5 entry's value of form: a path's string in *str, an index
  * in *num, anything else skipped.  offset_size: 4 or 8. */
-static void read_value(struct reader *r, const struct line_sections *sec,
+static void read_value(struct byte_reader *r, const struct line_sections *sec,
 		       uint64_t form, unsigned offset_size, const char **str,
 		       uint64_t *num)
 {
 	switch (form) {
 	case DW_FORM_string:
-		*str = read_cstr(r);
+		*str = br_cstr(r);
 		break;
 	case DW_FORM_line_strp: case DW_FORM_strp:
 		*str = section_str(sec, form == DW_FORM_line_strp,
-				   read_le(r, offset_size));
+				   br_le(r, offset_size));
 		if (!*str)
 			r->ok = false;
 		break;
-	case DW_FORM_data1: *num = read_le(r, 1); break;
-	case DW_FORM_data2: *num = read_le(r, 2); break;
-	case DW_FORM_data4: *num = read_le(r, 4); break;
-	case DW_FORM_data8: *num = read_le(r, 8); break;
-	case DW_FORM_udata: *num = read_uleb(r); break;
-	case DW_FORM_data16: skip(r, 16); break;
-	case DW_FORM_block: skip(r, read_uleb(r)); break;
+	case DW_FORM_data1: *num = br_le(r, 1); break;
+	case DW_FORM_data2: *num = br_le(r, 2); break;
+	case DW_FORM_data4: *num = br_le(r, 4); break;
+	case DW_FORM_data8: *num = br_le(r, 8); break;
+	case DW_FORM_udata: *num = br_uleb(r); break;
+	case DW_FORM_data16: br_skip(r, 16); break;
+	case DW_FORM_block: br_skip(r, br_uleb(r)); break;
 	default:		/* strx (needs the unit's offsets), sdata, vendors */
 		r->ok = false;
 	}
@@ -144,20 +89,20 @@ struct formats {
 	unsigned n;
 };
 
-static bool read_formats(struct reader *r, struct formats *f)
+static bool read_formats(struct byte_reader *r, struct formats *f)
 {
-	f->n = (unsigned)read_le(r, 1);
+	f->n = (unsigned)br_le(r, 1);
 	if (f->n > MAX_FORMATS)
 		return false;
 	for (unsigned i = 0; i < f->n; i++) {
-		f->type[i] = read_uleb(r);
-		f->form[i] = read_uleb(r);
+		f->type[i] = br_uleb(r);
+		f->form[i] = br_uleb(r);
 	}
 	return r->ok;
 }
 
 /* One entry of a DWARF 5 table: its path and directory index. */
-static bool read_entry(struct reader *r, const struct line_sections *sec,
+static bool read_entry(struct byte_reader *r, const struct line_sections *sec,
 		       const struct formats *f, unsigned offset_size,
 		       const char **path, uint64_t *dir)
 {
@@ -184,7 +129,7 @@ static bool add_hash(struct file_hashes *out, uint64_t h)
 }
 
 /* DWARF 5: directories and files each described by entry formats. */
-static bool read_v5(struct reader *r, const struct line_sections *sec,
+static bool read_v5(struct byte_reader *r, const struct line_sections *sec,
 		    unsigned offset_size, struct file_hashes *out)
 {
 	struct formats f;
@@ -194,7 +139,7 @@ static bool read_v5(struct reader *r, const struct line_sections *sec,
 
 	if (!read_formats(r, &f))
 		return false;
-	ndirs = read_uleb(r);
+	ndirs = br_uleb(r);
 	for (size_t i = 0; i < ndirs; i++) {
 		const char *path;
 		uint64_t unused;
@@ -205,7 +150,7 @@ static bool read_v5(struct reader *r, const struct line_sections *sec,
 	}
 	if (!read_formats(r, &f))
 		goto out;
-	uint64_t nfiles = read_uleb(r);
+	uint64_t nfiles = br_uleb(r);
 	for (uint64_t i = 0; i < nfiles; i++) {
 		const char *path;
 		uint64_t dir;
@@ -221,7 +166,7 @@ out:
 
 /* DWARF 2 to 4: directories and files as strings, ended by an empty
  * one; directory 0 is the unit's, file 0 none. */
-static bool read_v4(struct reader *r, const char *comp_dir,
+static bool read_v4(struct byte_reader *r, const char *comp_dir,
 		    struct file_hashes *out)
 {
 	uint64_t *dirs = NULL;
@@ -232,17 +177,17 @@ static bool read_v4(struct reader *r, const char *comp_dir,
 	if (GROW(dirs, cap, n, 64))
 		return false;
 	dirs[n++] = dir_state(comp_dir);
-	while ((s = read_cstr(r)) && *s) {
+	while ((s = br_cstr(r)) && *s) {
 		if (GROW(dirs, cap, n, 64))
 			goto out;
 		dirs[n++] = dir_state(s);
 	}
 	if (!s || !add_hash(out, 0))
 		goto out;
-	while ((s = read_cstr(r)) && *s) {
-		uint64_t dir = read_uleb(r);
-		read_uleb(r);	/* modification time */
-		read_uleb(r);	/* length */
+	while ((s = br_cstr(r)) && *s) {
+		uint64_t dir = br_uleb(r);
+		br_uleb(r);	/* modification time */
+		br_uleb(r);	/* length */
 		if (!r->ok || dir >= n || !add_hash(out, file_hash(s, dirs[dir])))
 			goto out;
 	}
@@ -255,36 +200,36 @@ out:
 bool line_file_hashes(const struct line_sections *sec, uint64_t off,
 		      const char *comp_dir, struct file_hashes *out)
 {
-	struct reader r = { sec->line, sec->line + sec->line_len, true };
+	struct byte_reader r = { sec->line, sec->line + sec->line_len, true };
 	unsigned offset_size = 4;
 
 	out->n = 0;
 	if (!sec->line || off >= sec->line_len)
 		return false;
 	r.p += off;
-	uint64_t len = read_le(&r, 4);
+	uint64_t len = br_le(&r, 4);
 	if (len == 0xffffffff) {
 		offset_size = 8;
-		len = read_le(&r, 8);
+		len = br_le(&r, 8);
 	} else if (len >= 0xfffffff0) {
 		return false;	/* reserved lengths */
 	}
 	if (!r.ok || len > (uint64_t)(r.end - r.p))
 		return false;
 	r.end = r.p + len;
-	unsigned version = (unsigned)read_le(&r, 2);
+	unsigned version = (unsigned)br_le(&r, 2);
 	if (version < 2 || version > 5)
 		return false;
 	if (version >= 5)
-		skip(&r, 2);		/* address and segment selector sizes */
-	uint64_t header_len = read_le(&r, offset_size);
+		br_skip(&r, 2);		/* address and segment selector sizes */
+	uint64_t header_len = br_le(&r, offset_size);
 	if (!r.ok || header_len > (uint64_t)(r.end - r.p))
 		return false;
 	r.end = r.p + header_len;	/* the tables end with the header */
-	skip(&r, version >= 4 ? 5 : 4);	/* instruction length, ops, is_stmt,
+	br_skip(&r, version >= 4 ? 5 : 4);	/* instruction length, ops, is_stmt,
 					 * line base and range */
-	unsigned opcode_base = (unsigned)read_le(&r, 1);
-	skip(&r, opcode_base ? opcode_base - 1 : 0);	/* their lengths */
+	unsigned opcode_base = (unsigned)br_le(&r, 1);
+	br_skip(&r, opcode_base ? opcode_base - 1 : 0);	/* their lengths */
 	if (!r.ok)
 		return false;
 	bool ok = version >= 5 ? read_v5(&r, sec, offset_size, out) :

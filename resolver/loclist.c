@@ -24,61 +24,8 @@
 #include <string.h>
 
 #include "arrays.h"
+#include "bytereader.h"
 #include "internal.h"
-
-struct rd {
-	const unsigned char *p, *end;
-	bool ok;
-};
-
-static uint64_t rd_le(struct rd *r, unsigned n)
-{
-	uint64_t v = 0;
-
-	if (!r->ok || (size_t)(r->end - r->p) < n) {
-		r->ok = false;
-		return 0;
-	}
-	for (unsigned i = 0; i < n; i++)	/* little-endian: children.c checks */
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += n;
-	return v;
-}
-
-static uint64_t rd_uleb(struct rd *r)
-{
-	uint64_t v = 0;
-
-	for (unsigned shift = 0; r->ok && r->p < r->end; shift += 7) {
-		unsigned char b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
-	}
-	r->ok = false;
-	return 0;
-}
-
-static int64_t rd_sleb(struct rd *r)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (r->ok && r->p < r->end) {
-		unsigned char b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~0ULL << shift;
-			return (int64_t)v;
-		}
-	}
-	r->ok = false;
-	return 0;
-}
 
 /* An expression's operations as libdw's decoder gives them (atom,
  * operands in number and number2, offset in the expression); false for
@@ -87,7 +34,7 @@ static int64_t rd_sleb(struct rd *r)
 static bool decode_ops(const unsigned char *expr, size_t len, unsigned addr_size,
 		       struct loc_entry *e)
 {
-	struct rd r = { expr, expr + len, true };
+	struct byte_reader r = { expr, expr + len, true };
 
 	e->nops = 0;
 	while (r.p < r.end) {
@@ -101,7 +48,7 @@ static bool decode_ops(const unsigned char *expr, size_t len, unsigned addr_size
 		    (a >= DW_OP_reg0 && a <= DW_OP_reg31))
 			continue;
 		if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
-			op->number = (Dwarf_Word)rd_sleb(&r);
+			op->number = (Dwarf_Word)br_sleb(&r);
 			continue;
 		}
 		switch (a) {
@@ -118,50 +65,50 @@ static bool decode_ops(const unsigned char *expr, size_t len, unsigned addr_size
 		case DW_OP_GNU_push_tls_address:
 			break;
 		case DW_OP_addr:
-			op->number = rd_le(&r, addr_size);
+			op->number = br_le(&r, addr_size);
 			break;
 		case DW_OP_const1u: case DW_OP_deref_size: case DW_OP_pick:
-			op->number = rd_le(&r, 1);
+			op->number = br_le(&r, 1);
 			break;
 		case DW_OP_const2u:
-			op->number = rd_le(&r, 2);
+			op->number = br_le(&r, 2);
 			break;
 		case DW_OP_const4u:
-			op->number = rd_le(&r, 4);
+			op->number = br_le(&r, 4);
 			break;
 		case DW_OP_const8u: case DW_OP_const8s:
-			op->number = rd_le(&r, 8);
+			op->number = br_le(&r, 8);
 			break;
 		case DW_OP_const1s:
-			op->number = (Dwarf_Word)(int64_t)(int8_t)rd_le(&r, 1);
+			op->number = (Dwarf_Word)(int64_t)(int8_t)br_le(&r, 1);
 			break;
 		case DW_OP_const2s:
-			op->number = (Dwarf_Word)(int64_t)(int16_t)rd_le(&r, 2);
+			op->number = (Dwarf_Word)(int64_t)(int16_t)br_le(&r, 2);
 			break;
 		case DW_OP_const4s:
-			op->number = (Dwarf_Word)(int64_t)(int32_t)rd_le(&r, 4);
+			op->number = (Dwarf_Word)(int64_t)(int32_t)br_le(&r, 4);
 			break;
 		case DW_OP_constu: case DW_OP_plus_uconst: case DW_OP_regx:
 		case DW_OP_piece:
-			op->number = rd_uleb(&r);
+			op->number = br_uleb(&r);
 			break;
 		case DW_OP_consts: case DW_OP_fbreg:
-			op->number = (Dwarf_Word)rd_sleb(&r);
+			op->number = (Dwarf_Word)br_sleb(&r);
 			break;
 		case DW_OP_bregx:
-			op->number = rd_uleb(&r);
-			op->number2 = (Dwarf_Word)rd_sleb(&r);
+			op->number = br_uleb(&r);
+			op->number2 = (Dwarf_Word)br_sleb(&r);
 			break;
 		case DW_OP_bit_piece:
-			op->number = rd_uleb(&r);
-			op->number2 = rd_uleb(&r);
+			op->number = br_uleb(&r);
+			op->number2 = br_uleb(&r);
 			break;
 		case DW_OP_entry_value: case DW_OP_GNU_entry_value:
 		case DW_OP_implicit_value:
 			/* the block's length, and where it is (as libdw:
 			 * dwarf_getlocation_attr reads the inner one there) */
 			op->number2 = (Dwarf_Word)(uintptr_t)r.p;
-			op->number = rd_uleb(&r);
+			op->number = br_uleb(&r);
 			if (r.ok && op->number > (uint64_t)(r.end - r.p))
 				return false;
 			r.p += r.ok ? op->number : 0;
@@ -177,10 +124,10 @@ static bool decode_ops(const unsigned char *expr, size_t len, unsigned addr_size
 
 /* One more entry into out, its expression at r (a length of len_size
  * bytes, or a ULEB128 when 0, then the bytes). */
-static bool add_entry(const struct loc_unit *u, struct rd *r, unsigned len_size,
+static bool add_entry(const struct loc_unit *u, struct byte_reader *r, unsigned len_size,
 		      Dwarf_Addr start, Dwarf_Addr end, struct loc_list *out)
 {
-	uint64_t len = len_size ? rd_le(r, len_size) : rd_uleb(r);
+	uint64_t len = len_size ? br_le(r, len_size) : br_uleb(r);
 
 	if (!r->ok || len > (uint64_t)(r->end - r->p) ||
 	    GROW(out->v, out->cap, out->n, 16))
@@ -196,43 +143,41 @@ static bool add_entry(const struct loc_unit *u, struct rd *r, unsigned len_size,
 }
 
 /* A DWARF 5 list at r, until DW_LLE_end_of_list. */
-static bool read_loclists(const struct loc_unit *u, struct rd *r,
+static bool read_loclists(const struct loc_unit *u, struct byte_reader *r,
 			  struct loc_list *out)
 {
 	Dwarf_Addr base = u->base;
-	bool have_base = u->has_base;
 
 	while (r->ok) {
-		uint8_t kind = (uint8_t)rd_le(r, 1);
+		uint8_t kind = (uint8_t)br_le(r, 1);
 		Dwarf_Addr a, b;
 		switch (kind) {
 		case DW_LLE_end_of_list:
 			return r->ok;
 		case DW_LLE_base_address:
-			base = rd_le(r, u->addr_size);
-			have_base = true;
+			base = br_le(r, u->addr_size);
 			break;
 		case DW_LLE_offset_pair:
-			a = rd_uleb(r);
-			b = rd_uleb(r);
-			if (!have_base || !add_entry(u, r, 0, base + a, base + b, out))
+			a = br_uleb(r);
+			b = br_uleb(r);
+			if (!add_entry(u, r, 0, base + a, base + b, out))
 				return false;
 			break;
 		case DW_LLE_start_end:
-			a = rd_le(r, u->addr_size);
-			b = rd_le(r, u->addr_size);
+			a = br_le(r, u->addr_size);
+			b = br_le(r, u->addr_size);
 			if (!add_entry(u, r, 0, a, b, out))
 				return false;
 			break;
 		case DW_LLE_start_length:
-			a = rd_le(r, u->addr_size);
-			b = a + rd_uleb(r);
+			a = br_le(r, u->addr_size);
+			b = a + br_uleb(r);
 			if (!add_entry(u, r, 0, a, b, out))
 				return false;
 			break;
 		case DW_LLE_GNU_view_pair:	/* views: libdw skips them too */
-			rd_uleb(r);
-			rd_uleb(r);
+			br_uleb(r);
+			br_uleb(r);
 			break;
 		default:	/* indexed addresses, a default location */
 			return false;
@@ -242,23 +187,21 @@ static bool read_loclists(const struct loc_unit *u, struct rd *r,
 }
 
 /* A DWARF 2-4 list at r, until its pair of zeros. */
-static bool read_loc(const struct loc_unit *u, struct rd *r, struct loc_list *out)
+static bool read_loc(const struct loc_unit *u, struct byte_reader *r, struct loc_list *out)
 {
 	Dwarf_Addr base = u->base, all = u->addr_size == 4 ? 0xffffffffULL : ~0ULL;
-	bool have_base = u->has_base;
 
 	while (r->ok) {
-		Dwarf_Addr a = rd_le(r, u->addr_size), b = rd_le(r, u->addr_size);
+		Dwarf_Addr a = br_le(r, u->addr_size), b = br_le(r, u->addr_size);
 		if (!r->ok)
 			return false;
 		if (a == 0 && b == 0)
 			return true;
 		if (a == all) {		/* a base address selection */
 			base = b;
-			have_base = true;
 			continue;
 		}
-		if (!have_base || !add_entry(u, r, 2, base + a, base + b, out))
+		if (!add_entry(u, r, 2, base + a, base + b, out))
 			return false;
 	}
 	return false;
@@ -267,7 +210,7 @@ static bool read_loc(const struct loc_unit *u, struct rd *r, struct loc_list *ou
 bool loc_entries(const struct loc_unit *u, const Dwarf_Attribute *a,
 		 struct loc_list *out)
 {
-	struct rd r = { 0 };
+	struct byte_reader r;
 	uint64_t off;
 
 	out->n = 0;
@@ -280,7 +223,6 @@ bool loc_entries(const struct loc_unit *u, const Dwarf_Attribute *a,
 		Dwarf_Block b;
 		if (dwarf_formblock((Dwarf_Attribute *)a, &b) != 0)
 			return false;
-		r = (struct rd){ b.data, b.data + b.length, true };
 		if (GROW(out->v, out->cap, out->n, 16) ||
 		    !decode_ops(b.data, b.length, u->addr_size, &out->v[0]))
 			return false;
@@ -299,11 +241,11 @@ bool loc_entries(const struct loc_unit *u, const Dwarf_Attribute *a,
 	size_t sec_len = u->version >= 5 ? u->loclists_len : u->loc_len;
 	if (!sec || !v)
 		return false;
-	r = (struct rd){ v, v + u->offset_size, true };
-	off = rd_le(&r, u->offset_size);
+	r = (struct byte_reader){ v, v + u->offset_size, true };
+	off = br_le(&r, u->offset_size);
 	if (off >= sec_len)
 		return false;
-	r = (struct rd){ sec + off, sec + sec_len, true };
+	r = (struct byte_reader){ sec + off, sec + sec_len, true };
 	bool ok = u->version >= 5 ? read_loclists(u, &r, out) : read_loc(u, &r, out);
 	if (!ok)
 		out->n = 0;
