@@ -226,7 +226,11 @@ struct debug_pages {
 	uintptr_t info_lo, info_hi;	/* its .debug_info */
 	uintptr_t walk_from;		/* the current walk's part not given
 					 * back yet */
-	unsigned answers;		/* answers since the last give-back */
+	unsigned answers;		/* answers since the last look */
+	long file_pages;		/* the process's resident file pages
+					 * at the last give-back */
+	size_t mapped_budget;		/* bytes of files mapped in since,
+					 * at most (PAGES_MAPPED_BUDGET) */
 };
 /* For .debug_info's data info[0..len): nothing is given back of a file
  * with no more than LARGE_DEBUG_INFO of it. */
@@ -234,9 +238,11 @@ void pages_init(struct debug_pages *p, const void *info, size_t len);
 /* A walk of every unit has reached at (NULL: its end). */
 void pages_walked(struct debug_pages *p, const void *at);
 /* An answer was made from the DWARF: every PAGES_ANSWER_STEP answers,
- * the whole mapping is given back. */
+ * the whole mapping is given back if the process has mapped in more
+ * than mapped_budget bytes of files since the last give-back. */
 void pages_answered(struct debug_pages *p);
-#define PAGES_ANSWER_STEP 8192
+#define PAGES_ANSWER_STEP 1024
+#define PAGES_MAPPED_BUDGET (96u << 20)
 /* A large debug file is open: once per process, and only after
  * dt_own_process, the heap grown ahead in transparent huge pages. */
 void pages_huge_heap(void);

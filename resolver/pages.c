@@ -7,10 +7,13 @@
  * it would stay in the process's resident set for the rest of the run.
  * When the file is mapped and no page of the mapping was ever written,
  * the pages the walk has passed, the whole mapping at the walk's end (the
- * ranges, strings and locations it read) and every 8,192 answers, are
- * given back (MADV_DONTNEED): they stay in the page cache, and those the
- * next answers read fault back in from there (at every 4,096 answers, a
- * vmlinux run faulted 8% more, for the same peak).  A mapping with a page
+ * ranges, strings and locations it read), and the whole mapping again
+ * whenever the process has mapped in more than 96 MB of files since (it
+ * looks every 1,024 answers), are given back (MADV_DONTNEED): they stay
+ * in the page cache, and those the next answers read fault back in from
+ * there.  On a vmlinux run that is 15,000 page faults at 207 MB peak;
+ * giving the mapping back every 8,192 answers instead faulted 18,700
+ * times at 189 MB, never giving it back 10,300 times at 305 MB.  A mapping with a page
  * of its own (libdwfl relocates a .ko's sections in place) or a section
  * libelf decompressed into memory is never touched: dropping such pages
  * would lose or zero them.
@@ -42,6 +45,23 @@
 #define HEAP_STEP (16u << 20)		/* in blocks below the mmap threshold */
 #define HUGE_PAGE (2u << 20)
 #define PAGEMAP_BATCH 512		/* entries read at once */
+
+/* The process's resident pages of files (and shared memory): statm's
+ * third field; -1 when it cannot be read. */
+static long resident_file_pages(void)
+{
+	char buf[128];
+	long size, resident, shared;
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return sscanf(buf, "%ld %ld %ld", &size, &resident, &shared) == 3 ? shared : -1;
+}
 
 /* The private file mapping holding [lo, hi), in *map_lo, *map_hi, when
  * no page of it is the process's own (Anonymous: 0 kB); else false. */
@@ -86,6 +106,8 @@ void pages_init(struct debug_pages *p, const void *info, size_t len)
 	}
 	p->info_lo = p->walk_from = lo;
 	p->info_hi = lo + len;
+	p->mapped_budget = PAGES_MAPPED_BUDGET;
+	p->file_pages = resident_file_pages();
 }
 
 /* Whether the pages [a, b) hold one of the process's own (a copy a write
@@ -151,6 +173,7 @@ void pages_walked(struct debug_pages *p, const void *at)
 					 * locations) goes too */
 		give_back(p, p->map_lo, p->map_hi);
 		p->walk_from = p->info_lo;
+		p->file_pages = resident_file_pages();
 		return;
 	}
 	if (x < p->info_lo || x > p->info_hi)
@@ -165,10 +188,16 @@ void pages_walked(struct debug_pages *p, const void *at)
 
 void pages_answered(struct debug_pages *p)
 {
-	if (p->map_hi && ++p->answers >= PAGES_ANSWER_STEP) {
-		p->answers = 0;
-		give_back(p, p->map_lo, p->map_hi);
-	}
+	if (!p->map_hi || ++p->answers < PAGES_ANSWER_STEP)
+		return;
+	p->answers = 0;
+	long now = resident_file_pages();
+	if (now >= 0 && p->file_pages >= 0 &&
+	    (size_t)(now > p->file_pages ? now - p->file_pages : 0) *
+	    (size_t)sysconf(_SC_PAGESIZE) < p->mapped_budget)
+		return;		/* under the budget: kept */
+	give_back(p, p->map_lo, p->map_hi);
+	p->file_pages = resident_file_pages();
 }
 
 static atomic_bool own_process, heap_grown;

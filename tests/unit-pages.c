@@ -145,12 +145,19 @@ int main(void)
 	   "the file (other sections it read): %ld kB resident", after);
 	ok(read_all(map, FILE_SIZE), "and the file still reads the same");
 
-	/* answers give the whole mapping back every few thousand */
+	/* answers give the whole mapping back, looking every thousand or so
+	 * whether more than a budget of files was mapped in since */
 	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "read again: %ld kB", rss_kb(map));
+	p.mapped_budget = 1024 * MB;
+	for (int i = 0; i < PAGES_ANSWER_STEP; i++)
+		pages_answered(&p);
+	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "%d answers, under a budget of 1 GB: "
+	   "kept, %ld kB", PAGES_ANSWER_STEP, rss_kb(map));
+	p.mapped_budget = 16 * MB;
 	for (int i = 0; i < PAGES_ANSWER_STEP - 1; i++)
 		pages_answered(&p);
-	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "%d answers later, not yet: %ld kB",
-	   PAGES_ANSWER_STEP - 1, rss_kb(map));
+	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "over a budget of 16 MB, %d answers "
+	   "later: not yet, %ld kB", PAGES_ANSWER_STEP - 1, rss_kb(map));
 	pages_answered(&p);
 	ok(rss_kb(map) < 1024, "%d answers later, the mapping is given back: %ld kB",
 	   PAGES_ANSWER_STEP, rss_kb(map));
