@@ -106,7 +106,8 @@ static bool decode_ops(const unsigned char *expr, size_t len, unsigned addr_size
 		case DW_OP_entry_value: case DW_OP_GNU_entry_value:
 		case DW_OP_implicit_value:
 			/* the block's length, and where it is (as libdw:
-			 * dwarf_getlocation_attr reads the inner one there) */
+			 * dwarf_getlocation_attr reads the inner one there;
+			 * unit-children compares both on every one) */
 			op->number2 = (Dwarf_Word)(uintptr_t)r.p;
 			op->number = br_uleb(&r);
 			if (r.ok && op->number > (uint64_t)(r.end - r.p))
