@@ -179,6 +179,9 @@ bool line_file_hashes(const struct line_sections *sec, uint64_t off,
 
 /* ---- loclist.c: a location's entries, without libdw's cache ---- */
 #define LOC_MAX_OPS 16		/* operations of one expression, at most */
+#define LOC_MAX_ENTRIES 4096	/* entries of one list (a vmlinux's longest
+				 * holds 836, perf's 376): a longer one, or
+				 * a corrupt list running on, is libdw's */
 struct loc_entry {
 	Dwarf_Addr start, end;	/* as dwarf_getlocations gives them */
 	Dwarf_Op ops[LOC_MAX_OPS];

@@ -130,7 +130,7 @@ static bool add_entry(const struct loc_unit *u, struct byte_reader *r, unsigned 
 {
 	uint64_t len = len_size ? br_le(r, len_size) : br_uleb(r);
 
-	if (!r->ok || len > (uint64_t)(r->end - r->p) ||
+	if (!r->ok || len > (uint64_t)(r->end - r->p) || out->n >= LOC_MAX_ENTRIES ||
 	    GROW(out->v, out->cap, out->n, 16))
 		return false;
 	struct loc_entry *e = &out->v[out->n];
