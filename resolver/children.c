@@ -101,25 +101,12 @@ struct unit_shapes {
 	struct form *forms;
 	size_t nforms, forms_cap;
 	unsigned long last_use;
-	struct file_memo *files;	/* FILE_MEMO of them, by index */
 	uint32_t generation;		/* of the unit read last */
-	Dwarf_Files *srcfiles;		/* the unit's file names, when */
-	uint32_t srcfiles_generation;	/* this is generation */
 	struct file_hashes fhash;	/* their hashes (linefiles.c), when */
 	uint32_t fhash_generation;	/* this is generation, */
 	bool fhash_ok;			/* if it could read them */
 	Dwarf_Addr base;		/* its base address (DW_AT_low_pc), */
 	uint32_t base_generation;	/* when this is generation */
-};
-
-/* dwarf_decl_file of the unit's DIEs by their DW_AT_decl_file index: it
- * depends on nothing else, and libdw's search of the DIE's attributes and
- * of the unit's lines is most of an aggregate's indexing. */
-#define FILE_MEMO 1024
-struct file_memo {
-	const char *name;
-	uint64_t hash;			/* hash_str(name) */
-	uint32_t generation;		/* the slot's when this was found */
 };
 
 struct children_cache {
@@ -138,7 +125,6 @@ void children_cache_free(struct children_cache *c)
 	for (int i = 0; i < SLOTS; i++) {
 		free(c->slot[i].shape);
 		free(c->slot[i].forms);
-		free(c->slot[i].files);
 		free(c->slot[i].fhash.v);
 	}
 	free(c);
@@ -713,99 +699,6 @@ const unsigned char *children_block(struct dt_session *s, struct die_children *c
 	return b.data;
 }
 
-/* dwarf_diename of the child, its DW_AT_name a (NULL: none) read
- * already; integrate: it has DW_AT_abstract_origin or
- * DW_AT_specification. */
-static const char *name_of(struct die_children *c, Dwarf_Attribute *a,
-			   bool integrate)
-{
-	if (a)
-		return dwarf_formstring(a);
-	return integrate ? dwarf_diename(&c->die) /* through its origin */ : NULL;
-}
-
-const char *children_name(struct dt_session *s, struct die_children *c)
-{
-	Dwarf_Attribute a;
-
-	if (children_attr(s, c, DW_AT_name, &a))
-		return name_of(c, &a, false);
-	return name_of(c, NULL, children_attr(s, c, DW_AT_abstract_origin, &a) ||
-				children_attr(s, c, DW_AT_specification, &a));
-}
-
-/* What dwarf_decl_file answers for a DIE of u whose own DW_AT_decl_file
- * is idx, without its search of the DIE's attributes: libdw's file
- * names of the unit (index 0 is no file before DWARF 5, and the unit's
- * primary source file from DWARF 5 on). */
-static const char *unit_file(struct unit_shapes *u, struct die_children *c,
-			     size_t idx)
-{
-	if (u->srcfiles_generation != u->generation) {
-		Dwarf_Die cudie;
-		size_t n;
-
-		u->srcfiles_generation = u->generation;
-		if (!dwarf_diecu(&c->die, &cudie, NULL, NULL) ||
-		    dwarf_getsrcfiles(&cudie, &u->srcfiles, &n) != 0)
-			u->srcfiles = NULL;
-	}
-	if (!u->srcfiles)
-		return dwarf_decl_file(&c->die);
-	return idx || u->version >= 5 ?
-	       dwarf_filesrc(u->srcfiles, idx, NULL, NULL) : NULL;
-}
-
-/* The child's declaring file, and hash_str of it, for children_decl_file
- * and children_decl_file_hash: its DW_AT_decl_file a (NULL: none) read
- * already, integrate as for name_of. */
-static const char *decl_file(struct dt_session *s, struct die_children *c,
-			     Dwarf_Attribute *a, bool integrate, uint64_t *hash)
-{
-	Dwarf_Word idx;		/* unsigned: DW_FORM_data1 holds 128..255 */
-	const char *name;
-
-	if (!a) {
-		/* through its origin, or none to integrate: no file */
-		name = integrate ? dwarf_decl_file(&c->die) : NULL;
-		*hash = hash_str(name);
-		return name;
-	}
-	struct unit_shapes *u = current(s, c);
-	if (!u || dwarf_formudata(a, &idx) != 0 || idx >= FILE_MEMO ||
-	    (!u->files && !(u->files = calloc(FILE_MEMO, sizeof(*u->files))))) {
-		name = dwarf_decl_file(&c->die);
-		*hash = hash_str(name);
-		return name;
-	}
-	struct file_memo *m = &u->files[idx];
-	if (m->generation != u->generation) {
-		name = unit_file(u, c, idx);
-		*m = (struct file_memo){ name, hash_str(name), u->generation };
-	}
-	*hash = m->hash;
-	return m->name;
-}
-
-/* Whether the child has an origin to integrate attributes from. */
-static bool has_origin(struct dt_session *s, struct die_children *c)
-{
-	Dwarf_Attribute a;
-
-	return children_attr(s, c, DW_AT_abstract_origin, &a) ||
-	       children_attr(s, c, DW_AT_specification, &a);
-}
-
-const char *children_decl_file(struct dt_session *s, struct die_children *c)
-{
-	Dwarf_Attribute a;
-	uint64_t hash;
-
-	if (children_attr(s, c, DW_AT_decl_file, &a))
-		return decl_file(s, c, &a, false, &hash);
-	return decl_file(s, c, NULL, has_origin(s, c), &hash);
-}
-
 /* The unit DIE of c's unit u, as a child the shapes read. */
 static bool unit_die(struct unit_shapes *u, struct die_children *c,
 		     struct die_children *cu)
@@ -884,68 +777,61 @@ static bool unit_file_hashes(struct dt_session *s, struct unit_shapes *u,
 	return u->fhash_ok;
 }
 
-/* children_decl_file_hash, the child's DW_AT_decl_file a (NULL: none)
- * read already, integrate as for name_of. */
+/* hash_str of what dwarf_decl_file says of the child, its own
+ * DW_AT_decl_file a (NULL: none; integrate: then through its origin):
+ * from its unit's table by linefiles.c, else libdw's name. */
 static uint64_t file_hash_of(struct dt_session *s, struct die_children *c,
 			     Dwarf_Attribute *a, bool integrate)
 {
 	struct unit_shapes *u;
-	Dwarf_Word idx;
-	uint64_t hash;
+	Dwarf_Word idx;		/* unsigned: DW_FORM_data1 holds 128..255 */
 
 	if (a && (u = current(s, c)) && dwarf_formudata(a, &idx) == 0 &&
 	    unit_file_hashes(s, u, c))
-		/* as unit_file: index 0 is no file before DWARF 5 */
+		/* index 0 is no file before DWARF 5, the unit's own after */
 		return (idx == 0 && u->version < 5) || idx >= u->fhash.n ?
 		       0 : u->fhash.v[idx];
-	decl_file(s, c, a, integrate, &hash);
-	return hash;
+	return hash_str(a || integrate ? dwarf_decl_file(&c->die) : NULL);
 }
 
-uint64_t children_decl_file_hash(struct dt_session *s, struct die_children *c)
+/* The attributes a definition is keyed by, as found. */
+enum { DEF_NAME, DEF_FILE, DEF_LINE, DEF_SIZE, DEF_ATTRS };
+struct def_attrs {
+	Dwarf_Attribute at[DEF_ATTRS];
+	bool has[DEF_ATTRS];
+	bool integrate;		/* DW_AT_abstract_origin or DW_AT_specification */
+	bool declaration;
+};
+
+/* def_attrs by children_attr, one at a time (libdw's where the shapes
+ * cannot tell). */
+static void def_attrs_each(struct dt_session *s, struct die_children *c,
+			   struct def_attrs *da)
 {
+	static const unsigned names[DEF_ATTRS] = {
+		DW_AT_name, DW_AT_decl_file, DW_AT_decl_line, DW_AT_byte_size,
+	};
 	Dwarf_Attribute a;
 
-	if (children_attr(s, c, DW_AT_decl_file, &a))
-		return file_hash_of(s, c, &a, false);
-	return file_hash_of(s, c, NULL, has_origin(s, c));
+	for (int i = 0; i < DEF_ATTRS; i++)
+		da->has[i] = children_attr(s, c, names[i], &da->at[i]);
+	da->integrate = children_attr(s, c, DW_AT_abstract_origin, &a) ||
+			children_attr(s, c, DW_AT_specification, &a);
+	da->declaration = children_attr(s, c, DW_AT_declaration, &a);
 }
 
-/* children_definition attribute by attribute (libdw's where the shapes
- * cannot tell). */
-static bool definition_by_attrs(struct dt_session *s, struct die_children *c,
-				struct children_def *d)
-{
-	Dwarf_Attribute name, file, a;
-
-	if (children_attr(s, c, DW_AT_declaration, &a))
-		return false;
-	bool has_name = children_attr(s, c, DW_AT_name, &name);
-	bool has_file = children_attr(s, c, DW_AT_decl_file, &file);
-	bool integrate = (!has_name || !has_file) && has_origin(s, c);
-	d->name = name_of(c, has_name ? &name : NULL, integrate);
-	d->file_hash = file_hash_of(s, c, has_file ? &file : NULL, integrate);
-	d->line = d->size = 0;
-	if (children_attr(s, c, DW_AT_decl_line, &a))
-		dwarf_formudata(&a, &d->line);
-	if (children_attr(s, c, DW_AT_byte_size, &a))
-		dwarf_formudata(&a, &d->size);
-	return true;
-}
-
-/* One pass over the attributes (every definition of every header's
- * structs is keyed: each attribute found on its own skipped over the
- * name before it five times). */
-bool children_definition(struct dt_session *s, struct die_children *c,
-			 struct children_def *d)
+/* def_attrs in one pass over the attributes (every definition of every
+ * header's structs is keyed: each attribute found on its own skipped
+ * over the name before it five times); false when the shapes cannot
+ * tell (none for the unit, attributes cut short). */
+static bool def_attrs_pass(struct dt_session *s, struct die_children *c,
+			   struct def_attrs *da)
 {
 	struct unit_shapes *u = current(s, c);
 	const struct shape *sh = u ? &u->shape[c->code] : NULL;
-	Dwarf_Attribute at[4];		/* name, file, line, size */
-	bool has[4] = { false }, integrate = false;
 
 	if (!u || u->end - c->attrs < sh->prefix)
-		return definition_by_attrs(s, c, d);
+		return false;
 	const struct form *f = &u->forms[sh->form0];
 	const unsigned char *p = c->attrs + sh->prefix;	/* the varying ones */
 	for (uint32_t k = 0; k < sh->nforms; k++) {
@@ -953,32 +839,50 @@ bool children_definition(struct dt_session *s, struct die_children *c,
 		int i = -1;
 		switch (f[k].name) {
 		case DW_AT_declaration:
-			return false;
+			da->declaration = true;	/* no key wanted */
+			return true;
 		case DW_AT_abstract_origin: case DW_AT_specification:
-			integrate = true;
+			da->integrate = true;
 			break;
-		case DW_AT_name: i = 0; break;
-		case DW_AT_decl_file: i = 1; break;
-		case DW_AT_decl_line: i = 2; break;
-		case DW_AT_byte_size: i = 3; break;
+		case DW_AT_name: i = DEF_NAME; break;
+		case DW_AT_decl_file: i = DEF_FILE; break;
+		case DW_AT_decl_line: i = DEF_LINE; break;
+		case DW_AT_byte_size: i = DEF_SIZE; break;
 		}
-		if (i >= 0 && !has[i]) {	/* the first, as libdw finds it */
-			has[i] = true;
-			at[i] = (Dwarf_Attribute){ .code = f[k].name, .form = f[k].form,
-				.valp = (unsigned char *)(f[k].implicit ? f[k].implicit : v),
-				.cu = c->cu };
+		if (i >= 0 && !da->has[i]) {	/* the first, as libdw finds it */
+			da->has[i] = true;
+			da->at[i] = (Dwarf_Attribute){ .code = f[k].name,
+				.form = f[k].form, .cu = c->cu,
+				.valp = (unsigned char *)(f[k].implicit ? f[k].implicit : v) };
 		}
 		if (k >= sh->nfixed && !(p = skip_value(u, f[k], p)))
-			return definition_by_attrs(s, c, d);	/* cut short */
+			return false;
 	}
-	integrate &= !has[0] || !has[1];
-	d->name = name_of(c, has[0] ? &at[0] : NULL, integrate);
-	d->file_hash = file_hash_of(s, c, has[1] ? &at[1] : NULL, integrate);
+	return true;
+}
+
+bool children_definition(struct dt_session *s, struct die_children *c,
+			 struct children_def *d)
+{
+	struct def_attrs da = { .declaration = false };
+
+	if (!def_attrs_pass(s, c, &da)) {
+		da = (struct def_attrs){ .declaration = false };
+		def_attrs_each(s, c, &da);
+	}
+	if (da.declaration)
+		return false;
+	/* dwarf_diename and dwarf_decl_file integrate what the DIE lacks */
+	bool integrate = da.integrate && (!da.has[DEF_NAME] || !da.has[DEF_FILE]);
+	d->name = da.has[DEF_NAME] ? dwarf_formstring(&da.at[DEF_NAME]) :
+		  integrate ? dwarf_diename(&c->die) : NULL;
+	d->file_hash = file_hash_of(s, c, da.has[DEF_FILE] ? &da.at[DEF_FILE] : NULL,
+				    integrate);
 	d->line = d->size = 0;
-	if (has[2])
-		dwarf_formudata(&at[2], &d->line);
-	if (has[3])
-		dwarf_formudata(&at[3], &d->size);
+	if (da.has[DEF_LINE])
+		dwarf_formudata(&da.at[DEF_LINE], &d->line);
+	if (da.has[DEF_SIZE])
+		dwarf_formudata(&da.at[DEF_SIZE], &d->size);
 	return true;
 }
 

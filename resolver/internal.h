@@ -124,17 +124,11 @@ bool children_next(struct dt_session *s, struct die_children *c);
  * instead of decoding the attributes before it. */
 bool children_attr(struct dt_session *s, struct die_children *c,
 		   unsigned name, Dwarf_Attribute *attr);
-/* dwarf_diename and dwarf_decl_file of the child, likewise. */
-const char *children_name(struct dt_session *s, struct die_children *c);
-const char *children_decl_file(struct dt_session *s, struct die_children *c);
-/* hash_str(children_decl_file(s, c)), kept with the name for each of the
- * unit's files. */
-uint64_t children_decl_file_hash(struct dt_session *s, struct die_children *c);
 /* What containers.c keys an aggregate's definition by, read in one pass
  * over the child's attributes; false for a declaration. */
 struct children_def {
-	const char *name;		/* children_name */
-	uint64_t file_hash;		/* children_decl_file_hash */
+	const char *name;		/* dwarf_diename's */
+	uint64_t file_hash;		/* hash_str of dwarf_decl_file's */
 	Dwarf_Word line, size;		/* DW_AT_decl_line, DW_AT_byte_size;
 					 * 0 without */
 };

@@ -39,25 +39,22 @@ static bool same_str(const char *a, const char *b)
 }
 
 /* children_attr finds what dwarf_attr finds: the same form and bytes;
- * children_name, children_decl_file and children_pc_range answer as
- * dwarf_diename, dwarf_decl_file and dwarf_ranges,
- * children_decl_file_hash is the hash of that file's name, and
- * children_definition says all of them at once. */
+ * children_pc_range answers as dwarf_ranges; children_definition gives
+ * what dwarf_diename says, the hash of what dwarf_decl_file says, the
+ * line and the size (or says a declaration is one). */
 static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 			  struct die_children *c, struct tally *t)
 {
 	Dwarf_Addr lo, hi, base, rlo, rhi;
-	bool odd = !same_str(children_name(s, c), dwarf_diename(d)) ||
-		   !same_str(children_decl_file(s, c), dwarf_decl_file(d)) ||
-		   children_decl_file_hash(s, c) != hash_str(dwarf_decl_file(d));
-	struct children_def def;
+	bool odd = false;
+	struct children_def def = { .name = NULL };
 	Dwarf_Attribute da;
 	Dwarf_Word line = 0, size = 0;
 	if (dwarf_attr(d, DW_AT_decl_line, &da))
 		dwarf_formudata(&da, &line);
 	if (dwarf_attr(d, DW_AT_byte_size, &da))
 		dwarf_formudata(&da, &size);
-	/* children_definition: all of it in one pass, or a declaration */
+	/* every DIE's, of whatever tag: the walk's and libdw's, alike */
 	if (children_definition(s, c, &def))
 		odd |= dwarf_hasattr(d, DW_AT_declaration) ||
 		       !same_str(def.name, dwarf_diename(d)) ||
@@ -70,9 +67,9 @@ static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 		       rhi != hi || dwarf_ranges(d, 1, &base, &rlo, &rhi) != 0;
 	t->attrs++;
 	if (odd && t->attr_mismatches++ < 5)
-		printf("# DIE <%#llx>: name %s/%s, file %s/%s (or its hash), or range differ\n",
-		       (unsigned long long)dwarf_dieoffset(d), children_name(s, c),
-		       dwarf_diename(d), children_decl_file(s, c), dwarf_decl_file(d));
+		printf("# DIE <%#llx>: name %s/%s, file %s (its hash), line, size or range differ\n",
+		       (unsigned long long)dwarf_dieoffset(d), def.name,
+		       dwarf_diename(d), dwarf_decl_file(d));
 	for (size_t i = 0; i < sizeof(attr_names) / sizeof(*attr_names); i++) {
 		Dwarf_Attribute a, b;
 		bool have_a = dwarf_attr(d, attr_names[i], &a) != NULL;
