@@ -4,7 +4,8 @@
  * each read past the end clears ok and gives 0, so a parser reads on and
  * checks ok once (linefiles.c's line table headers, loclist.c's lists
  * and expressions; the callers read only files libelf says are
- * little-endian).
+ * little-endian).  leb_u and leb_skip are the same LEB128 reading by a
+ * pointer, for children.c's walk of every DIE.
  */
 #ifndef DTPROF_BYTEREADER_H
 #define DTPROF_BYTEREADER_H
@@ -32,19 +33,48 @@ static inline uint64_t br_le(struct byte_reader *r, unsigned n)
 	return v;
 }
 
+/* A ULEB128 at *p (before end) into *v, *p moved past it; false when
+ * it runs out (*p then at end).  The one-byte value, most of them in
+ * DWARF, takes one compare: children.c reads every DIE's code so. */
+static inline bool leb_u(const unsigned char **p, const unsigned char *end,
+			 uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (*p < end && **p < 0x80) {
+		*v = *(*p)++;
+		return true;
+	}
+	for (unsigned shift = 0; *p < end; shift += 7) {
+		unsigned char b = *(*p)++;
+		if (shift < 64)
+			x |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Past a LEB128 (either sign) at *p; false when it runs out. */
+static inline bool leb_skip(const unsigned char **p, const unsigned char *end)
+{
+	while (*p < end)
+		if (!(*(*p)++ & 0x80))
+			return true;
+	return false;
+}
+
 static inline uint64_t br_uleb(struct byte_reader *r)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	for (unsigned shift = 0; r->ok && r->p < r->end; shift += 7) {
-		unsigned char b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return v;
+	if (!r->ok || !leb_u(&r->p, r->end, &v)) {
+		r->ok = false;
+		return 0;
 	}
-	r->ok = false;
-	return 0;
+	return v;
 }
 
 static inline int64_t br_sleb(struct byte_reader *r)

@@ -29,6 +29,7 @@
 #include <gelf.h>
 
 #include "arrays.h"
+#include "bytereader.h"
 #include "internal.h"
 
 #define SLOTS 4			/* units whose shapes are kept at once:
@@ -130,27 +131,6 @@ void children_cache_free(struct children_cache *c)
 	free(c);
 }
 
-static inline bool read_uleb(const unsigned char **p, const unsigned char *end,
-			     uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (*p < end && **p < 0x80) {	/* the common one-byte value */
-		*v = *(*p)++;
-		return true;
-	}
-	for (unsigned shift = 0; *p < end; shift += 7) {
-		unsigned char b = *(*p)++;
-		if (shift < 64)
-			x |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = x;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* The size of a value of form, -1 when it varies or is unknown; *known
  * false for a form this file cannot skip. */
 static int fixed_size(const struct unit_shapes *u, unsigned form, bool *known)
@@ -231,11 +211,11 @@ static const unsigned char *skip_value(const struct unit_shapes *u,
 		p += 4;
 		break;
 	case DW_FORM_block: case DW_FORM_exprloc:
-		if (!read_uleb(&p, end, &len))
+		if (!leb_u(&p, end, &len))
 			return NULL;
 		break;
 	default:			/* the LEB128 forms */
-		return read_uleb(&p, end, &len) ? p : NULL;
+		return leb_u(&p, end, &len) ? p : NULL;
 	}
 	return len <= (uint64_t)(end - p) ? p + len : NULL;
 }
@@ -248,14 +228,6 @@ static bool add_form(struct unit_shapes *u, struct form f)
 	return true;
 }
 
-static bool read_sleb(const unsigned char **p, const unsigned char *end)
-{
-	while (*p < end)
-		if (!(*(*p)++ & 0x80))
-			return true;
-	return false;
-}
-
 /* The abbreviation at *p of the table ending at end into u's shapes, *p
  * moved past it; false when the walk cannot use it. */
 static bool add_shape(struct unit_shapes *u, const unsigned char **p,
@@ -263,8 +235,8 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 {
 	uint64_t code, tag, name, form;
 
-	if (!read_uleb(p, end, &code) || code == 0 || code >= MAX_CODE ||
-	    !read_uleb(p, end, &tag) || tag > UINT32_MAX || *p >= end)
+	if (!leb_u(p, end, &code) || code == 0 || code >= MAX_CODE ||
+	    !leb_u(p, end, &tag) || tag > UINT32_MAX || *p >= end)
 		return false;
 	while (u->nshape <= code) {
 		if (GROW(u->shape, u->shape_cap, u->nshape, 64))
@@ -276,12 +248,12 @@ static bool add_shape(struct unit_shapes *u, const unsigned char **p,
 	memset(sh.slot, SLOT_NONE, sizeof(sh.slot));
 	for (uint32_t i = 0;; i++) {
 		bool known;
-		if (!read_uleb(p, end, &name) || !read_uleb(p, end, &form))
+		if (!leb_u(p, end, &name) || !leb_u(p, end, &form))
 			return false;
 		if (name == 0 && form == 0)
 			break;
 		const unsigned char *implicit = *p;
-		if (form == DW_FORM_implicit_const && !read_sleb(p, end))
+		if (form == DW_FORM_implicit_const && !leb_skip(p, end))
 			return false;
 		int size = fixed_size(u, (unsigned)form, &known);
 		if (!known || i >= MAX_ATTRS || form > UINT16_MAX || name > UINT16_MAX ||
@@ -441,7 +413,7 @@ static const struct shape *shape_at(const struct unit_shapes *u,
 	uint64_t code;
 
 	*null = false;
-	if (*p >= u->end || !read_uleb(p, u->end, &code))
+	if (*p >= u->end || !leb_u(p, u->end, &code))
 		return NULL;
 	if (code == 0) {
 		*null = true;
@@ -467,7 +439,7 @@ static bool reference(const struct unit_shapes *u, struct form f,
 			off = off << 8 | *b;
 		break;
 	case DW_FORM_ref_udata:
-		if (!read_uleb(&v, u->end, &off))
+		if (!leb_u(&v, u->end, &off))
 			return false;
 		break;
 	default:
