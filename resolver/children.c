@@ -746,6 +746,10 @@ static bool unit_file_hashes(struct dt_session *s, struct unit_shapes *u,
 	const char *comp_dir = children_attr(s, &cu, DW_AT_comp_dir, &a) ?
 			       dwarf_formstring(&a) : NULL;
 	u->fhash_ok = line_file_hashes(&s->children->lines, off, comp_dir, &u->fhash);
+	if (!u->fhash_ok)
+		session_debug(s, "unit <%#llx>: line table at %#llx not read here: "
+			      "libdw's file names", (unsigned long long)dwarf_dieoffset(&cu.die),
+			      (unsigned long long)off);
 	return u->fhash_ok;
 }
 

@@ -769,6 +769,7 @@ struct reg_homes {
 	struct pc_range *ranges;	/* the scopes' asked about */
 	size_t nranges, ranges_cap;
 	bool odd_scopes;	/* a namespace among them: DIEs walked instead */
+	unsigned by_libdw;	/* locations loclist.c left to libdw */
 	uint64_t used;		/* homes_clock when last asked for */
 	size_t bytes;		/* as built (its ranges come later: few) */
 };
@@ -988,6 +989,7 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 		Dwarf_Op *e;
 		size_t len;
 		ptrdiff_t off = 0;
+		rh->by_libdw++;
 		while ((off = dwarf_getlocations(&attr, off, &base, &start, &end,
 						 &e, &len)) > 0)
 			homes_of_entry(s, rh, v, &attr, sr, depth, start, end, e,
@@ -1070,8 +1072,9 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 			i++;
 		rh->by_reg[reg] = (size_t)i;
 	}
-	session_debug(s, "function <%#llx>: %zu register locations",
-		      (unsigned long long)r->die, rh->n);
+	session_debug(s, "function <%#llx>: %zu register locations (%u variables' "
+		      "locations read by libdw)", (unsigned long long)r->die, rh->n,
+		      rh->by_libdw);
 	rh->bytes = sizeof(*rh) + rh->n * sizeof(*rh->h) +
 		    rh->nscopes * sizeof(*rh->scopes) + rh->nmvars * sizeof(*rh->mvars);
 	rh->used = ++s->scope_index->homes_clock;
