@@ -175,13 +175,15 @@ static char *buildid_cache_file(const uint8_t *id, size_t n, const char *leaf)
 	return access(path, R_OK) == 0 ? strdup(path) : NULL;
 }
 
+/* Whether s is the build perf recorded (id[0..n)).  Without a recorded
+ * build-id there is nothing to compare; a file without one when perf
+ * recorded one cannot be shown to be that build, so it is not. */
 static bool build_id_matches(struct dt_session *s, const uint8_t *id, size_t n)
 {
 	const uint8_t *have;
 	size_t m = dt_session_build_id(s, &have);
 
-	/* no build-id on either side: nothing to compare */
-	return !n || !m || (m == n && !memcmp(have, id, n));
+	return !n || (m == n && !memcmp(have, id, n));
 }
 
 static struct dt_session *open_file(struct dt_dsos *d, const char *path,
@@ -269,6 +271,15 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		free(path);
 		path = alt;
 		e->session = open_file(d, path, NULL, &err);
+		/* the cache is only a directory: what it holds is checked too */
+		if (e->session && !build_id_matches(e->session, id, idlen)) {
+			dt_session_close(e->session);
+			e->session = NULL;
+			say(d, "'%s' is not the binary that was recorded (build-id differs), and neither is perf's build-id cache copy '%s': its samples count as no_dso",
+			    e->name, path);
+			free(path);
+			return;
+		}
 	}
 	if (!e->session && err == -ENOMEM) {
 		e->why = no_memory(d, path);
