@@ -152,7 +152,7 @@ static bool decode_insn(struct dt_session *s, uint64_t pc, uint64_t end,
 	struct dt_mem_op op;
 	uint64_t target;
 	size_t avail;
-	const uint8_t *code = session_code_at(s, pc, &avail);
+	const uint8_t *code = session_insn_at(s, pc, &avail);
 
 	if (!code || !decoder_run(s->decoder, pc, code,
 				  avail < end - pc ? avail : end - pc, &insn))

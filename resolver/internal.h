@@ -323,6 +323,10 @@ struct dt_session {
  * many bytes follow in the same loadable segment; NULL when unmapped. */
 const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 			       size_t *avail);
+/* The same for an instruction: NULL outside the executable sections
+ * (the ELF header, .rodata, .data), and *avail ends with its section. */
+const uint8_t *session_insn_at(struct dt_session *s, uint64_t pc,
+			       size_t *avail);
 /* Defined, sized symbols of one type (STT_OBJECT, STT_FUNC: by
  * link-time address; STT_TLS: by offset in the module's TLS block),
  * sorted by start or by name; the list stops short when memory runs

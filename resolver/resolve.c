@@ -76,7 +76,7 @@ static int decode_at(struct dt_session *s, uint64_t pc,
 		     struct decoded_insn *insn, struct dt_mem_op *op,
 		     const uint8_t **code, size_t *avail)
 {
-	*code = session_code_at(s, pc, avail);
+	*code = session_insn_at(s, pc, avail);
 	if (!*code || !decoder_run(s->decoder, pc, *code, *avail, insn))
 		return -1;
 	return (int)s->arch->classify(insn->toks, insn->ntoks, op);

@@ -47,6 +47,10 @@ struct session_priv {
 					 * a copy goes to the cache */
 	Dwarf **splits;			/* .dwo handles met (libdw owns them) */
 	size_t nsplits, splits_cap;
+	/* where instructions are: the executable sections (else segments),
+	 * link-time [lo, hi); none known: anywhere in a segment */
+	struct code_range { uint64_t lo, hi; } *code;
+	size_t ncode;
 };
 
 static struct session_priv *priv(const struct dt_session *s)
@@ -252,6 +256,40 @@ static int read_sections(struct session_priv *p)
 	return 0;
 }
 
+/* The executable sections (SHF_EXECINSTR), or without section headers
+ * the executable segments (PF_X): an address elsewhere (the ELF header,
+ * .rodata, .data) holds no instruction, whatever its bytes decode to.
+ * 0 or -ENOMEM. */
+static int read_code_ranges(struct session_priv *p)
+{
+	Elf *elf = p->pub.elf;
+	Elf_Scn *scn = NULL;
+	size_t n = 0, cap = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size ||
+		    sh.sh_addr + sh.sh_size < sh.sh_addr)
+			continue;
+		if (GROW(p->code, cap, n, 8))
+			return -ENOMEM;
+		p->code[n++] = (struct code_range){ sh.sh_addr, sh.sh_addr + sh.sh_size };
+	}
+	if (!n && !elf_getphdrnum(elf, &cap))
+		for (size_t i = 0, m = cap, c = 0; i < m; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    !(ph.p_flags & PF_X) || ph.p_vaddr + ph.p_memsz < ph.p_vaddr)
+				continue;
+			if (GROW(p->code, c, n, 8))
+				return -ENOMEM;
+			p->code[n++] = (struct code_range){ ph.p_vaddr, ph.p_vaddr + ph.p_memsz };
+		}
+	p->ncode = n;
+	return 0;
+}
+
 static int read_segments(struct session_priv *p)
 {
 	size_t n;
@@ -284,6 +322,8 @@ static int read_segments(struct session_priv *p)
 		p->segs[p->nsegs++] = (struct load_segment){
 			ph.p_vaddr, ph.p_filesz, ph.p_offset, NULL };
 	}
+	if (read_code_ranges(p))
+		return -ENOMEM;
 	/* a library's thread-locals are not at a fixed offset */
 	p->pub.tls_block = program ? tls_block : 0;
 	p->pub.tls_align = program ? tls_align : 0;
@@ -332,6 +372,23 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 		return s->image + off;
 	}
 	return NULL;
+}
+
+const uint8_t *session_insn_at(struct dt_session *s, uint64_t pc,
+			       size_t *avail)
+{
+	const struct session_priv *p = priv(s);
+	const struct code_range *r = NULL;
+
+	for (size_t i = 0; i < p->ncode && !r; i++)
+		if (pc >= p->code[i].lo && pc < p->code[i].hi)
+			r = &p->code[i];
+	if (p->ncode && !r)
+		return NULL;
+	const uint8_t *code = session_code_at(s, pc, avail);
+	if (code && r && *avail > r->hi - pc)
+		*avail = r->hi - pc;	/* no instruction runs past its section */
+	return code;
 }
 
 /* The debug file the caller named, else the cache's inflated copy of it
@@ -731,6 +788,7 @@ void dt_session_close(struct dt_session *s)
 	for (size_t i = 0; p->segs && i < p->nsegs; i++)
 		free(p->segs[i].bytes);
 	free(p->segs);
+	free(p->code);
 	free(p->names);
 	free(p->splits);
 	free(p->debuginfo_path);
@@ -785,7 +843,7 @@ int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
 {
 	struct decoded_insn insn;
 	size_t avail;
-	const uint8_t *code = session_code_at(s, pc, &avail);
+	const uint8_t *code = session_insn_at(s, pc, &avail);
 
 	if (!code)
 		return -EFAULT;

@@ -45,6 +45,15 @@ dt_test 'an address outside any code: no_insn' '
 	echo 0xdead0000 | "$DTRESOLVE" -v -e corpus >out 2>err &&
 	grep -q "^0xdead0000	(unknown)	0		corpus		no_insn	" out
 '
+dt_test 'data decoded as code: the ELF header, .rodata and .data are no_insn' '
+	for sec in .rodata .data; do
+		readelf -SW corpus | awk -v s=$sec "\$2 == s { print \"0x\" \$4 }"
+	done >data &&
+	test $(wc -l <data) = 2 && echo 0x0 >>data &&
+	"$DTRESOLVE" -v -e corpus data >out 2>err &&
+	test $(grep -c "	(unknown)	0		corpus		no_insn	addr$" out) = 3 ||
+	dt_show data out err
+'
 dt_test 'an address in code not covered by DWARF (_start): no_cu or no_var' '
 	start=$(dt_insn_addr corpus _start 1) && test -n "$start" &&
 	"$DTINSNS" corpus _start | cut -f1 | "$DTRESOLVE" -v -e corpus >out &&
