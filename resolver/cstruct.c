@@ -63,6 +63,15 @@ static uint64_t type_align(Dwarf_Die *t, int depth)
 		if (!size && dwarf_tag(t) == DW_TAG_enumeration_type &&
 		    die_type(t, &u))
 			return type_align(&u, depth + 1);
+		/* a complex number is aligned as one of its two parts (psABI:
+		 * _Complex double 8, _Complex float 4); GCC marks complex
+		 * integers DW_ATE_lo_user */
+		if (dwarf_tag(t) == DW_TAG_base_type && size >= 2 &&
+		    (udata(t, DW_AT_encoding, 0) == DW_ATE_complex_float ||
+		     (udata(t, DW_AT_encoding, 0) == DW_ATE_lo_user &&
+		      dwarf_diename(t) && strstr(dwarf_diename(t), "complex"))))
+			size /= 2;
+		/* long double, __int128 and _Float128 are 16 */
 		return size > 16 ? 16 : size ? size : 1;
 	case DW_TAG_typedef:
 	case DW_TAG_const_type:
