@@ -476,8 +476,10 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 /* Add the rows of a types table in tsv (either front end's format=tsv
  * report) to r: runs and machines summed.  Binaries found through dsos
  * (NULL: none) by path and build-id keep their layouts for annotate.
- * 0; -EINVAL with *bad_line the first line not of the schema and *nbad
- * how many (the other rows are still added); -ENOMEM; -EIO. */
+ * Lines may end in CRLF.  0; -EINVAL with *bad_line the first line not
+ * of the schema and *nbad how many (the other rows are still added);
+ * -EOVERFLOW with *bad_line the row whose counts would sum past 64 bits
+ * (reading stops there: nothing of it added); -ENOMEM; -EIO. */
 int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 		       unsigned long *bad_line, unsigned long *nbad);
 /* Compare two reports per event (by name; one event each is compared

@@ -492,6 +492,11 @@ static int load_table(struct run *r, struct dt_report *rep, const char *path)
 		    " not read", path, bad, nbad, nbad == 1 ? "" : "s");
 		return EXIT_INPUT;
 	}
+	if (err == -EOVERFLOW) {
+		msg("%s:%lu: its counts and those before it sum past 2^64 - 1: "
+		    "not merged", path, bad);
+		return EXIT_INPUT;
+	}
 	if (err) {
 		msg("cannot read '%s': %s", path, strerror(-err));
 		return EXIT_INPUT;

@@ -73,7 +73,27 @@ static void add_row_counts(struct counts *c, int ev, const uint64_t *v)
 		c->level[ev][l] += v[C_LEVEL0 + l];
 }
 
-/* One data row into r. */
+/* Whether adding row v to c (event ev) would pass 2^64 - 1 in any
+ * column: every row adds to r->total, the largest sum, so checking it
+ * covers the type and offset rows too. */
+static bool row_overflows(const struct counts *c, int ev, const uint64_t *v)
+{
+	uint64_t sum;
+	bool over = __builtin_add_overflow(c->samples[ev], v[C_SAMPLES], &sum) ||
+		    __builtin_add_overflow(c->period[ev], v[C_PERIOD], &sum) ||
+		    __builtin_add_overflow(c->loads[ev], v[C_LOADS], &sum) ||
+		    __builtin_add_overflow(c->stores[ev], v[C_STORES], &sum) ||
+		    __builtin_add_overflow(c->rmw[ev], v[C_RMW], &sum) ||
+		    __builtin_add_overflow(c->weight[ev], v[C_WEIGHT], &sum) ||
+		    __builtin_add_overflow(c->weighed[ev], v[C_WEIGHED], &sum);
+
+	for (int l = 0; l < DT_LVL_COUNT && !over; l++)
+		over = __builtin_add_overflow(c->level[ev][l], v[C_LEVEL0 + l], &sum);
+	return over;
+}
+
+/* One data row into r: 0, -EINVAL (not of the schema), -EOVERFLOW (a sum
+ * would pass 64 bits: nothing of the row added) or -ENOMEM. */
 static int add_row(struct dt_report *r, char **col, struct dt_dsos *dsos)
 {
 	uint64_t v[C_COUNT] = { 0 };
@@ -87,6 +107,8 @@ static int add_row(struct dt_report *r, char **col, struct dt_dsos *dsos)
 	    v[C_RMW] > v[C_LOADS] || v[C_RMW] > v[C_STORES])
 		return -EINVAL;
 	int ev = dt_report_event(r, col[C_EVENT]);
+	if (row_overflows(&r->total, ev, v))
+		return -EOVERFLOW;
 	if (r->nev <= ev)
 		r->nev = ev + 1;
 	r->any_weight |= v[C_WEIGHED] != 0;
@@ -143,6 +165,8 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 		no++;
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
+		if (len && line[len - 1] == '\r')	/* a table from Windows */
+			line[--len] = '\0';
 		if (!len || line[0] == '#')
 			continue;
 		int n = split_tabs(line, col, C_COUNT + 1);
@@ -162,7 +186,9 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 		if (n == C_TYPE_ID)
 			col[n++] = "";		/* a table without type ids */
 		int e = n == C_COUNT ? add_row(r, col, dsos) : -EINVAL;
-		if (e == -ENOMEM) {
+		if (e == -ENOMEM || e == -EOVERFLOW) {
+			*bad_line = no;
+			*nbad = 1;
 			err = e;
 			break;
 		}
