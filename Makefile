@@ -139,6 +139,8 @@ bench:
 	DT_BUILD=$(abspath $(O)) sh bench/run.sh
 	@echo
 	sh bench/plugin.sh $(abspath $(O)) $(abspath $(O))/bench/plugin
+	@echo
+	sh bench/scaling.sh $(abspath $(O)) $(abspath $(O))/bench/scaling
 
 $(O)/bench/resolve-ip-dlfilter.so: bench/resolve-ip-dlfilter.c
 	@mkdir -p $(dir $@)

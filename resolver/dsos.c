@@ -40,6 +40,8 @@ struct dt_dsos {
 	char *debuginfo_path, *vmlinux;
 	struct dso *v;
 	size_t n, cap;
+	uint32_t *slot;			/* v by name: arrays.h */
+	size_t slots;
 	struct dso *last;		/* of the last lookup */
 	size_t prepared;		/* dt_dsos_prepare: the first ones done */
 	bool oom_said;			/* "out of memory" said once */
@@ -130,6 +132,7 @@ void dt_dsos_free(struct dt_dsos *d)
 		free(d->v[i].deferred);
 	}
 	free(d->v);
+	free(d->slot);
 	free(d->debuginfo_path);
 	free(d->vmlinux);
 	free(d);
@@ -320,10 +323,9 @@ static struct dso *find(struct dt_dsos *d, const char *name)
 	/* callers may reuse one buffer for every name: compare contents */
 	if (d->last && !strcmp(d->last->name, name))
 		return d->last;
-	for (size_t i = 0; i < d->n; i++)
-		if (!strcmp(d->v[i].name, name))
-			return &d->v[i];
-	return NULL;
+	uint32_t k = INDEX_FIND(d->slot, d->slots, hash_str(name), i,
+				!strcmp(d->v[i].name, name));
+	return k ? &d->v[k - 1] : NULL;
 }
 
 /* A new entry for name, opened (ahead: its messages kept); NULL when out
@@ -332,7 +334,8 @@ static struct dso *add(struct dt_dsos *d, const char *name,
 		       const uint8_t *build_id, size_t id_len, bool ahead,
 		       enum dt_reason *why)
 {
-	if (GROW(d->v, d->cap, d->n, 16)) {
+	if (INDEX_READY(d->slot, d->slots, d->n, i, hash_str(d->v[i].name)) ||
+	    GROW(d->v, d->cap, d->n, 16)) {
 		*why = no_memory(d, name);
 		return NULL;
 	}
@@ -345,6 +348,7 @@ static struct dso *add(struct dt_dsos *d, const char *name,
 		return NULL;
 	}
 	d->n++;
+	d->slot[INDEX_FREE(d->slot, d->slots, hash_str(name))] = (uint32_t)d->n;
 	prefetching = ahead ? e : NULL;
 	open_dso(d, e, build_id, id_len);
 	prefetching = NULL;

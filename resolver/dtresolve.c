@@ -37,12 +37,20 @@ struct options {
 	const char *event;		/* column name for lines without one */
 };
 
+/* Messages that may come once per input line or once per binary: the
+ * first MESSAGES_SHOWN of each kind are said, the others counted and
+ * summed up at the end (a million garbage lines, or lines naming 200,000
+ * missing binaries, would bury the rest). */
+#define MESSAGES_SHOWN 20
+enum msg_kind { MSG_LINE, MSG_BINARY, MSG_KINDS };
+
 struct run {
 	struct options opt;
 	struct stream *stream;
 	struct dt_report *report;	/* --stat, --aggregate, --merge */
 	struct dt_dsos *dsos;		/* --merge, --diff: layouts */
 	const char *said[8];		/* per-stream messages said once */
+	unsigned long said_n[MSG_KINDS], unsaid[MSG_KINDS];
 	int status;
 };
 
@@ -160,10 +168,38 @@ static int parse_table(struct options *o, const char *arg)
 	return -1;
 }
 
+/* Whether a message of kind k may still be said; counts it when not. */
+static bool may_say(struct run *r, enum msg_kind k)
+{
+	if (r->said_n[k] < MESSAGES_SHOWN) {
+		r->said_n[k]++;
+		return true;
+	}
+	r->unsaid[k]++;
+	return false;
+}
+
+static void say_unsaid(const struct run *r)
+{
+	static const char *const what[MSG_KINDS] = {
+		[MSG_LINE] = "messages about input lines",
+		[MSG_BINARY] = "messages about binaries",
+	};
+
+	for (int k = 0; k < MSG_KINDS; k++)
+		if (r->unsaid[k])
+			msg("%lu more %s not shown (the first %d were)", r->unsaid[k],
+			    what[k], MESSAGES_SHOWN);
+}
+
+/* The library's messages: about binaries (a run's arg), or before any
+ * run (NULL) */
 static void log_cb(void *arg, const char *line)
 {
-	(void)arg;
-	fprintf(stderr, PROG ": %s\n", line);
+	struct run *r = arg;
+
+	if (!r || may_say(r, MSG_BINARY))
+		dt_message(PROG, "%s", line);
 }
 
 static int add_debug_dir(struct options *o, const char *dir)
@@ -333,11 +369,14 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 
 	stream_answer(r->stream, line, len, &res);
 	if (res.error && res.ans.reason == DT_BAD_LINE) {
-		excerpt(line, len, ex, sizeof(ex));
-		msg("%s:%lu: %s: '%s'", name, lineno, res.error, ex);
+		if (may_say(r, MSG_LINE)) {
+			excerpt(line, len, ex, sizeof(ex));
+			msg("%s:%lu: %s: '%s'", name, lineno, res.error, ex);
+		}
 	} else if (res.error && res.ans.reason == DT_NO_REG) {
-		msg("%s:%lu: %s '%s' for %s", name, lineno, res.error,
-		    res.error_arg, dt_session_arch(stream_exe(r->stream)));
+		if (may_say(r, MSG_LINE))
+			msg("%s:%lu: %s '%s' for %s", name, lineno, res.error,
+			    res.error_arg, dt_session_arch(stream_exe(r->stream)));
 	} else if (res.error && !said_before(r, res.error)) {
 		/* the same for every line (no binary, out of memory): once */
 		msg("%s:%lu: %s", name, lineno, res.error);
@@ -384,6 +423,7 @@ static void run_stream(struct run *r, int fd, const char *name)
 static int start(struct run *r)
 {
 	r->opt.stream.log = log_cb;
+	r->opt.stream.log_arg = r;
 	int err = stream_new(&r->opt.stream, &r->stream);
 
 	if (!r->stream) {
@@ -506,7 +546,7 @@ static int load_table(struct run *r, struct dt_report *rep, const char *path)
 
 static int run_tables(struct run *r, int argc, char **argv)
 {
-	struct dt_dsos_opts o = { .sz = sizeof(o), .log = log_cb };
+	struct dt_dsos_opts o = { .sz = sizeof(o), .log = log_cb, .log_arg = r };
 	struct dt_table_opts to = {
 		.format = r->opt.format_given ? r->opt.print.format : DT_FORMAT_PERF,
 		.type = r->opt.type, .sort = r->opt.sort,
@@ -601,6 +641,7 @@ int main(int argc, char **argv)
 		r.status = EXIT_INPUT;
 	}
 out:
+	say_unsaid(&r);
 	dt_report_free(r.report);
 	dt_dsos_free(r.dsos);
 	stream_free(r.stream);

@@ -220,6 +220,7 @@ void dt_report_free(struct dt_report *r)
 		for (size_t j = 0; j < r->types[i].noffs; j++)
 			free(r->types[i].offs[j].field);
 		free(r->types[i].offs);
+		free(r->types[i].off_slot);
 		free(r->types[i].name);
 	}
 	free(r->types);
@@ -296,15 +297,36 @@ struct type_row *report_type_row(struct dt_report *r, const char *name,
 	return t;
 }
 
+static uint64_t offset_row_hash(int64_t off, const char *field)
+{
+	return hash_mix(hash_str(field), (uint64_t)off);
+}
+
+/* A type's first offset rows are searched in turn; past this many (an
+ * array, a huge struct, a crafted table) through a hash index. */
+#define OFFSET_ROWS_LINEAR 16
+
 struct offset_row *report_offset_row(struct type_row *t, int64_t off,
 				     const char *field, size_t *idx)
 {
-	for (size_t i = 0; i < t->noffs; i++)
-		if (t->offs[i].offset == off && !strcmp(t->offs[i].field, field)) {
-			*idx = i;
-			return &t->offs[i];
-		}
-	if (GROW(t->offs, t->cap, t->noffs, 8))
+	uint64_t h = offset_row_hash(off, field);
+	uint32_t k = 0;
+
+	if (t->off_slot)
+		k = INDEX_FIND(t->off_slot, t->off_slots, h, i,
+			       t->offs[i].offset == off && !strcmp(t->offs[i].field, field));
+	else
+		for (size_t i = 0; i < t->noffs && !k; i++)
+			if (t->offs[i].offset == off && !strcmp(t->offs[i].field, field))
+				k = (uint32_t)i + 1;
+	if (k) {
+		*idx = k - 1;
+		return &t->offs[k - 1];
+	}
+	if ((t->noffs >= OFFSET_ROWS_LINEAR &&
+	     INDEX_READY(t->off_slot, t->off_slots, t->noffs, i,
+			 offset_row_hash(t->offs[i].offset, t->offs[i].field))) ||
+	    GROW(t->offs, t->cap, t->noffs, 8))
 		return NULL;
 	struct offset_row *o = &t->offs[t->noffs];
 	memset(o, 0, sizeof(*o));
@@ -313,6 +335,8 @@ struct offset_row *report_offset_row(struct type_row *t, int64_t off,
 	if (!o->field)
 		return NULL;
 	*idx = t->noffs++;
+	if (t->off_slot)
+		t->off_slot[INDEX_FREE(t->off_slot, t->off_slots, h)] = (uint32_t)t->noffs;
 	return o;
 }
 
@@ -622,6 +646,9 @@ static struct type_row **sorted_types(const struct dt_report *r,
 		v[i] = &r->types[i];
 		if (v[i]->noffs)
 			qsort_r(v[i]->offs, v[i]->noffs, sizeof(*v[i]->offs), cmp_off, &sort);
+		free(v[i]->off_slot);	/* made again when a row is added */
+		v[i]->off_slot = NULL;
+		v[i]->off_slots = 0;
 	}
 	mark_shared_names(v, r->ntypes);
 	qsort_r(v, r->ntypes, sizeof(*v), cmp_type_ptr, &sort);

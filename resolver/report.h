@@ -37,6 +37,9 @@ struct type_row {
 	uint64_t type_id;
 	struct offset_row *offs;
 	size_t noffs, cap;
+	uint32_t *off_slot;		/* offs by (offset, field) once there
+					 * are many: arrays.h */
+	size_t off_slots;
 	uint64_t phase[CACHE_LINE];	/* samples with a data address by
 					 * the object's start modulo 64 */
 	uint64_t addressed;		/* their sum */

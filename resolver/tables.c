@@ -227,20 +227,35 @@ struct diff_row {
 struct diff {
 	struct diff_row *rows;
 	size_t n, cap;
+	uint32_t *slot;			/* rows by (type, key): arrays.h */
+	size_t slots;
 };
+
+static uint64_t diff_hash(const char *type, const char *key)
+{
+	return hash_mix(hash_str(type), hash_bytes(key, strnlen(key, 255), HASH_SEED));
+}
 
 static struct diff_row *diff_row_get(struct diff *d, const char *type,
 				     const char *key)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (!strcmp(d->rows[i].type, type) && !strcmp(d->rows[i].key, key))
-			return &d->rows[i];
-	if (GROW(d->rows, d->cap, d->n, 64))
+	/* keys are kept cut to the row's 255 bytes: compared the same way */
+	uint64_t h = diff_hash(type, key);
+	uint32_t k = INDEX_FIND(d->slot, d->slots, h, i,
+				!strcmp(d->rows[i].type, type) &&
+				!strncmp(d->rows[i].key, key, sizeof(d->rows[i].key) - 1));
+
+	if (k)
+		return &d->rows[k - 1];
+	if (INDEX_READY(d->slot, d->slots, d->n, i,
+			diff_hash(d->rows[i].type, d->rows[i].key)) ||
+	    GROW(d->rows, d->cap, d->n, 64))
 		return NULL;
 	struct diff_row *row = &d->rows[d->n++];
 	memset(row, 0, sizeof(*row));
 	row->type = type;
 	snprintf(row->key, sizeof(row->key), "%s", key);
+	d->slot[INDEX_FREE(d->slot, d->slots, h)] = (uint32_t)d->n;
 	return row;
 }
 
@@ -394,10 +409,12 @@ int dt_report_print_diff(FILE *f, const struct dt_report *a,
 		struct diff d = { 0 };
 		if (diff_side(&d, a, ea, 0) || diff_side(&d, b, eb, 1)) {
 			free(d.rows);
+			free(d.slot);
 			return -ENOMEM;
 		}
 		print_diff_event(f, a, b, ea, eb, name_a, name_b, &o, &d);
 		free(d.rows);
+		free(d.slot);
 		any = true;
 	}
 	return any ? 0 : -ENOENT;

@@ -26,6 +26,23 @@ dt_test 'garbage lines: one bad_line answer each, a message naming the line' '
 	grep -q "^dtresolve: in:5: offset is not" err &&
 	test "$(stat_of bad_line err)" = 4 && test "$(stat_of total err)" = 6
 '
+dt_test '1,000 garbage lines: 20 named, the rest counted, every line answered' '
+	awk "BEGIN { for (i = 0; i < 1000; i++) print \"garbage\", i }" >junk &&
+	"$DTRESOLVE" -e corpus junk >out 2>err &&
+	test $(wc -l <out) = 1000 &&
+	test $(grep -c "^dtresolve: junk:[0-9]*: neither" err) = 20 &&
+	grep -q "^dtresolve: 980 more messages about input lines not shown (the first 20 were)$" err &&
+	test $(wc -l <err) = 21 || dt_show err
+'
+dt_test 'lines naming 1,000 missing binaries: 20 said, the rest counted' '
+	awk "BEGIN { for (i = 0; i < 1000; i++)
+		printf \"     5638%08x f+0x10 (/nonexistent/d%d)\\n\", i, i }" >dsos &&
+	"$DTRESOLVE" -v dsos >out 2>err &&
+	test $(wc -l <out) = 1000 && test $(grep -c "no_dso" out) = 1000 &&
+	test $(grep -c "^dtresolve: cannot open ./nonexistent/d" err) = 20 &&
+	grep -q "^dtresolve: 980 more messages about binaries not shown (the first 20 were)$" err ||
+	dt_show err
+'
 dt_test 'binary garbage and a NUL byte: still one line each' '
 	printf "\001\002\377\n0x10\000junk\n\n" >in &&
 	"$DTRESOLVE" -e corpus in >out 2>err &&
