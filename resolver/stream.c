@@ -7,13 +7,14 @@
  *   maps   the process's PERF_RECORD_MMAP lines seen so far
  *   sym    "sym+0xOFF (dso)": the symbol's address in dso's ELF symbols
  *          (without +0xOFF a symbol says too little: no_insn)
- *   exe    -e BINARY, when the line names no other binary: the address
- *          is a link-time address in it
+ *   exe    -e BINARY, when the line names no other binary (is_exe): the
+ *          address is a link-time address in it
  * Kernel addresses go to a vmlinux with DWARF, corrected for KASLR
  * through the symbol perf printed.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,8 @@ struct stream {
 	struct dt_session *exe;
 	char *exe_name;
 	char scratch[4096];	/* NUL-terminated copies of line pieces */
+	char last_dso[2048];	/* is_exe's last question and answer */
+	bool last_is_exe;
 };
 
 int stream_new(const struct stream_opts *o, struct stream **out)
@@ -127,6 +130,31 @@ static const char *basename_of(const char *p)
 	return s ? s + 1 : p;
 }
 
+/* Whether a line's binary dso is the -e binary: the same path, or the
+ * same file here (device and inode); a path that does not exist here
+ * (recorded on another machine) with the same base name stands for it.
+ * Any other file is another binary, never read through -e. */
+static bool same_file(const char *dso, const char *exe)
+{
+	struct stat a, b;
+
+	if (stat(dso, &a))
+		return errno == ENOENT && !strcmp(basename_of(dso), basename_of(exe));
+	return !stat(exe, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static bool is_exe(struct stream *st, const char *dso)
+{
+	if (!st->exe || !strcmp(dso, st->exe_name))
+		return st->exe != NULL;
+	/* lines of one binary come in runs: asked once a run */
+	if (strcmp(dso, st->last_dso)) {
+		snprintf(st->last_dso, sizeof(st->last_dso), "%s", dso);
+		st->last_is_exe = same_file(dso, st->exe_name);
+	}
+	return st->last_is_exe;
+}
+
 static void answer_sample(struct stream *st, const struct line_req *req,
 			  struct stream_result *res)
 {
@@ -164,11 +192,15 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
 		have_pc = s && !dt_dsos_link_pc(st->dsos, dso, req->addr, sym,
 						req->symoff, &pc);
-	} else if (dso && sym && req->has_symoff &&
-		   (!st->exe || strcmp(basename_of(dso), basename_of(st->exe_name)))) {
+	} else if (dso && sym && req->has_symoff) {
 		uint64_t start = 0, size;
 		res->how = "sym";
-		s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
+		if (is_exe(st, dso)) {
+			s = st->exe;
+			dso = st->exe_name;
+		} else {
+			s = dt_dsos_get(st->dsos, dso, NULL, 0, &why);
+		}
 		int err = s ? dt_session_symbol_fit(s, sym, req->symoff,
 						    req->addr ? req->addr - req->symoff : 0,
 						    &start, &size) : -ENOENT;
@@ -178,7 +210,7 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 				     "symbols (overloads) that the address cannot tell "
 				     "apart: no_insn (perf script --no-demangle avoids it)";
 		pc = start + req->symoff;
-	} else if (st->exe) {
+	} else if (st->exe && (!dso || is_exe(st, dso))) {
 		res->how = "exe";
 		dso = st->exe_name;
 		s = st->exe;
