@@ -540,6 +540,11 @@ enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
 	OOM_UNGUARD(g);
 	if (short_of_memory(s))
 		return no_memory(ans, pc);
+	/* in a binary without DWARF, what is not a stack operation or the
+	 * canary is for want of debug info, whatever the bytes are: its
+	 * share of the profile is then one row */
+	if (!s->dwarf && r != DT_OK)
+		r = DT_NO_DEBUGINFO;
 	finish(s, &key, ans, r);
 	return r;
 }

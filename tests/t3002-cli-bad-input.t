@@ -81,6 +81,16 @@ dt_test 'stripped binary: one message, answers say no_debuginfo' '
 	test $(grep -c "has no debug info" err) = 1 &&
 	test $(grep -c "	no_debuginfo	" out) = 2
 '
+dt_test 'stripped binary: every instruction of every function, and data, is no_debuginfo or a stack pseudo type' '
+	nm corpus | awk "\$2 ~ /^[tT]$/ { print \$3 }" >funcs &&
+	"$DTINSNS" corpus $(cat funcs) | cut -f1 >all &&
+	echo 0x0 >>all && test $(wc -l <all) -gt 100 &&
+	"$DTRESOLVE" -v -e stripped all >out 2>err &&
+	test $(wc -l <out) = $(wc -l <all) &&
+	awk -F"\t" "\$7 != \"no_debuginfo\" && \$2 != \"(stack operation)\" &&
+		\$2 != \"(stack canary)\" { bad++; print } END { exit bad }" out ||
+	dt_show err
+'
 dt_test 'binary built without -g: no_debuginfo' '
 	addr=$(dt_insn_addr nodwarf node_key) &&
 	echo "$addr" | "$DTRESOLVE" -v -e nodwarf >out 2>err &&
