@@ -51,7 +51,7 @@ LIBS = $(DW_LIBS) $(OPCODES_LIBS) -lz -lm
 ARCH_SRC = arch/arch.c arch/x86_64.c arch/x86_64_quick.c arch/aarch64.c
 LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/typewalk.c resolver/resolve.c resolver/report.c \
-	  resolver/lineparse.c resolver/lineread.c resolver/util.c \
+	  resolver/lineparse.c resolver/lineread.c resolver/util.c resolver/text.c \
 	  resolver/funcmap.c resolver/layout.c resolver/dsos.c \
 	  resolver/maps.c resolver/stream.c resolver/globals.c \
 	  resolver/track.c resolver/containers.c resolver/datasrc.c \

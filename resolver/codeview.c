@@ -214,7 +214,9 @@ static void print_function(FILE *f, const struct dt_report *r,
 			total[e] += c->samples[e];
 	}
 	if (format == DT_FORMAT_PERF) {
-		fprintf(f, "\nCode: %s in %s (%#" PRIx64 ", %" PRIu64 " bytes):", symbol,
+		fputs("\nCode: ", f);
+		dt_text_put(f, symbol);
+		fprintf(f, " in %s (%#" PRIx64 ", %" PRIu64 " bytes):",
 			dt_session_path(s), start, size);
 		for (int e = 0; e < nev; e++)
 			fprintf(f, "%s %" PRIu64 " samples of %s", e ? "," : "", total[e],
@@ -251,8 +253,12 @@ static void print_function(FILE *f, const struct dt_report *r,
 		if (format == DT_FORMAT_PERF) {
 			if (file != last_file || line != last_line) {
 				const char *base = strrchr(file, '/');
-				fprintf(f, "  %s:%u  %s\n", base ? base + 1 : file, line,
-					source_text(source_get(src, file), line));
+				/* a file name and its text: any byte */
+				fputs("  ", f);
+				dt_text_put(f, base ? base + 1 : file);
+				fprintf(f, ":%u  ", line);
+				dt_text_put(f, source_text(source_get(src, file), line));
+				fputc('\n', f);
 				last_file = file;
 				last_line = line;
 			}
@@ -284,15 +290,19 @@ static void print_function(FILE *f, const struct dt_report *r,
 					dt_access_str(a.access) : "");
 			}
 		} else {
-			for (int e = 0; e < nev; e++)
-				fprintf(f, "%s\t%s\t%s\t%#" PRIx64 "\t%" PRIu64 "\t%" PRIu64
-					"\t%s\t%u\t%s\t%s\t%" PRId64 "\t%s\t%s\n",
-					report_event_name(r, e), symbol, dt_session_path(s), pc,
-					c ? c->samples[e] : 0, c ? c->charged[e] : 0, file, line,
+			for (int e = 0; e < nev; e++) {
+				fprintf(f, "%s\t", report_event_name(r, e));
+				dt_text_put(f, symbol);
+				fprintf(f, "\t%s\t%#" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t",
+					dt_session_path(s), pc, c ? c->samples[e] : 0,
+					c ? c->charged[e] : 0);
+				dt_text_put(f, file);
+				fprintf(f, "\t%u\t%s\t%s\t%" PRId64 "\t%s\t%s\n", line,
 					text, a.reason == DT_OK ? a.type : "",
 					a.reason == DT_OK ? a.offset : 0,
 					a.reason == DT_OK ? a.field : "",
 					a.reason == DT_OK ? dt_access_str(a.access) : "");
+			}
 		}
 		pc += (uint64_t)len;
 	}
@@ -333,8 +343,11 @@ void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 		found = true;
 		print_function(f, r, s, symbol, start, size, format, &src, &nrows);
 	}
-	if (!found && format == DT_FORMAT_PERF)
-		fprintf(f, "\nNo function '%s' in the binaries sampled.\n", symbol);
+	if (!found && format == DT_FORMAT_PERF) {
+		fputs("\nNo function '", f);
+		dt_text_put(f, symbol);
+		fputs("' in the binaries sampled.\n", f);
+	}
 	if (format == DT_FORMAT_JSON)
 		fputs("]}\n", f);
 	sources_free(&src);

@@ -400,7 +400,7 @@ static int add_member(struct dt_session *s, struct cstruct_obj *o,
 	decl = member_decl(m, 1, 0);
 	if (!decl)
 		return -ENOMEM;
-	cm.decl = session_intern(s, decl);
+	cm.decl = session_intern_lines(s, decl);
 	free(decl);
 	if (dwarf_diename(m))
 		cm.name = session_intern(s, dwarf_diename(m));

@@ -55,6 +55,18 @@ const char *dt_strerror(int err);
 void dt_message(const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Untrusted text (DWARF names, paths, event names, source lines: any
+ * byte) made safe for a terminal, a tsv row and JSON: C0 and C1 control
+ * characters, DEL and bytes that are not UTF-8 become the four characters
+ * \xHH; all else, UTF-8 included, is kept.  Every string an answer, a
+ * layout or a report row holds is already safe. */
+bool dt_text_is_safe(const char *s);
+/* Escaped s into buf (at most len bytes, NUL included); returns the
+ * length the whole of it needs, as snprintf does. */
+size_t dt_text_escape(const char *s, char *buf, size_t len);
+/* Escaped s written to f. */
+void dt_text_put(FILE *f, const char *s);
+
 #define DT_TYPE_UNKNOWN "(unknown)"
 #define DT_TYPE_STACK_OP "(stack operation)"
 #define DT_TYPE_CANARY "(stack canary)"
@@ -131,7 +143,8 @@ typedef int dt_code_reader(void *arg, uint64_t pc, uint8_t *buf, size_t len);
 void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
 				void *arg);
 
-/* The path the session was opened with. */
+/* The path the session was opened with, escaped as dt_text_escape()
+ * does (for printing). */
 const char *dt_session_path(const struct dt_session *s);
 /* Name of the session's architecture ("x86-64"). */
 const char *dt_session_arch(const struct dt_session *s);

@@ -51,6 +51,7 @@ struct run {
 	struct dt_dsos *dsos;		/* --merge, --diff: layouts */
 	const char *said[8];		/* per-stream messages said once */
 	unsigned long said_n[MSG_KINDS], unsaid[MSG_KINDS];
+	bool tracing;			/* DTPROF_DEBUG: every message said */
 	int status;
 };
 
@@ -171,7 +172,7 @@ static int parse_table(struct options *o, const char *arg)
 /* Whether a message of kind k may still be said; counts it when not. */
 static bool may_say(struct run *r, enum msg_kind k)
 {
-	if (r->said_n[k] < MESSAGES_SHOWN) {
+	if (r->said_n[k] < MESSAGES_SHOWN || r->tracing) {
 		r->said_n[k]++;
 		return true;
 	}
@@ -594,6 +595,9 @@ int main(int argc, char **argv)
 {
 	struct run r = { .status = 0 };
 	int err = parse_options(argc, argv, &r.opt);
+	const char *debug = getenv("DTPROF_DEBUG");
+
+	r.tracing = debug && *debug && strcmp(debug, "0");
 
 	dt_own_process();	/* a kernel's session may tune the heap */
 	if (err || (err = start(&r))) {

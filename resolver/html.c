@@ -22,8 +22,18 @@
 #define HTML_FUNCTIONS 3	/* code views */
 #define TABLE_ROWS 10		/* type rows shown before "show all" */
 
-static void esc(FILE *f, const char *s)
+static void esc(FILE *f, const char *text)
 {
+	char *safe = NULL;
+	const char *s = text;
+
+	/* control bytes and bytes that are not UTF-8 as \xHH first */
+	if (!dt_text_is_safe(text)) {
+		size_t n = dt_text_escape(text, NULL, 0);
+		if ((safe = malloc(n + 1)))
+			dt_text_escape(text, safe, n + 1);
+		s = safe ? safe : "";
+	}
 	for (; *s; s++)
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
@@ -33,6 +43,7 @@ static void esc(FILE *f, const char *s)
 		case '\'': fputs("&#39;", f); break;
 		default: fputc(*s, f);
 		}
+	free(safe);
 }
 
 static double share(uint64_t part, uint64_t whole)

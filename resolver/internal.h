@@ -249,6 +249,7 @@ void pages_huge_heap(void);
 
 struct dt_session {
 	char *path;
+	const char *shown_path;		/* path, escaped (dt_session_path) */
 	const struct dt_arch *arch;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
@@ -353,8 +354,15 @@ void session_debug(const struct dt_session *s, const char *fmt, ...)
 /* A warning through the log callback (always, unlike session_debug). */
 void session_warn(const struct dt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Interned string, "" on allocation failure or NULL input. */
+/* Interned string, "" on allocation failure or NULL input: escaped as
+ * dt_text_escape() does (a name, a note: anything printed)... */
 const char *session_intern(struct dt_session *s, const char *str);
+/* ...escaped but for its tabs and newlines (C text: the advice)... */
+const char *session_intern_lines(struct dt_session *s, const char *str);
+/* ...or as it is (a path to open, a symbol name to look up). */
+const char *session_intern_raw(struct dt_session *s, const char *str);
+/* text.c: dt_text_escape(), keeping tabs and newlines with keep_layout. */
+size_t text_escape(const char *s, char *buf, size_t len, bool keep_layout);
 
 /* ---- scope.c: which variable lives in a register at pc ---- */
 

@@ -26,18 +26,30 @@ int dt_format_from_str(const char *s)
 	return -1;
 }
 
+/* A JSON string: valid UTF-8 whatever s holds (dt_text_put's escapes,
+ * whose backslash JSON then escapes: "\\x1b"), quotes and backslashes
+ * escaped. */
 void report_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(f, "\\%c", *c);
-		else if (*c < 0x20)
-			fprintf(f, "\\u%04x", *c);
-		else
-			fputc(*c, f);
+	char small[256], *big = NULL;
+	const char *t = s;
+
+	if (!dt_text_is_safe(s)) {
+		size_t n = dt_text_escape(s, small, sizeof(small));
+		t = small;
+		if (n >= sizeof(small) && (big = malloc(n + 1))) {
+			dt_text_escape(s, big, n + 1);
+			t = big;
+		}
 	}
 	fputc('"', f);
+	for (const char *c = t; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fputc('\\', f);
+		fputc(*c, f);
+	}
+	fputc('"', f);
+	free(big);
 }
 
 /* perf's typeoff spelling: "struct page +8 (lru.next)"; a type with no
@@ -150,8 +162,10 @@ static void print_tsv(FILE *f, const struct dt_print_ctx *ctx,
 	*p++ = '\t';
 	p = put_str(p, end, a->field);
 	if (ctx->verbose) {
+		char dso[1024];		/* a path perf printed: any byte */
+		dt_text_escape(ctx->dso ? ctx->dso : "", dso, sizeof(dso));
 		*p++ = '\t';
-		p = put_str(p, end, ctx->dso ? ctx->dso : "");
+		p = put_str(p, end, dso);
 		*p++ = '\t';
 		p = put_str(p, end, a->var);
 		*p++ = '\t';
@@ -233,12 +247,16 @@ void dt_report_free(struct dt_report *r)
 
 int dt_report_event(struct dt_report *r, const char *name)
 {
+	char safe[sizeof(r->events[0])];
+
+	/* perf's event names are the user's (-e name=...): any byte */
+	dt_text_escape(name, safe, sizeof(safe));
 	for (int e = 0; e < r->nev; e++)
-		if (r->events[e][0] && !strncmp(r->events[e], name, sizeof(r->events[e]) - 1))
+		if (r->events[e][0] && !strcmp(r->events[e], safe))
 			return e;
 	if (r->nev == NEV)
 		return NEV - 1;
-	const char *n = r->nev == NEV - 1 ? "(other events)" : name;
+	const char *n = r->nev == NEV - 1 ? "(other events)" : safe;
 	snprintf(r->events[r->nev], sizeof(r->events[r->nev]), "%s", n);
 	return r->nev++;
 }

@@ -106,10 +106,39 @@ void session_warn(const struct dt_session *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *session_intern(struct dt_session *s, const char *str)
+const char *session_intern_raw(struct dt_session *s, const char *str)
 {
 	const char *p = str ? strtab_intern(&s->strings, str, strlen(str)) : NULL;
 	return p ? p : "";
+}
+
+static const char *intern_escaped(struct dt_session *s, const char *str,
+				  bool keep_layout)
+{
+	char small[256], *big = NULL, *e = small;
+	size_t n = text_escape(str, small, sizeof(small), keep_layout);
+
+	if (n >= sizeof(small)) {
+		if (!(big = malloc(n + 1)))
+			return "";
+		text_escape(str, big, n + 1, keep_layout);
+		e = big;
+	}
+	const char *p = session_intern_raw(s, e);
+	free(big);
+	return p;
+}
+
+const char *session_intern(struct dt_session *s, const char *str)
+{
+	/* nearly every name is safe: looked at once, interned as it is */
+	return !str || dt_text_is_safe(str) ? session_intern_raw(s, str) :
+	       intern_escaped(s, str, false);
+}
+
+const char *session_intern_lines(struct dt_session *s, const char *str)
+{
+	return !str ? "" : intern_escaped(s, str, true);
 }
 
 /* Cheap checks before libdwfl, so "no such file" and "not ELF" are told
@@ -655,6 +684,7 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s->path = strdup(path);
 	if (!s->path)
 		goto out;
+	s->shown_path = session_intern(s, path);
 	if (o.debuginfo_path) {
 		p->debuginfo_path = strdup(o.debuginfo_path);
 		if (!p->debuginfo_path)
@@ -874,7 +904,7 @@ int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
 		return -ENOENT;
 	}
 	OOM_UNGUARD(g);
-	*file = session_intern(s, dwarf_linesrc(l, NULL, NULL));
+	*file = session_intern_raw(s, dwarf_linesrc(l, NULL, NULL));
 	*line = (unsigned)n;
 	return 0;
 }
@@ -937,11 +967,11 @@ static int add_demangled(struct session_priv *p, const char *mangled,
 
 	if (!d)
 		return 0;
-	err = add_named(p, session_intern(&p->pub, d), start, size);
+	err = add_named(p, session_intern_raw(&p->pub, d), start, size);
 	cut = symbol_rust_hash_start(d);
 	if (!err && cut) {
 		d[cut] = '\0';
-		err = add_named(p, session_intern(&p->pub, d), start, size);
+		err = add_named(p, session_intern_raw(&p->pub, d), start, size);
 	}
 	free(d);
 	return err;
@@ -991,7 +1021,7 @@ static void add_plt_symbols(struct session_priv *p)
 			continue;
 		snprintf(name, sizeof(name), "%s@plt", sn);
 		uint64_t step = s->arch->plt_entry;
-		if (add_named(p, session_intern(s, name),
+		if (add_named(p, session_intern_raw(s, name),
 			      (plt_sec ? plt_sec : plt) + step * i, step))
 			return;
 	}
@@ -1084,7 +1114,7 @@ int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
 
 	if (!n || !*n)
 		return -ENOENT;
-	*name = session_intern(s, n);
+	*name = session_intern_raw(s, n);
 	*start = pc - off;
 	*size = sym.st_size;
 	return 0;
@@ -1125,5 +1155,5 @@ int dt_session_symbol_fit(struct dt_session *s, const char *name,
 
 const char *dt_session_path(const struct dt_session *s)
 {
-	return s->path;
+	return s->shown_path;
 }

@@ -73,6 +73,19 @@ static void add_row_counts(struct counts *c, int ev, const uint64_t *v)
 		c->level[ev][l] += v[C_LEVEL0 + l];
 }
 
+/* s when it is safe to print, else its escaped copy (malloc'd); NULL
+ * when out of memory. */
+static char *safe_copy(char *s)
+{
+	if (dt_text_is_safe(s))
+		return s;
+	size_t n = dt_text_escape(s, NULL, 0);
+	char *e = malloc(n + 1);
+	if (e)
+		dt_text_escape(s, e, n + 1);
+	return e;
+}
+
 /* Whether adding row v to c (event ev) would pass 2^64 - 1 in any
  * column: every row adds to r->total, the largest sum, so checking it
  * covers the type and offset rows too. */
@@ -136,9 +149,16 @@ static int add_row(struct dt_report *r, char **col, struct dt_dsos *dsos)
 		enum dt_reason why;
 		s = dt_dsos_get(dsos, col[C_DSO], id_len ? id : NULL, id_len, &why);
 	}
+	/* a table is a file anyone may have written: its names made safe
+	 * to print, as the front ends' own are */
+	char *type = safe_copy(col[C_TYPE]), *field = safe_copy(col[C_FIELD]);
 	size_t ti, oi;
-	struct type_row *t = report_type_row(r, col[C_TYPE], s, &ti);
-	struct offset_row *o = t ? report_offset_row(t, offset, col[C_FIELD], &oi) : NULL;
+	struct type_row *t = type && field ? report_type_row(r, type, s, &ti) : NULL;
+	struct offset_row *o = t ? report_offset_row(t, offset, field, &oi) : NULL;
+	if (type != col[C_TYPE])
+		free(type);
+	if (field != col[C_FIELD])
+		free(field);
 	if (!o)
 		return -ENOMEM;
 	if (s && !t->type_id)

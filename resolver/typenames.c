@@ -74,7 +74,7 @@ static const char *typedef_target(struct dt_session *s, const char *query)
 			return c->v[i].target;
 	const char *target = find_typedef(s, query);
 	if (!GROW(c->v, c->cap, c->n, 8))
-		c->v[c->n++] = (struct typedef_answer){ session_intern(s, query), target };
+		c->v[c->n++] = (struct typedef_answer){ session_intern_raw(s, query), target };
 	return target;
 }
 

@@ -149,11 +149,20 @@ void cache_release(struct answer_cache *c)
 
 void dt_message(const char *prog, const char *fmt, ...)
 {
+	char small[1024], *big = NULL;
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(small) && (big = malloc((size_t)n + 1))) {
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	/* messages quote paths and names: any byte, on the user's terminal */
+	fprintf(stderr, "%s: ", prog);
+	dt_text_put(stderr, big ? big : small);
 	fputc('\n', stderr);
+	free(big);
 }
