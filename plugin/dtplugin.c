@@ -109,6 +109,7 @@ struct state {
 	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
 	const char *code_symbol;	/* code=SYMBOL */
 	const char *html;		/* html=FILE */
+	const char *source_dirs;	/* source-dir=DIR[:DIR...] */
 	enum dt_sort sort;
 	const char *annotate_type, *advise_type, *filter_type, *output, *vmlinux;
 	enum dt_format format;
@@ -141,6 +142,8 @@ static int parse_arg(struct state *st, const char *arg)
 		st->advise_type = val && *val ? val : NULL;
 	} else if (KEY("html") && val && *val) {
 		st->html = val;
+	} else if (KEY("source-dir") && val && *val) {
+		st->source_dirs = val;
 	} else if (KEY("code") && val && *val) {
 		st->code_symbol = val;
 	} else if (KEY("stat") && !val) {
@@ -793,7 +796,9 @@ static int write_html(struct state *st)
 		note("cannot write '%s': %s", st->html, strerror(errno));
 		return -errno;
 	}
-	err = dt_report_print(f, st->report, DT_TABLE_HTML, NULL);
+	struct dt_table_opts o = { .format = DT_FORMAT_PERF,
+				   .source_dirs = st->source_dirs };
+	err = dt_report_print(f, st->report, DT_TABLE_HTML, &o);
 	if (ferror(f) | fclose(f)) {
 		note("cannot write '%s': %s", st->html, strerror(errno ? errno : EIO));
 		return -EIO;
@@ -840,6 +845,8 @@ EXPORT const char *filter_description(const char **long_description)
 		"  --dlarg advise[=TYPE]   a proposed member order of the hot structs, as C\n"
 		"  --dlarg code=SYMBOL     the function's instructions with the types they touch\n"
 		"  --dlarg html=FILE       all of it as one self-contained HTML page\n"
+		"  --dlarg source-dir=DIR[:DIR...]  html: embed source lines from\n"
+		"                          these too (always: each unit's directory)\n"
 		"  --dlarg stat            samples per unresolved reason (only)\n"
 		"  --dlarg sharing         threads per cache line: false and true sharing\n"
 		"  --dlarg sort=samples|period|weight  order of the rows\n"

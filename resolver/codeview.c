@@ -7,12 +7,15 @@
  * where it was taken (Samples) and on the access it was charged to
  * (Charged), so both the profile and the attribution can be read.
  */
-#define _GNU_SOURCE	/* getdelim */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "arrays.h"
 #include "report.h"
@@ -122,32 +125,115 @@ struct source {
 	char *text;
 	char **line;
 	size_t nlines;
+	const char *why;		/* not read: why, said once a print */
+	bool said;
 };
 
 /* The source files of one print, each read once: an inlined header's
- * lines alternate with the function's own. */
+ * lines alternate with the function's own.  A confined print (the HTML
+ * page, meant to be shared) reads only files under the unit's
+ * compilation directory or one of dirs. */
 #define SOURCES 8
 struct sources {
 	struct source f[SOURCES];
 	unsigned next;			/* the slot to reuse next */
+	bool confined;
+	const char *dirs;		/* ':'-separated, may be NULL */
 };
 
-static void source_read(struct source *src, const char *path)
+/* A source file larger than this is not a source file. */
+#define SOURCE_MAX (64u << 20)
+
+/* Whether the real path of file lies under the real path of dir. */
+static bool under_dir(const char *real_file, const char *dir, size_t dlen)
 {
-	FILE *f;
-	size_t cap = 0, len = 0;
+	char d[PATH_MAX], *real_dir;
+	bool in;
+
+	if (!dlen || dlen >= sizeof(d))
+		return false;
+	memcpy(d, dir, dlen);
+	d[dlen] = '\0';
+	if (!(real_dir = realpath(d, NULL)))
+		return false;
+	size_t n = strlen(real_dir);
+	in = !strncmp(real_file, real_dir, n) &&
+	     (real_file[n] == '/' || (n == 1 && real_dir[0] == '/'));
+	free(real_dir);
+	return in;
+}
+
+/* Why a confined print may not show path (NULL: it may): the file must
+ * lie under the unit's compilation directory or a directory named. */
+static const char *confined_why(const struct sources *c, const char *path,
+				const char *comp_dir)
+{
+	char *real = realpath(path, NULL);
+	bool in = false;
+
+	if (!real)
+		return "not found";
+	in = comp_dir && under_dir(real, comp_dir, strlen(comp_dir));
+	for (const char *d = c->dirs; !in && d && *d;) {
+		const char *end = strchr(d, ':');
+		size_t n = end ? (size_t)(end - d) : strlen(d);
+		in = under_dir(real, d, n);
+		d = end ? end + 1 : d + n;
+	}
+	free(real);
+	return in ? NULL : "outside the unit's compilation directory and every "
+		    "source-dir: its lines are not copied into a page meant to "
+		    "be shared";
+}
+
+/* The text of path: a regular file only (a FIFO, a device or
+ * /dev/stdin would block or never end), read whole. */
+static const char *read_regular(const char *path, char **text)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	const char *why = NULL;
+
+	*text = NULL;
+	if (fd < 0)
+		return "cannot be read";
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if ((uint64_t)st.st_size > SOURCE_MAX)
+		why = "larger than 64 MB";
+	else if (!(*text = malloc((size_t)st.st_size + 1)))
+		why = "out of memory";
+	size_t len = 0;
+	while (!why && len < (size_t)st.st_size) {
+		ssize_t n = read(fd, *text + len, (size_t)st.st_size - len);
+		if (n <= 0)
+			break;		/* shrank meanwhile: what was read */
+		len += (size_t)n;
+	}
+	close(fd);
+	if (why) {
+		free(*text);
+		*text = NULL;
+		return why;
+	}
+	(*text)[len] = '\0';
+	return NULL;
+}
+
+static void source_read(const struct sources *c, struct source *src,
+			const char *path, const char *comp_dir)
+{
+	size_t len;
 
 	free(src->text);
 	free(src->line);
 	*src = (struct source){ .path = path };
-	f = *path ? fopen(path, "r") : NULL;
-	if (!f)
+	if (!*path)
 		return;
-	if (getdelim(&src->text, &cap, '\0', f) < 0) {
-		fclose(f);
+	if (c->confined && (src->why = confined_why(c, path, comp_dir)))
 		return;
-	}
-	fclose(f);
+	if ((src->why = read_regular(path, &src->text)))
+		return;
 	len = strlen(src->text);
 	size_t n = 1;
 	for (size_t i = 0; i < len; i++)
@@ -164,13 +250,14 @@ static void source_read(struct source *src, const char *path)
 }
 
 /* The file at path (an interned pointer), read at its first use. */
-static const struct source *source_get(struct sources *c, const char *path)
+static struct source *source_get(struct sources *c, const char *path,
+				 const char *comp_dir)
 {
 	for (unsigned i = 0; i < SOURCES; i++)
 		if (c->f[i].path == path)
 			return &c->f[i];
 	struct source *src = &c->f[c->next++ % SOURCES];
-	source_read(src, path);
+	source_read(c, src, path, comp_dir);
 	return src;
 }
 
@@ -252,12 +339,21 @@ static void print_function(FILE *f, const struct dt_report *r,
 		dt_session_srcline(s, pc, &file, &line);
 		if (format == DT_FORMAT_PERF) {
 			if (file != last_file || line != last_line) {
-				const char *base = strrchr(file, '/');
+				const char *base = strrchr(file, '/'), *dir = NULL;
+				if (src->confined)
+					dt_session_comp_dir(s, pc, &dir);
+				struct source *sf = source_get(src, file, dir);
+				if (sf->why && !sf->said) {
+					fputs("# source lines of '", f);
+					dt_text_put(f, file);
+					fprintf(f, "' left out: %s\n", sf->why);
+					sf->said = true;
+				}
 				/* a file name and its text: any byte */
 				fputs("  ", f);
 				dt_text_put(f, base ? base + 1 : file);
 				fprintf(f, ":%u  ", line);
-				dt_text_put(f, source_text(source_get(src, file), line));
+				dt_text_put(f, source_text(sf, line));
 				fputc('\n', f);
 				last_file = file;
 				last_line = line;
@@ -309,12 +405,12 @@ static void print_function(FILE *f, const struct dt_report *r,
 }
 
 void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
-		    enum dt_format format)
+		    enum dt_format format, bool confined, const char *source_dirs)
 {
 	const struct pc_table *t = r->pcs;
 	struct dt_session *done[64];
 	size_t ndone = 0;
-	struct sources src = { 0 };
+	struct sources src = { .confined = confined, .dirs = source_dirs };
 	bool found = false;
 
 	size_t nrows = 0;

@@ -228,6 +228,10 @@ int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
  * dt_session_close().  0 or -ENOENT. */
 int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
 		       unsigned *line);
+/* The compilation directory (DW_AT_comp_dir) of the unit holding
+ * link-time pc, as the DWARF spells it; lives until dt_session_close().
+ * 0 or -ENOENT. */
+int dt_session_comp_dir(struct dt_session *s, uint64_t pc, const char **dir);
 /* Link-time start and size of the function or object symbol name.
  * 0 or -ENOENT. */
 int dt_session_symbol(struct dt_session *s, const char *name,
@@ -480,6 +484,10 @@ struct dt_table_opts {
 				 * of this name (full, bare tag, typedef) */
 	enum dt_sort sort;	/* order of types and offsets */
 	const char *symbol;	/* DT_TABLE_CODE: the function */
+	const char *source_dirs;/* DT_TABLE_HTML: source lines are embedded
+				 * from files under each unit's compilation
+				 * directory and under these (':'-separated;
+				 * NULL: none), never from elsewhere */
 };
 /* Print a table.  0, or -EPROTO when the totals do not add up (said on
  * the table too), or -ENOMEM. */

@@ -32,6 +32,7 @@ struct options {
 	enum dt_table table;		/* with aggregate */
 	const char *type;		/* annotate only this type */
 	const char *symbol;		/* --aggregate=code=SYMBOL */
+	const char *source_dirs;	/* --source-dir: html's sources */
 	enum dt_sort sort;
 	bool merge, diff;		/* the arguments are tables */
 	const char *event;		/* column name for lines without one */
@@ -117,6 +118,8 @@ static void usage(FILE *f)
 "                          modules under DIR/lib/modules/RELEASE)\n"
 "      --debuginfo-path=P  libdwfl's whole search path instead\n"
 "      --vmlinux=PATH      kernel image with DWARF for kernel samples\n"
+"      --source-dir=DIR[:DIR...]  html: embed source lines of files under\n"
+"                          these too (always: each unit's own directory)\n"
 "  -h, --help              this text\n"
 "  -V, --version           version\n"
 "\n"
@@ -228,6 +231,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "debuginfo-path", required_argument, NULL, 'D' },
 		{ "debug-dir", required_argument, NULL, 'G' },
 		{ "vmlinux", required_argument, NULL, 'K' },
+		{ "source-dir", required_argument, NULL, 'R' },
 		{ "skid", optional_argument, NULL, 'k' },
 		{ "aggregate", optional_argument, NULL, 'a' },
 		{ "type", required_argument, NULL, 't' },
@@ -270,6 +274,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'K':
 			o->stream.vmlinux = optarg;
+			break;
+		case 'R':
+			o->source_dirs = optarg;
 			break;
 		case 'k':
 			if (!optarg || !strcmp(optarg, "on"))
@@ -632,7 +639,7 @@ int main(int argc, char **argv)
 		struct dt_table_opts to = {
 			.format = r.opt.format_given ? r.opt.print.format : DT_FORMAT_PERF,
 			.type = r.opt.type, .sort = r.opt.sort,
-			.symbol = r.opt.symbol,
+			.symbol = r.opt.symbol, .source_dirs = r.opt.source_dirs,
 		};
 		int perr = dt_report_print(stdout, r.report, r.opt.table, &to);
 		if (perr == -ENOMEM)

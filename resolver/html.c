@@ -22,17 +22,19 @@
 #define HTML_FUNCTIONS 3	/* code views */
 #define TABLE_ROWS 10		/* type rows shown before "show all" */
 
-static void esc(FILE *f, const char *text)
+/* text as HTML, control bytes and bytes that are not UTF-8 as \xHH */
+static void esc_line(FILE *f, const char *text, size_t len)
 {
-	char *safe = NULL;
-	const char *s = text;
+	char small[512], *s = small, *safe = NULL;
+	char *copy = strndup(text, len);
+	size_t n;
 
-	/* control bytes and bytes that are not UTF-8 as \xHH first */
-	if (!dt_text_is_safe(text)) {
-		size_t n = dt_text_escape(text, NULL, 0);
-		if ((safe = malloc(n + 1)))
-			dt_text_escape(text, safe, n + 1);
-		s = safe ? safe : "";
+	if (!copy)
+		return;
+	n = dt_text_escape(copy, small, sizeof(small));
+	if (n >= sizeof(small) && (safe = malloc(n + 1))) {
+		dt_text_escape(copy, safe, n + 1);
+		s = safe;
 	}
 	for (; *s; s++)
 		switch (*s) {
@@ -44,6 +46,20 @@ static void esc(FILE *f, const char *text)
 		default: fputc(*s, f);
 		}
 	free(safe);
+	free(copy);
+}
+
+/* text as HTML; its newlines and tabs kept (a <pre>'s layout) */
+static void esc(FILE *f, const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n\t");
+		if (n)
+			esc_line(f, text, n);
+		text += n;
+		if (*text)
+			fputc(*text++, f);
+	}
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -271,17 +287,20 @@ static int print_advice(FILE *f, const void *arg)
 struct code_arg {
 	const struct dt_report *r;
 	const char *symbol;
+	const char *source_dirs;
 };
 
 static int print_code(FILE *f, const void *arg)
 {
 	const struct code_arg *a = arg;
 
-	codeview_print(f, a->r, a->symbol, DT_FORMAT_PERF);
+	/* the page is meant to be shared: only the program's own sources */
+	codeview_print(f, a->r, a->symbol, DT_FORMAT_PERF, true, a->source_dirs);
 	return 0;
 }
 
-int html_print(FILE *f, const struct dt_report *r, struct type_row **v)
+int html_print(FILE *f, const struct dt_report *r, struct type_row **v,
+	       const char *source_dirs)
 {
 	struct sharing_view *sv = r->sharing ? sharing_view_new(r) : NULL;
 	int *drawn = calloc(r->ntypes ? r->ntypes : 1, sizeof(*drawn));
@@ -347,7 +366,7 @@ int html_print(FILE *f, const struct dt_report *r, struct type_row **v)
 	if (nhot)
 		fputs("<h2>Code</h2>\n", f);
 	for (size_t i = 0; i < nhot; i++) {
-		struct code_arg ca = { r, hot[i].name };
+		struct code_arg ca = { r, hot[i].name, source_dirs };
 		fputs("<h3>", f);
 		esc(f, hot[i].name);
 		fprintf(f, " <small>(%" PRIu64 " samples)</small></h3>\n", hot[i].samples);

@@ -1327,11 +1327,11 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		sharing_print(f, r, &o);
 		break;
 	case DT_TABLE_HTML:
-		if (html_print(f, r, v) == -ENOMEM && !err)
+		if (html_print(f, r, v, o.source_dirs) == -ENOMEM && !err)
 			err = -ENOMEM;
 		break;
 	case DT_TABLE_CODE:
-		codeview_print(f, r, o.symbol ? o.symbol : "", o.format);
+		codeview_print(f, r, o.symbol ? o.symbol : "", o.format, false, NULL);
 		break;
 	case DT_TABLE_ADVISE:
 		if (advise_print(f, r, v, &o) == -ENOMEM && !err)

@@ -115,9 +115,12 @@ void codeview_free(struct pc_table *t);
 /* Samples of event ev at (s, pc) and charged to it; false when no row. */
 bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session *s,
 		     uint64_t pc, uint64_t *samples, uint64_t *charged);
-/* Function symbol of every binary sampled, instruction by instruction. */
+/* Function symbol of every binary sampled, instruction by instruction,
+ * with its source lines: any regular file the DWARF names, or confined
+ * (a page to share) those under the unit's compilation directory or one
+ * of source_dirs (':'-separated, may be NULL). */
 void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
-		    enum dt_format format);
+		    enum dt_format format, bool confined, const char *source_dirs);
 
 /* The functions with the most samples (event 0), hottest first. */
 struct hot_function {
@@ -130,7 +133,8 @@ size_t codeview_hot_functions(const struct dt_report *r,
 
 /* ---- html.c ---- */
 /* The whole report as one HTML page.  0 or -ENOMEM. */
-int html_print(FILE *f, const struct dt_report *r, struct type_row **v);
+int html_print(FILE *f, const struct dt_report *r, struct type_row **v,
+	       const char *source_dirs);
 
 /* ---- advise.c ---- */
 /* Proposed member orders of the hot structs (o->type: that one), as C

@@ -909,6 +909,27 @@ int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
 	return 0;
 }
 
+int dt_session_comp_dir(struct dt_session *s, uint64_t pc, const char **dir)
+{
+	Dwarf_Addr at = pc + (uint64_t)s->dwarf_adjust;
+	Dwarf_Attribute a;
+	Dwarf_Die cu;
+	const char *volatile d = NULL;	/* set under the guard */
+	struct oom_guard g;
+
+	*dir = "";
+	if (s->no_memory)
+		return -ENOMEM;
+	OOM_GUARD(s, g, return -ENOMEM);
+	if (s->dwarf && dwarf_addrdie(s->dwarf, at, &cu))
+		d = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+	OOM_UNGUARD(g);
+	if (!d)
+		return -ENOENT;
+	*dir = session_intern_raw(s, d);
+	return 0;
+}
+
 int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
 				uint64_t *addr)
 {
