@@ -10,7 +10,7 @@ _dtresolve()
 	case $prev in
 	-e|--exe) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	-f|--format) COMPREPLY=($(compgen -W "tsv perf json" -- "$cur")); return ;;
-	--debuginfo-path|--debug-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+	--debuginfo-path|--debug-dir|--source-dir) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 	--vmlinux) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	esac
 	case $cur in
@@ -20,7 +20,7 @@ _dtresolve()
 	-*)
 		COMPREPLY=($(compgen -W "--exe= --format= --stat --verbose --skid
 			--aggregate --aggregate= --type= --event= --debuginfo-path=
-			--debug-dir= --vmlinux= --skid= --sort= --merge --diff
+			--debug-dir= --vmlinux= --source-dir= --skid= --sort= --merge --diff
 			--help --version" -- "$cur"))
 		return ;;
 	esac
@@ -37,7 +37,7 @@ _dtprof_perf_dlarg()
 	if [ "$prev" = --dlarg ]; then
 		COMPREPLY=($(compgen -W "report annotate annotate= stat sharing
 			advise advise= code= html= format=tsv format=json filter=
-			output= skid=auto skid=on
+			output= source-dir= skid=auto skid=on
 			skid=off sort=samples sort=period sort=weight threads=1 threads=2
 			vmlinux=" -- "$cur"))
 		return 0
