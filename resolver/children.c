@@ -336,14 +336,15 @@ static bool read_unit(struct children_cache *c, struct unit_shapes *u,
 	uint8_t unit_type, addr_size, offset_size;
 	Dwarf_Off cu_off, next, abbrev_off;
 	uint64_t unit_id;
-	Dwarf_Die sub;
 	size_t header;
 	Dwarf *dbg = dwarf_cu_getdwarf(cudie->cu);
 	const Elf_Data *ab;
 
 	u->nshape = u->nforms = 0;
 	u->generation++;		/* its file names are forgotten */
-	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, &sub, &unit_id,
+	/* no subdie: asking for one makes libdw open a skeleton's .dwo,
+	 * which only session_unit_die may (it checks the file first) */
+	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, &unit_id,
 			  &addr_size, &offset_size) != 0 ||
 	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) ||
 	    version < 2 || version > 5 || (offset_size != 4 && offset_size != 8) ||

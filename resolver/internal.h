@@ -301,6 +301,8 @@ struct dt_session {
 	bool split_dwarf;		/* skeleton units: the DWARF is in .dwo
 					 * files (session_unit_die) */
 	bool split_missing_said;	/* a .dwo was not found: said */
+	bool split_unsafe_said;		/* a .dwo or .dwp not a regular
+					 * file: said */
 	bool large_debug_info;		/* over LARGE_DEBUG_INFO: not indexed
 					 * ahead (dt_session_prepare), every
 					 * unit's functions indexed in the

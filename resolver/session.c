@@ -47,6 +47,12 @@ struct session_priv {
 					 * a copy goes to the cache */
 	Dwarf **splits;			/* .dwo handles met (libdw owns them) */
 	size_t nsplits, splits_cap;
+	/* skeleton units whose split files were checked (split_files_safe)
+	 * and found: libdw keeps the link, no file is opened again */
+	uint64_t *linked;
+	size_t nlinked, linked_cap;
+	uint32_t *linked_slot;
+	size_t linked_slots;
 	/* where instructions are: the executable sections (else segments),
 	 * link-time [lo, hi); none known: anywhere in a segment */
 	struct code_range { uint64_t lo, hi; } *code;
@@ -545,16 +551,125 @@ static void split_missing_warn(struct dt_session *s, Dwarf_Die *skeleton)
 		     "count as no_cu", s->path, name ? name : "?.dwo", s->path);
 }
 
+/* Whether path is something other than a regular file (a FIFO, a
+ * device, a directory) that libdw would open, and block on or read
+ * forever: said once a session. */
+static bool split_file_unsafe(struct dt_session *s, const char *path)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st) || S_ISREG(st.st_mode))
+		return false;
+	if (!s->split_unsafe_said)
+		session_warn(s, "'%s': its split DWARF would be read from '%s', "
+			     "which is not a regular file: not opened, the units "
+			     "it holds count as no_cu", s->path, path);
+	s->split_unsafe_said = true;
+	return true;
+}
+
+/* dir/name, or name when absolute; NULL without memory. */
+static char *path_join(const char *dir, const char *name)
+{
+	char *p;
+
+	if (name[0] == '/' || !dir)
+		return strdup(name);
+	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
+/* The directories libdw looks for split DWARF beside: those of the real
+ * paths of the binary and of its debug file. */
+static void split_dirs(struct dt_session *s, char *dirs[2])
+{
+	const char *main_file = NULL, *debug_file = NULL;
+	const char *files[2];
+
+	if (s->mod)
+		dwfl_module_info(s->mod, NULL, NULL, NULL, NULL, NULL, &main_file,
+				 &debug_file);
+	files[0] = main_file ? main_file : s->path;
+	files[1] = debug_file;
+	for (int i = 0; i < 2; i++) {
+		char *real = files[i] ? realpath(files[i], NULL) : NULL;
+		char *slash = real ? strrchr(real, '/') : NULL;
+		if (slash)
+			*slash = '\0';
+		dirs[i] = real;
+	}
+}
+
+/* Whether every file libdw would open to find skeleton cu's split unit
+ * is a regular file or absent (libdw opens them blocking: a FIFO named
+ * NAME.dwo, or BINARY.dwp, would hang it): BINARY.dwp, then DIR/NAME.dwo
+ * and COMP_DIR/NAME.dwo for DIR the binary's and its debug file's
+ * directory, as libdw_find_split_unit.c builds them. */
+static bool split_files_safe(struct dt_session *s, Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr(cu, DW_AT_dwo_name, &a) ?:
+					    dwarf_attr(cu, DW_AT_GNU_dwo_name, &a));
+	const char *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+	char *dirs[2], *path;
+	bool unsafe = false;
+
+	split_dirs(s, dirs);
+	for (int i = 0; i < 2 && !unsafe; i++) {
+		if (!dirs[i])
+			continue;
+		/* the package: the file libdw read, with .dwp added */
+		const char *file = i == 0 ? s->path : NULL;
+		char *real = file ? realpath(file, NULL) : NULL;
+		if (real && asprintf(&path, "%s.dwp", real) >= 0) {
+			unsafe = split_file_unsafe(s, path);
+			free(path);
+		}
+		free(real);
+		if (!name || unsafe)
+			continue;
+		path = path_join(dirs[i], name);
+		unsafe = split_file_unsafe(s, path);
+		free(path);
+		if (comp_dir && !unsafe) {
+			char *dir = path_join(dirs[i], comp_dir);
+			path = dir ? path_join(dir, name) : NULL;
+			unsafe = split_file_unsafe(s, path);
+			free(path);
+			free(dir);
+		}
+	}
+	free(dirs[0]);
+	free(dirs[1]);
+	return !unsafe;
+}
+
 bool session_unit_die(struct dt_session *s, Dwarf_Die *cu)
 {
 	uint8_t unit_type;
 	Dwarf_Die sub;
 
-	if (!cu->cu || dwarf_cu_info(cu->cu, NULL, &unit_type, NULL, &sub,
+	if (!cu->cu || dwarf_cu_info(cu->cu, NULL, &unit_type, NULL, NULL,
 				     NULL, NULL, NULL) != 0)
 		return true;	/* as it is */
 	if (unit_type != DW_UT_skeleton)
 		return true;
+	struct session_priv *p = priv(s);
+	uint64_t off = dwarf_dieoffset(cu);
+	uint64_t h = hash_mix(0, off);
+	bool linked = INDEX_FIND(p->linked_slot, p->linked_slots, h, i,
+				 p->linked[i] == off) != 0;
+	if ((!linked && !split_files_safe(s, cu)) ||
+	    dwarf_cu_info(cu->cu, NULL, NULL, NULL, &sub, NULL, NULL, NULL) != 0)
+		return false;
+	/* remembered (when memory allows: else checked again next time) */
+	if (sub.cu && !linked &&
+	    !INDEX_READY(p->linked_slot, p->linked_slots, p->nlinked, i,
+			 hash_mix(0, p->linked[i])) &&
+	    !GROW(p->linked, p->linked_cap, p->nlinked, 64)) {
+		p->linked[p->nlinked++] = off;
+		p->linked_slot[INDEX_FREE(p->linked_slot, p->linked_slots, h)] =
+			(uint32_t)p->nlinked;
+	}
 	if (sub.cu) {
 		*cu = sub;
 		return true;
@@ -819,6 +934,8 @@ void dt_session_close(struct dt_session *s)
 		free(p->segs[i].bytes);
 	free(p->segs);
 	free(p->code);
+	free(p->linked);
+	free(p->linked_slot);
 	free(p->names);
 	free(p->splits);
 	free(p->debuginfo_path);

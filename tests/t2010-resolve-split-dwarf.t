@@ -70,4 +70,30 @@ dt_test 'a missing .dwo: said once, every access a miss' '
 	test $(grep -c "split DWARF file .*$b.dwo. not found" err) = 1 &&
 	! awk -F"\t" "\$2 !~ /^\\(/" out | grep -q . || dt_show out err
 '
+# A .dwo or a .dwp that is a FIFO (or any file that is not regular):
+# libdw would open it blocking, so it is never opened; its units miss.
+dt_test 'a FIFO in the place of the .dwo: no hang, said once, every access a miss' '
+	mkdir fifo-dwo && cp $b-split fifo-dwo/ && cd fifo-dwo &&
+	mv ../$b.dwo ../$b.dwo.away && mkfifo ../$b.dwo &&
+	timeout 30 "$DTRESOLVE" -v -e $b-split ../$b.addrs >out 2>err;
+	rc=$?; rm ../$b.dwo && mv ../$b.dwo.away ../$b.dwo &&
+	test $rc = 0 && test $(wc -l <out) = $(wc -l <../$b.addrs) &&
+	test $(grep -c "not a regular file: not opened" err) = 1 &&
+	! awk -F"\t" "\$2 !~ /^\\(/" out | grep -q . || dt_show out err
+'
+dt_test 'a FIFO named BINARY.dwp: no hang, every access a miss' '
+	mkdir fifo-dwp && cp $b-split fifo-dwp/ && cd fifo-dwp &&
+	mkfifo $b-split.dwp &&
+	timeout 30 "$DTRESOLVE" -v -e $b-split ../$b.addrs >out 2>err &&
+	grep -q "$b-split.dwp., which is not a regular file" err &&
+	! awk -F"\t" "\$2 !~ /^\\(/" out | grep -q . || dt_show out err
+'
+dt_test 'a directory named like the .dwo: no answer from it, no crash' '
+	mkdir dir-dwo && cp $b-split dir-dwo/ && cd dir-dwo &&
+	mv ../$b.dwo ../$b.dwo.away && mkdir ../$b.dwo &&
+	timeout 30 "$DTRESOLVE" -v -e $b-split ../$b.addrs >out 2>err;
+	rc=$?; rmdir ../$b.dwo && mv ../$b.dwo.away ../$b.dwo &&
+	test $rc = 0 && ! awk -F"\t" "\$2 !~ /^\\(/" out | grep -q . ||
+	dt_show out err
+'
 dt_done
