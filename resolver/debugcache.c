@@ -51,29 +51,90 @@ static bool cache_dir(char *buf, size_t len)
 	return n > 0 && (size_t)n < len;
 }
 
-/* DIR/.build-id/xx/rest.debug into buf. */
+/* The cache is walked from a checked directory fd, never by path: a
+ * symbolic link or a directory of another user's inside the tree (say
+ * .build-id/93 pointing elsewhere) could otherwise send a copy, written
+ * as whoever runs dtprof, anywhere.  Directories are made 0700, files
+ * 0600. */
+
+/* fd when it is a directory of this user's, else -EPERM (fd closed);
+ * -errno for a failed open. */
+static int own_dir(int fd)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* dir's entry name as a directory fd: made when missing (with create),
+ * opened without following a symlink (ELOOP, ENOTDIR), and only when
+ * owned by this user (EPERM).  -errno otherwise. */
+static int open_subdir(int dir, const char *name, bool create)
+{
+	if (create && mkdirat(dir, name, 0700) && errno != EEXIST)
+		return -errno;
+	return own_dir(openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+}
+
+/* The path's directories made where missing, the last of them (the
+ * cache itself) owned by this user. */
+static int open_root(const char *root, bool create)
+{
+	char dir[PATH_MAX];
+	int n = snprintf(dir, sizeof(dir), "%s/", root);
+
+	if (n <= 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	/* the cache's parents (~/.cache) are the user's to link elsewhere */
+	for (char *slash = dir + 1; create && (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
+		*slash = '/';
+	}
+	return own_dir(open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+}
+
+/* The directory fd of the copy of build-id id (CACHE/.build-id/xx) and
+ * the copy's name there (rest.debug) in name; -ENOENT when there is no
+ * cache or build-id, -errno when a directory on the way cannot be made
+ * or opened, or is not this user's own (-EPERM). */
+static int copy_dir(const void *id, int idlen, bool create, char *name,
+		    size_t len)
+{
+	char root[PATH_MAX], xx[3];
+	const unsigned char *b = id;
+
+	if (idlen <= 1 || !cache_dir(root, sizeof(root)) ||
+	    !build_id_path(name, len, "", id, (size_t)idlen, ".debug"))
+		return -ENOENT;
+	/* build_id_path made "/.build-id/xx/rest.debug": keep the leaf */
+	memmove(name, name + sizeof("/.build-id/xx/") - 1,
+		strlen(name + sizeof("/.build-id/xx/") - 1) + 1);
+	snprintf(xx, sizeof(xx), "%02x", b[0]);
+	int top = open_root(root, create);
+	int ids = top >= 0 ? open_subdir(top, ".build-id", create) : top;
+	int fd = ids >= 0 ? open_subdir(ids, xx, create) : ids;
+	if (top >= 0)
+		close(top);
+	if (ids >= 0)
+		close(ids);
+	return fd;
+}
+
+/* CACHE/.build-id/xx/rest.debug into buf: for messages and libdwfl. */
 static bool copy_path(char *buf, size_t len, const void *id, int idlen)
 {
 	char dir[PATH_MAX];
 
 	return idlen > 0 && cache_dir(dir, sizeof(dir)) &&
 	       build_id_path(buf, len, dir, id, (size_t)idlen, ".debug");
-}
-
-/* The directories path's file goes in, made where missing (the cache's
- * parent, ~/.cache, included); false when the last cannot be made. */
-static bool make_dirs(const char *path)
-{
-	char dir[PATH_MAX];
-	int n = snprintf(dir, sizeof(dir), "%s", path);
-	bool ok = n > 0 && (size_t)n < sizeof(dir);
-
-	for (char *slash = dir + 1; ok && (slash = strchr(slash, '/')); slash++) {
-		*slash = '\0';
-		ok = !mkdir(dir, 0700) || errno == EEXIST;
-		*slash = '/';
-	}
-	return ok;
 }
 
 /* Whether the file holds all it says it does: its section header table
@@ -104,13 +165,21 @@ static bool whole(int fd)
 
 int debugcache_open(const void *id, int idlen, char **found)
 {
-	char path[PATH_MAX];
-	int fd;
+	char path[PATH_MAX], name[PATH_MAX];
+	struct stat st;
+	int dir, fd;
 
 	*found = NULL;
-	if (!copy_path(path, sizeof(path), id, idlen))
+	if (!copy_path(path, sizeof(path), id, idlen) ||
+	    (dir = copy_dir(id, idlen, false, name, sizeof(name))) < 0)
 		return -1;
-	fd = debuginfo_open_checked(path, id, idlen, false, 0);
+	fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	close(dir);
+	if (fd >= 0 && (fstat(fd, &st) || st.st_uid != geteuid())) {
+		close(fd);
+		return -1;
+	}
+	fd = debuginfo_check_fd(fd, id, idlen, false, 0);
 	if (fd >= 0 && (!whole(fd) || !(*found = strdup(path)))) {
 		close(fd);
 		return -1;
@@ -285,32 +354,41 @@ static bool copy_elf(Elf *in, int fd)
 
 int debugcache_store(Elf *debug, const void *id, int idlen)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	char name[PATH_MAX], tmp[PATH_MAX + 32];
 	size_t size = 0;
+	int dir;
 
-	if (!debug || !copy_path(path, sizeof(path), id, idlen))
-		return -ENOENT;		/* no cache, or no build-id */
+	if (!debug)
+		return -ENOENT;
 	elf_rawfile(debug, &size);
 	if (size > MAX_COPY_SIZE)
 		return -EFBIG;
-	if (!make_dirs(path))
-		return -errno;
-	int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp))
+	/* no cache, no build-id, or a directory that is not ours */
+	if ((dir = copy_dir(id, idlen, true, name, sizeof(name))) < 0)
+		return dir;
+	int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		close(dir);
 		return -ENAMETOOLONG;
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
+	}
+	int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			0600);
+	if (fd < 0) {
+		n = -errno;
+		close(dir);
+		return n;
+	}
 	errno = 0;
 	bool ok = copy_elf(debug, fd);
 	int err = ok ? 0 : errno ? -errno : -EIO;
 	if (close(fd) && !err)
 		err = -errno;
 	/* another process may have stored the same copy meanwhile: either
-	 * one is right */
-	if (!err && rename(tmp, path))
+	 * one is right; rename replaces a symlink, never follows it */
+	if (!err && renameat(dir, tmp, dir, name))
 		err = -errno;
 	if (err)
-		unlink(tmp);
+		unlinkat(dir, tmp, 0);
+	close(dir);
 	return err;
 }

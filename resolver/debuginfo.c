@@ -51,7 +51,13 @@ static bool file_crc(int fd, GElf_Word *crc)
 int debuginfo_open_checked(const char *path, const void *id, int idlen,
 			   bool have_crc, GElf_Word crc)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	return debuginfo_check_fd(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK),
+				  id, idlen, have_crc, crc);
+}
+
+int debuginfo_check_fd(int fd, const void *id, int idlen, bool have_crc,
+		       GElf_Word crc)
+{
 	struct stat st;
 	bool ok = false;
 

@@ -768,6 +768,10 @@ bool build_id_path(char *buf, size_t len, const char *root, const void *id,
  * (when have_crc); -1 otherwise.  Never blocks on a FIFO. */
 int debuginfo_open_checked(const char *path, const void *id, int idlen,
 			   bool have_crc, GElf_Word crc);
+/* The same for an fd opened by the caller (closed when refused; -1 in,
+ * -1 out). */
+int debuginfo_check_fd(int fd, const void *id, int idlen, bool have_crc,
+		       GElf_Word crc);
 /* A malloc'd copy of libdwfl's search_path (NULL or "": the default,
  * ":.debug:/usr/lib/debug") for strtok_r on ':'; *entries: past its
  * leading flags ('-': no CRC checks, '+'), *crc_check from them.  NULL

@@ -67,6 +67,46 @@ dt_test 'a FIFO where the copy would be: no hang, the same answers' '
 		-e bin/corpus addrs >out 2>err && dt_cmp want out && ! test -s err
 '
 
+# the cache is walked from checked directories: a symlink or a directory
+# of another user's inside it never takes a copy elsewhere
+xx=$(echo "$id" | cut -c1-2)
+dt_test 'the copy and its directories: modes 0600 and 0700' '
+	test "$(stat -c %a cache cache/.build-id cache/.build-id/$xx)" = "700
+700
+700" &&
+	test "$(stat -c %a cache/$copy)" = 600
+'
+dt_test '.build-id/xx a symlink to another directory: nothing written there' '
+	mkdir -p linked/.build-id elsewhere && ln -s "$PWD/elsewhere" linked/.build-id/$xx &&
+	resolve linked >out 2>err && dt_cmp want out && ! test -s err &&
+	test -z "$(ls -A elsewhere)" &&
+	DTPROF_DEBUG=1 resolve linked >/dev/null 2>err &&
+	grep -q "not stored in the cache: Not a directory" err ||
+	dt_show err
+'
+dt_test '.build-id a symlink: nothing written where it leads' '
+	mkdir -p linked2 elsewhere2 && ln -s "$PWD/elsewhere2" linked2/.build-id &&
+	resolve linked2 >out 2>err && dt_cmp want out && ! test -s err &&
+	test -z "$(ls -A elsewhere2)"
+'
+dt_test 'a copy that is a symlink to a good copy: not followed, replaced' '
+	mkdir -p symcopy/.build-id/$xx &&
+	ln -s "$PWD/cache/$copy" symcopy/$copy &&
+	resolve symcopy >out 2>err && dt_cmp want out && ! test -s err &&
+	test -f symcopy/$copy && ! test -L symcopy/$copy
+'
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	dt_test 'a directory in the cache owned by another user: refused, nothing written' '
+		mkdir -p theirs/.build-id/$xx && chown nobody theirs/.build-id/$xx &&
+		resolve theirs >out 2>err && dt_cmp want out && ! test -s err &&
+		test -z "$(ls -A theirs/.build-id/$xx)" &&
+		DTPROF_DEBUG=1 resolve theirs >/dev/null 2>err &&
+		grep -q "not stored in the cache: Operation not permitted" err || dt_show err
+	'
+else
+	dt_skip 'a directory in the cache owned by another user' 'needs root and a nobody user'
+fi
+
 dt_test 'DTPROF_NO_CACHE=1: the same answers, nothing stored' '
 	DTPROF_NO_CACHE=1 resolve off >out 2>err && dt_cmp want out && ! test -s err &&
 	! test -e off
