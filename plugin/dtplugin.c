@@ -85,6 +85,8 @@ struct state {
 	unsigned nkinds, last_kind;
 	struct handoff *handoff;	/* NULL: resolve in perf's thread */
 	int perfdata_fd;		/* for the resolving thread's prelude */
+	int count_fd;			/* perf.data again: stop() counts its
+					 * samples against those seen */
 	struct chunk *chunk;		/* being filled */
 	unsigned chunk_age;		/* samples read since its first */
 	unsigned chunk_new_sites;	/* sites it added that need resolving */
@@ -258,11 +260,14 @@ EXPORT int start(void **data, void *ctx)
 	}
 	pthread_mutex_init(&st->dsos_lock, NULL);
 	st->perfdata_fd = -1;
+	st->count_fd = prefetch_find_perfdata();
 	st->format = DT_FORMAT_PERF;
 	argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
 	for (int i = 0; i < argc; i++) {
 		int err = parse_arg(st, argv[i]);
 		if (err) {
+			if (st->count_fd >= 0)
+				close(st->count_fd);
 			dt_report_free(st->report);
 			free(st);
 			return err;
@@ -271,6 +276,8 @@ EXPORT int start(void **data, void *ctx)
 	struct dt_dsos_opts o = { .sz = sizeof(o), .vmlinux = st->vmlinux,
 				  .log = log_note };
 	if (dt_dsos_new(&o, &st->dsos)) {
+		if (st->count_fd >= 0)
+			close(st->count_fd);
 		dt_report_free(st->report);
 		free(st);
 		return -ENOMEM;
@@ -279,6 +286,8 @@ EXPORT int start(void **data, void *ctx)
 	 * both with report).  With filter=TYPE perf prints the kept samples,
 	 * and tables only when asked for. */
 	if ((st->code_symbol || st->html) && dt_report_keep_pcs(st->report)) {
+		if (st->count_fd >= 0)
+			close(st->count_fd);
 		dt_dsos_free(st->dsos);
 		dt_report_free(st->report);
 		free(st);
@@ -809,6 +818,30 @@ static int write_html(struct state *st)
 	return err;
 }
 
+/* Whether perf passed every sample of its perf.data: when perf stops
+ * early (out of memory: "Unexpected error", exit 255) it still calls
+ * stop(), and the tables would look whole.  Said once, and in them. */
+static void check_complete(struct state *st)
+{
+	uint64_t in_file, seen = dt_report_samples(st->report, -1);
+	int err;
+
+	if (st->count_fd < 0)
+		return;		/* a pipe: no count to compare with */
+	err = dt_perfdata_count_samples(st->count_fd, &in_file);
+	close(st->count_fd);
+	st->count_fd = -1;
+	if (err == -ENOTSUP && getenv("DTPROF_DEBUG"))
+		note("perf.data holds compressed records: its samples not counted");
+	if (err || in_file <= seen)
+		return;
+	note("only %" PRIu64 " of the %" PRIu64 " samples in perf.data reached "
+	     "the plugin: perf stopped early, or its options (--time, --cpu, "
+	     "--pid, --tid) left samples out; the tables count those",
+	     seen, in_file);
+	dt_report_incomplete(st->report, in_file);
+}
+
 EXPORT int stop(void *data, void *ctx)
 {
 	struct state *st = data;
@@ -825,6 +858,7 @@ EXPORT int stop(void *data, void *ctx)
 		     " counted on perf's, %" PRIu64 " held in sums there; %" PRIu64
 		     " added to the tables as sums", st->handed, st->counted_here,
 		     st->held, st->batched + st->held);
+	check_complete(st);
 	err = print_tables(st);
 	if (st->html)
 		err |= write_html(st);

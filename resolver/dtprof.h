@@ -378,6 +378,12 @@ bool dt_perfdata_is(int fd);
  * table (the entries before the corruption were given); -ENOENT without
  * a table; -ENOMEM. */
 int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg);
+/* How many samples (PERF_RECORD_SAMPLE) the data section of the
+ * perf.data file open at fd holds, into *samples.  0; -EPROTO for no
+ * perf.data file of this byte order, or a corrupt record (*samples: those
+ * before it); -ENOTSUP when records are compressed (perf record -z);
+ * -errno when it cannot be mapped. */
+int dt_perfdata_count_samples(int fd, uint64_t *samples);
 /* Path of a readable vmlinux for the running kernel, malloc'd; NULL. */
 char *dt_find_vmlinux(void);
 /* True for perf's name of a kernel module: "[sch_fq]", or a .ko path. */
@@ -463,6 +469,9 @@ void dt_report_reasons_only(struct dt_report *r);
  * and CODE.  Call before the first sample; DT_TABLE_SHARING is then
  * empty, and annotate and advise say nothing of threads. */
 void dt_report_no_threads(struct dt_report *r);
+/* The input held in_file samples, more than were added (perf stopped
+ * early, or its options left samples out): every table says so. */
+void dt_report_incomplete(struct dt_report *r, uint64_t in_file);
 /* Samples of event ev added so far (all events: ev = -1). */
 uint64_t dt_report_samples(const struct dt_report *r, int ev);
 

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -139,5 +140,55 @@ int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg)
 		at += len;
 	}
 	free(t);
+	return err;
+}
+
+#define RECORD_SAMPLE 9		/* PERF_RECORD_SAMPLE */
+#define RECORD_COMPRESSED 81	/* PERF_RECORD_COMPRESSED (zstd) */
+#define RECORD_COMPRESSED2 83	/* PERF_RECORD_COMPRESSED2 (perf 6.15) */
+
+int dt_perfdata_count_samples(int fd, uint64_t *samples)
+{
+	uint8_t h[HEADER_SIZE];
+	struct stat st;
+	long page = sysconf(_SC_PAGESIZE);
+
+	*samples = 0;
+	if (!read_at(fd, h, sizeof(h), 0) || memcmp(h, MAGIC, 8) ||
+	    u64_at(h + 8) != HEADER_SIZE || fstat(fd, &st))
+		return -EPROTO;
+	uint64_t off = u64_at(h + 40), size = u64_at(h + 48), end;
+	if (__builtin_add_overflow(off, size, &end) || end > (uint64_t)st.st_size ||
+	    page <= 0)
+		return -EPROTO;
+	if (!size)
+		return 0;
+	/* mapped, not read: only each record's 8-byte header is touched */
+	uint64_t base = off / (uint64_t)page * (uint64_t)page;
+	size_t len = (size_t)(end - base);
+	uint8_t *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, (off_t)base);
+	if (map == MAP_FAILED)
+		return -errno;
+	madvise(map, len, MADV_SEQUENTIAL);
+	const uint8_t *p = map + (off - base), *stop = map + len;
+	int err = 0;
+	while (p < stop && !err) {
+		uint32_t type;
+		uint16_t rsize;
+		if (stop - p < 8) {
+			err = -EPROTO;
+			break;
+		}
+		memcpy(&type, p, sizeof(type));
+		memcpy(&rsize, p + 6, sizeof(rsize));
+		if (rsize < 8 || rsize > stop - p)
+			err = -EPROTO;
+		else if (type == RECORD_COMPRESSED || type == RECORD_COMPRESSED2)
+			err = -ENOTSUP;	/* the samples are inside, in zstd */
+		else
+			*samples += type == RECORD_SAMPLE;
+		p += rsize;
+	}
+	munmap(map, len);
 	return err;
 }

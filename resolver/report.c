@@ -699,9 +699,27 @@ const char *report_type_label(const struct type_row *t, char *buf, size_t len)
 	return buf;
 }
 
+void dt_report_incomplete(struct dt_report *r, uint64_t in_file)
+{
+	r->in_file = in_file;
+}
+
+/* The warning of an incomplete input, as a comment line (human and tsv
+ * tables: --merge skips it). */
+static void print_incomplete(FILE *f, const struct dt_report *r)
+{
+	if (r->in_file)
+		fprintf(f, "# WARNING: only %" PRIu64 " of the %" PRIu64 " samples in "
+			"perf.data were read (perf stopped early, or its options "
+			"left samples out): these tables count those\n",
+			dt_report_samples(r, -1), r->in_file);
+}
+
 static void print_header(FILE *f, const struct dt_report *r)
 {
-	fprintf(f, "# dtprof: data-type profile\n#\n");
+	fprintf(f, "# dtprof: data-type profile\n");
+	print_incomplete(f, r);
+	fputs("#\n", f);
 	for (int e = 0; e < nevents(r); e++) {
 		uint64_t n = r->total.samples[e];
 		fprintf(f, "# event '%s': %" PRIu64 " samples, period %" PRIu64
@@ -902,6 +920,7 @@ static void tsv_binary(FILE *f, const struct type_row *t)
 
 static void types_tsv(FILE *f, const struct dt_report *r, struct type_row **v)
 {
+	print_incomplete(f, r);
 	fputs("event\ttype\toffset\tfield", f);
 	tsv_counts_header(f);
 	fputs("\tbuild_id\tdso\ttype_id\n", f);
@@ -956,7 +975,12 @@ static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
 			r->total.samples[e], r->total.period[e], r->total.loads[e],
 			r->total.stores[e], r->total.rmw[e]);
 	}
-	fputs("],\"types\":[", f);
+	fputs("],", f);
+	if (r->in_file)
+		fprintf(f, "\"incomplete\":{\"samples_read\":%" PRIu64
+			",\"samples_in_file\":%" PRIu64 "},",
+			dt_report_samples(r, -1), r->in_file);
+	fputs("\"types\":[", f);
 	for (size_t i = 0; i < r->ntypes; i++) {
 		fprintf(f, "%s{\"type\":", i ? "," : "");
 		report_json_string(f, v[i]->name);
@@ -996,10 +1020,16 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 					r->total.samples[e] - report_unresolved(r, e));
 			fputc(']', f);
 		}
-		fputs("}}\n", f);
+		fputc('}', f);
+		if (r->in_file)
+			fprintf(f, ",\"incomplete\":{\"samples_read\":%" PRIu64
+				",\"samples_in_file\":%" PRIu64 "}",
+				dt_report_samples(r, -1), r->in_file);
+		fputs("}\n", f);
 		return;
 	}
 	bool human = fmt != DT_FORMAT_TSV;
+	print_incomplete(f, r);
 	fputs(human ? "# reason" : "reason", f);
 	for (int e = 0; e < nevents(r); e++)
 		fprintf(f, human ? "\t%s\tpercent" : "\t%s", report_event_name(r, e));

@@ -71,6 +71,8 @@ struct dt_report {
 	struct sharing *sharing;	/* sharing.c, NULL until a tid */
 	uint64_t sharing_lost;		/* samples it had no memory for */
 	struct pc_table *pcs;		/* codeview.c: dt_report_keep_pcs() */
+	uint64_t in_file;		/* dt_report_incomplete: samples the
+					 * input held, when more than added */
 };
 
 /* The offset where type t's cache lines start: objects seen at one

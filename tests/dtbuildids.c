@@ -4,10 +4,13 @@
  * dtprof reads it (resolver/perfdata.c), one line an entry, in perf
  * buildid-list's form, with what else an entry says:
  *   BUILDID NAME [kernel] [guest]
+ * With -c, first "samples N", the samples its data section holds.
  * Exit status 0, 1 for no table (said on stderr), 2 for usage.
- *   dtbuildids PERF.DATA
+ *   dtbuildids [-c] PERF.DATA
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,15 +29,25 @@ static int print_entry(void *arg, const struct dt_build_id_entry *e)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: dtbuildids PERF.DATA\n");
+	bool count = argc == 3 && !strcmp(argv[1], "-c");
+
+	if (argc != 2 && !count) {
+		fprintf(stderr, "usage: dtbuildids [-c] PERF.DATA\n");
 		return 2;
 	}
-	int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+	const char *path = argv[argc - 1];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "dtbuildids: %s: %s\n", argv[1], strerror(errno));
+		fprintf(stderr, "dtbuildids: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
+	/* -c: the samples the data section holds, on the first line */
+	uint64_t n;
+	int cerr = count ? dt_perfdata_count_samples(fd, &n) : 0;
+	if (count && cerr)
+		printf("samples ? %s\n", strerror(-cerr));
+	else if (count)
+		printf("samples %llu\n", (unsigned long long)n);
 	int err = dt_perfdata_build_ids(fd, print_entry, NULL);
 	close(fd);
 	if (err)

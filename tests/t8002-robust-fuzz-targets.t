@@ -78,7 +78,7 @@ set -- "$fuzz"/corpus/perfdata/*
 for i in $(seq 1 $RUNS); do
 	eval "seed=\${$(( (i % $#) + 1 ))}"
 	"$fuzz/mutate" $i "$seed" m.data
-	dt_no_crash "$DTBUILDIDS" m.data >/dev/null 2>err ||
+	dt_no_crash "$DTBUILDIDS" -c m.data >/dev/null 2>err ||
 		{ crashes=$((crashes + 1)); echo "# perf.data seed $i crashed:"; tail -3 err | sed 's/^/#   /'; }
 done
 dt_test "$RUNS mutated perf.data build-id tables: no crash" 'test $crashes = 0'
@@ -100,7 +100,7 @@ for f in "$fuzz"/found/*/* "$fuzz"/corpus/*/*; do
 	elf)		dt_no_crash "$DTRESOLVE" -e "$f" addrs >/dev/null 2>&1 ;;
 	decode-x86)	dt_no_crash "$DTFUZZ" x86-gcc node_key "$f" 2>/dev/null ;;
 	decode-a64)	[ -f a64 ] && dt_no_crash "$DTFUZZ" a64 node_key "$f" 2>/dev/null ;;
-	perfdata)	dt_no_crash "$DTBUILDIDS" "$f" >/dev/null 2>&1 ;;
+	perfdata)	dt_no_crash "$DTBUILDIDS" -c "$f" >/dev/null 2>&1 ;;
 	*)		echo "# unknown fuzz target $target"; false ;;
 	esac || { crashes=$((crashes + 1)); echo "# $f crashed"; }
 	replayed=$((replayed + 1))
