@@ -9,7 +9,7 @@
 # perf.data's build-id table mutated (tests/dtbuildids).  No
 # crash, no sanitizer report, every line answered.
 . "$(dirname "$0")/lib.sh"
-dt_require gcc perl objcopy
+dt_require gcc clang perl objcopy timeout
 
 fuzz=$DT_SRC/tests/fuzz
 DTFUZZ=$DT_BUILD/tests/dtfuzz
@@ -70,6 +70,41 @@ for cc in $(dt_cc_list a64 | grep -v clang); do
 		'test -s rel.addrs && test $crashes = 0 && test $lost = 0'
 done
 
+# split DWARF: a .dwo mutated where the skeleton's libdw looks for it,
+# a DWARF package likewise; and a binary whose DWARF names hold any byte
+# (tests/fuzz/hostile-names) mutated: every line answered
+mkdir split dwp
+(cd split && gcc -O2 -g -gsplit-dwarf -c -o corpus.o "$DT_SRC/tests/fixtures/corpus.c" &&
+	gcc -o corpus corpus.o && mv corpus.dwo corpus.dwo.seed)
+"$DTINSNS" split/corpus node_key cl_map item_val | cut -f1 >split.addrs
+(cd dwp && clang -O2 -g -gdwarf-5 -gsplit-dwarf -c -o corpus.o "$DT_SRC/tests/fixtures/corpus.c" &&
+	clang -o split corpus.o && llvm-dwp -e split -o split.dwp.seed && rm -f corpus.dwo) ||
+	rm -f dwp/split.dwp.seed
+"$DTINSNS" dwp/split node_key cl_map item_val | cut -f1 >dwp.addrs
+sh "$fuzz/hostile-names" names
+"$DTINSNS" names get_a get_b | cut -f1 >names.addrs
+# mutated SEED WHERE BINARY ADDRS WHAT: $RUNS mutations of SEED at WHERE,
+# BINARY's ADDRS resolved each time
+mutated() {
+	crashes=0 lost=0 m_addrs=$4
+	for i in $(seq 1 $RUNS); do
+		"$fuzz/mutate" $i "$1" "$2"
+		dt_no_crash timeout 60 "$DTRESOLVE" -e "$3" "$4" >out 2>err ||
+			{ crashes=$((crashes + 1)); echo "# $5 seed $i crashed:"; tail -3 err | sed 's/^/#   /'; }
+		test $(wc -l <out) = $(wc -l <"$4") || { lost=$((lost + 1)); echo "# $5 seed $i: lines lost"; }
+	done
+	dt_test "$RUNS mutated $5: no crash, every line answered" \
+		'test -s "$m_addrs" && test $crashes = 0 && test $lost = 0'
+}
+mutated split/corpus.dwo.seed split/corpus.dwo split/corpus split.addrs '.dwo files'
+if [ -f dwp/split.dwp.seed ]; then
+	mutated dwp/split.dwp.seed dwp/split.dwp dwp/split dwp.addrs 'DWARF packages'
+else
+	dt_skip 'mutated DWARF packages' 'clang -gsplit-dwarf and llvm-dwp made no package'
+fi
+cp names names.seed
+mutated names.seed names names names.addrs 'binaries with hostile DWARF names'
+
 # perf.data's build-id table (read ahead by the plugin): perf 6.1's and
 # 6.12's, cut down to the bytes read (tests/fuzz/perfdata-seed), mutated
 DTBUILDIDS=$DT_BUILD/tests/dtbuildids
@@ -101,6 +136,10 @@ for f in "$fuzz"/found/*/* "$fuzz"/corpus/*/*; do
 	decode-x86)	dt_no_crash "$DTFUZZ" x86-gcc node_key "$f" 2>/dev/null ;;
 	decode-a64)	[ -f a64 ] && dt_no_crash "$DTFUZZ" a64 node_key "$f" 2>/dev/null ;;
 	perfdata)	dt_no_crash "$DTBUILDIDS" -c "$f" >/dev/null 2>&1 ;;
+	dwo)		cp "$f" split/corpus.dwo &&
+			dt_no_crash "$DTRESOLVE" -e split/corpus split.addrs >/dev/null 2>&1 ;;
+	dwp)		[ -f dwp/split.dwp.seed ] && cp "$f" dwp/split.dwp &&
+			dt_no_crash "$DTRESOLVE" -e dwp/split dwp.addrs >/dev/null 2>&1 ;;
 	*)		echo "# unknown fuzz target $target"; false ;;
 	esac || { crashes=$((crashes + 1)); echo "# $f crashed"; }
 	replayed=$((replayed + 1))
