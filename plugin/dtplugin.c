@@ -53,15 +53,18 @@ struct pending {
 	uint32_t site;
 	uint8_t kind;			/* index in the event kinds */
 	uint8_t has;			/* DT_SAMPLE_*: they fit */
-	int32_t tid, cpu;
+	uint16_t cpu;			/* NO_CPU: none */
+	int32_t pid, tid;
 	uint64_t period;
 };
+#define NO_CPU UINT16_MAX
 struct pending_data {
 	uint64_t addr, weight, data_src;
 };
 #define DATA_FIELDS (DT_SAMPLE_ADDR | DT_SAMPLE_WEIGHT | DT_SAMPLE_DATA_SRC)
 
-_Static_assert(DT_SAMPLE_CPU < 256, "struct pending's has keeps 8 bits");
+_Static_assert(DT_SAMPLE_PID < 256, "struct pending's has keeps 8 bits");
+_Static_assert(sizeof(struct pending) == 24, "a chunk's samples stay 24 bytes");
 
 #define CHUNK_SAMPLES 4096
 struct chunk {
@@ -332,7 +335,7 @@ static unsigned sample_fields(const struct perf_event_attr *a,
 	if (!a)
 		return (s->addr ? DT_SAMPLE_ADDR : 0) | (s->weight ? DT_SAMPLE_WEIGHT : 0) |
 		       (s->data_src ? DT_SAMPLE_DATA_SRC : 0) | DT_SAMPLE_TID |
-		       (s->cpu >= 0 ? DT_SAMPLE_CPU : 0);
+		       DT_SAMPLE_PID | (s->cpu >= 0 ? DT_SAMPLE_CPU : 0);
 	if ((a->sample_type & PERF_SAMPLE_ADDR) &&
 	    !(a->type == PERF_TYPE_BREAKPOINT && (a->bp_type & HW_BREAKPOINT_X)))
 		has |= DT_SAMPLE_ADDR;
@@ -341,7 +344,7 @@ static unsigned sample_fields(const struct perf_event_attr *a,
 	if (a->sample_type & PERF_SAMPLE_DATA_SRC)
 		has |= DT_SAMPLE_DATA_SRC;
 	if (a->sample_type & PERF_SAMPLE_TID)
-		has |= DT_SAMPLE_TID;
+		has |= DT_SAMPLE_TID | DT_SAMPLE_PID;
 	if (a->sample_type & PERF_SAMPLE_CPU)
 		has |= DT_SAMPLE_CPU;
 	return has;
@@ -580,7 +583,8 @@ static const struct site *count(struct state *st, const struct pending *p,
 	if (a && batched(st, a, p))
 		return a;
 	struct dt_sample smp = {
-		.period = p->period, .tid = p->tid, .cpu = p->cpu, .has = p->has,
+		.period = p->period, .pid = p->pid, .tid = p->tid,
+		.cpu = p->cpu == NO_CPU ? -1 : p->cpu, .has = p->has,
 	};
 	if (p->has & DATA_FIELDS) {
 		smp.addr = d->addr;
@@ -725,7 +729,8 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 	struct pending p = {
 		.site = site_of(st, sample, kind->flags, ctx),
 		.kind = (uint8_t)k, .has = (uint8_t)kind->has,
-		.tid = sample->tid, .cpu = sample->cpu, .period = sample->period,
+		.pid = sample->pid, .tid = sample->tid, .period = sample->period,
+		.cpu = sample->cpu >= 0 && sample->cpu < NO_CPU ? (uint16_t)sample->cpu : NO_CPU,
 	};
 	struct pending_data d = { sample->addr, sample->weight, sample->data_src };
 

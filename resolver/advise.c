@@ -398,8 +398,10 @@ static bool written_apart(const struct plan *p, const struct unit *u, uint64_t t
 		return false;
 	for (size_t k = 0; k < p->nu; k++) {
 		const struct unit *v = &p->u[k];
-		if (v != u && is_hot(v, total) &&
-		    (v->sh.threads > 1 || (v->sh.threads == 1 && v->sh.toucher != u->sh.toucher)))
+		/* another process's threads share no memory with u's */
+		if (v != u && is_hot(v, total) && v->sh.threads &&
+		    v->sh.toucher_pid == u->sh.toucher_pid &&
+		    (v->sh.threads > 1 || v->sh.toucher != u->sh.toucher))
 			return true;
 	}
 	return false;

@@ -433,6 +433,9 @@ enum {
 	DT_SAMPLE_DATA_SRC = 1 << 2,	/* data_src: perf_mem_data_src */
 	DT_SAMPLE_TID = 1 << 3,
 	DT_SAMPLE_CPU = 1 << 4,
+	DT_SAMPLE_PID = 1 << 5,		/* the process: threads of two
+					 * processes never share memory the
+					 * tables can see */
 };
 struct dt_sample {
 	uint64_t period;
@@ -441,6 +444,7 @@ struct dt_sample {
 	uint64_t data_src;
 	int32_t tid, cpu;
 	unsigned has;
+	int32_t pid;
 };
 
 /* Count one sample of event ev.  s: the session that answered, NULL for a

@@ -406,6 +406,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 	}
 	bool seen_colon = false, after_time = false;
 	int last_int = -1, last_tid = -1;
+	bool both = false;
 	uint64_t pending_int = 0;
 	bool have_pending = false;
 	for (const char *p = line; p < hdr_end;) {
@@ -441,6 +442,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 			if (!seen_colon && last_int >= 0) {
 				req->pid = last_int;
 				req->tid = last_tid;
+				req->pid_and_tid = both;
 			}
 			seen_colon = true;
 			have_pending = false;
@@ -451,11 +453,14 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 				if (!seen_colon && v <= 0x7fffffff) {
 					last_int = (int)v;	/* pid, or pid/tid */
 					last_tid = (int)v;
+					both = false;
 					const char *sl = memchr(t, '/', n);
 					uint64_t tid;
 					if (sl && (q = sl + 1, number_at(&q, t + n, 10, &tid)) &&
-					    tid <= 0x7fffffff)
+					    tid <= 0x7fffffff) {
 						last_tid = (int)tid;
+						both = true;
+					}
 				}
 				pending_int = v;
 				have_pending = !slash;
@@ -465,6 +470,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 	if (!seen_colon && last_int >= 0) {
 		req->pid = last_int;
 		req->tid = last_tid;
+		req->pid_and_tid = both;
 	}
 	req->kind = LINE_SAMPLE;
 }

@@ -49,6 +49,8 @@ struct line_req {
 	bool has_data_addr;	/* a memory event printed addr before ip */
 	uint64_t data_addr;	/* that addr */
 	int tid;		/* "pid/tid", or the lone integer; -1 */
+	bool pid_and_tid;	/* "pid/tid" was given: pid is the process
+				 * (a lone integer may be either) */
 	int cpu;		/* "[001]"; -1 when absent */
 
 	/* MMAP */

@@ -104,8 +104,12 @@ unsigned sharing_view_line(const struct dt_report *r,
 struct range_sharing {
 	bool writes_beside, touched_beside_writes, written_by_threads;
 	int32_t writer;		/* the thread with the most stores there */
-	unsigned threads;	/* 0, 1 or 2: how many touch it (2: several) */
+	int32_t writer_pid;	/* and its process (-1: not known) */
+	unsigned threads;	/* 0, 1 or 2: how many threads of one
+				 * process touch it (2: several) */
 	int32_t toucher;	/* threads == 1: that one */
+	int32_t toucher_pid;	/* and its process */
+	unsigned processes;	/* 2: other processes touch it too */
 };
 void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 			int64_t lo, int64_t hi, struct range_sharing *out);

@@ -5,6 +5,11 @@
  * another reads or writes field B of the same line) and true sharing
  * (several threads write the same field).
  *
+ * Threads are (process, thread) pairs: threads of two processes share
+ * no memory these tables can see (a shared mapping is not known here),
+ * so they never make a flag together.  Samples without their process
+ * (perf script text with a lone thread id) are taken as one process.
+ *
  * Without data addresses the lines are the type's (offset / 64): two
  * threads may have touched two different objects, so a flag is only
  * suspected.  With data addresses (perf mem, PERF_SAMPLE_ADDR) the real
@@ -25,7 +30,7 @@
  * sorted in place when printed, so their indexes are not). */
 struct touch {
 	uint32_t ti;
-	int32_t tid;
+	int32_t pid, tid;		/* pid -1: not known */
 	int64_t offset;
 	const char *field;
 	unsigned size;
@@ -36,7 +41,7 @@ struct touch {
 
 /* The accesses seen in one real cache line (data addresses). */
 struct line_touch {
-	int32_t tid;
+	int32_t pid, tid;
 	uint32_t ti;
 	int64_t offset;			/* in the type */
 	uint8_t byte, size;		/* where in the line */
@@ -60,26 +65,40 @@ struct sharing {
 	uint64_t untracked;		/* addressed samples past the table */
 };
 
-static size_t touch_hash(uint32_t ti, const char *field, int64_t off, int32_t tid)
+static size_t touch_hash(uint32_t ti, const char *field, int64_t off,
+			 int32_t pid, int32_t tid)
 {
 	uint64_t h = ((uint64_t)ti * 0x9e3779b97f4a7c15ull) ^
 		     ((uint64_t)(uintptr_t)field * 0xc2b2ae3d27d4eb4full) ^
-		     ((uint64_t)off * 0x165667b19e3779f9ull) ^ (uint32_t)tid;
+		     ((uint64_t)off * 0x165667b19e3779f9ull) ^ (uint32_t)tid ^
+		     ((uint64_t)(uint32_t)pid << 32);
 	return (size_t)(h ^ (h >> 29));
 }
 
+/* Whether two touches are of one thread, and of one process. */
+static bool same_thread(const struct touch *a, const struct touch *b)
+{
+	return a->pid == b->pid && a->tid == b->tid;
+}
+
+static bool same_process(const struct touch *a, const struct touch *b)
+{
+	return a->pid == b->pid;
+}
+
 static struct touch *touch_get(struct sharing *sh, uint32_t ti,
-			       const struct offset_row *o, int32_t tid)
+			       const struct offset_row *o, int32_t pid, int32_t tid)
 {
 	if (INDEX_READY(sh->index, sh->index_size, sh->ntouch, i,
 			touch_hash(sh->touch[i].ti, sh->touch[i].field,
-				   sh->touch[i].offset, sh->touch[i].tid)))
+				   sh->touch[i].offset, sh->touch[i].pid,
+				   sh->touch[i].tid)))
 		return NULL;
-	size_t h = touch_hash(ti, o->field, o->offset, tid) & (sh->index_size - 1);
+	size_t h = touch_hash(ti, o->field, o->offset, pid, tid) & (sh->index_size - 1);
 	for (; sh->index[h]; h = (h + 1) & (sh->index_size - 1)) {
 		struct touch *t = &sh->touch[sh->index[h] - 1];
 		if (t->ti == ti && t->field == o->field && t->offset == o->offset &&
-		    t->tid == tid)
+		    t->tid == tid && t->pid == pid)
 			return t;
 	}
 	if (GROW(sh->touch, sh->cap, sh->ntouch, 64))
@@ -90,6 +109,7 @@ static struct touch *touch_get(struct sharing *sh, uint32_t ti,
 	t->offset = o->offset;
 	t->field = o->field;
 	t->size = o->size;
+	t->pid = pid;
 	t->tid = tid;
 	sh->index[h] = (uint32_t)++sh->ntouch;
 	return t;
@@ -120,7 +140,8 @@ static int lines_grow(struct sharing *sh)
 }
 
 static void real_line_add(struct sharing *sh, const struct dt_answer *ans,
-			  const struct dt_sample *smp, uint32_t ti, int64_t off)
+			  const struct dt_sample *smp, int32_t pid, uint32_t ti,
+			  int64_t off)
 {
 	uint64_t key = smp->addr / CACHE_LINE + 1;
 
@@ -139,7 +160,8 @@ static void real_line_add(struct sharing *sh, const struct dt_answer *ans,
 	uint8_t byte = (uint8_t)(smp->addr % CACHE_LINE);
 	for (unsigned i = 0; i < l->n; i++) {
 		struct line_touch *t = &l->t[i];
-		if (t->tid == smp->tid && t->ti == ti && t->offset == off && t->byte == byte) {
+		if (t->tid == smp->tid && t->pid == pid && t->ti == ti && t->offset == off &&
+		    t->byte == byte) {
 			t->samples++;
 			t->writes += (ans->access & DT_ACCESS_STORE) != 0;
 			return;
@@ -150,7 +172,7 @@ static void real_line_add(struct sharing *sh, const struct dt_answer *ans,
 		return;
 	}
 	l->t[l->n++] = (struct line_touch){
-		smp->tid, ti, off, byte,
+		pid, smp->tid, ti, off, byte,
 		(uint8_t)(!ans->size ? 1 : ans->size < CACHE_LINE ? ans->size : CACHE_LINE), 1,
 		(ans->access & DT_ACCESS_STORE) != 0,
 	};
@@ -166,7 +188,8 @@ int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 		if (!sh)
 			return -ENOMEM;
 	}
-	struct touch *t = touch_get(sh, ti, &r->types[ti].offs[oi], smp->tid);
+	int32_t pid = smp->has & DT_SAMPLE_PID ? smp->pid : -1;
+	struct touch *t = touch_get(sh, ti, &r->types[ti].offs[oi], pid, smp->tid);
 	if (!t)
 		return -ENOMEM;
 	t->samples++;
@@ -180,7 +203,7 @@ int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 			t->more_cpus = true;
 	}
 	if ((smp->has & DT_SAMPLE_ADDR) && smp->addr)
-		real_line_add(sh, ans, smp, ti, r->types[ti].offs[oi].offset);
+		real_line_add(sh, ans, smp, pid, ti, r->types[ti].offs[oi].offset);
 	return 0;
 }
 
@@ -205,6 +228,7 @@ struct group {
 	size_t first, n;		/* touches, in the sorted array */
 	uint64_t samples;
 	unsigned tids;			/* distinct threads */
+	unsigned pids;			/* distinct processes */
 	unsigned flags;			/* from the fields and threads */
 	unsigned confirmed;		/* flags seen in one real line */
 	uint64_t confirmed_lines;
@@ -232,6 +256,8 @@ static int cmp_touch(const void *x, const void *y, void *report)
 		return oa < ob ? -1 : 1;
 	if (fc)
 		return fc;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
@@ -264,15 +290,19 @@ static void group_flags(const struct touch *v, struct group *g)
 	for (size_t i = 0; i < g->n; i++) {
 		const struct touch *w = &v[g->first + i];
 		bool seen = false;
-		for (size_t j = 0; j < i; j++)
-			seen |= v[g->first + j].tid == w->tid;
+		bool seen_pid = false;
+		for (size_t j = 0; j < i; j++) {
+			seen |= same_thread(&v[g->first + j], w);
+			seen_pid |= same_process(&v[g->first + j], w);
+		}
 		g->tids += !seen;
+		g->pids += !seen_pid;
 		g->samples += w->samples;
 		if (!w->stores)
 			continue;
 		for (size_t j = 0; j < g->n; j++) {
 			const struct touch *o = &v[g->first + j];
-			if (o->tid == w->tid)
+			if (same_thread(o, w) || !same_process(o, w))
 				continue;
 			if (distinct_fields(w, o))
 				g->flags |= FLAG_FALSE;
@@ -308,7 +338,8 @@ static void confirm(const struct dt_report *r, struct group *g, size_t ng)
 				continue;
 			for (unsigned b = 0; b < l->n; b++) {
 				const struct line_touch *o = &l->t[b];
-				if (o->tid == w->tid)
+				/* one address in two processes: two lines */
+				if (o->tid == w->tid || o->pid != w->pid)
 					continue;
 				bool overlap = w->byte < o->byte + o->size &&
 					       o->byte < w->byte + w->size;
@@ -401,16 +432,23 @@ static void print_human(FILE *f, const struct dt_report *r,
 		fprintf(f, "\n%s, cache line %" PRId64 " (offsets %" PRId64 "..%" PRId64 "): %"
 			PRIu64 " samples, %u threads", report_type_label(t, label, sizeof(label)),
 			gr->line, lo < 0 ? 0 : lo, lo + CACHE_LINE - 1, gr->samples, gr->tids);
+		if (gr->pids > 1)	/* they share nothing across processes */
+			fprintf(f, " of %u processes", gr->pids);
 		if (fl)
 			fprintf(f, ": %s, %s", flag_text[fl], ev);
 		if (gr->confirmed_lines)
 			fprintf(f, " (%" PRIu64 " real lines)", gr->confirmed_lines);
-		fputs("\n#      tid  cpus             Samples    Loads   Stores   Offset  Field\n", f);
+		fputs("\n#      pid/tid      cpus             Samples    Loads   Stores   Offset  Field\n", f);
 		for (size_t j = 0; j < gr->n; j++) {
 			const struct touch *w = &v[gr->first + j];
+			char who[32];
+			if (w->pid >= 0)
+				snprintf(who, sizeof(who), "%d/%d", w->pid, w->tid);
+			else
+				snprintf(who, sizeof(who), "%d", w->tid);
 			cpus_text(w, cpus, sizeof(cpus));
-			fprintf(f, "  %8d  %-14s %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8"
-				PRId64 "  %s\n", w->tid, cpus, w->samples, w->loads,
+			fprintf(f, "  %15s  %-14s %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %8"
+				PRId64 "  %s\n", who, cpus, w->samples, w->loads,
 				w->stores, w->offset, w->field[0] ? w->field : "(no field)");
 		}
 	}
@@ -422,7 +460,7 @@ static void print_tsv(FILE *f, const struct dt_report *r,
 	char cpus[256];
 
 	fputs("type\tline\toffset\tfield\ttid\tcpus\tsamples\tloads\tstores\trmw"
-	      "\tflags\tevidence\n", f);
+	      "\tflags\tevidence\tpid\n", f);
 	for (size_t i = 0; i < ng; i++) {
 		const struct type_row *t = &r->types[g[i].ti];
 		const char *ev;
@@ -431,10 +469,10 @@ static void print_tsv(FILE *f, const struct dt_report *r,
 			const struct touch *w = &v[g[i].first + j];
 			cpus_text(w, cpus, sizeof(cpus));
 			fprintf(f, "%s\t%" PRId64 "\t%" PRId64 "\t%s\t%d\t%s\t%" PRIu64 "\t%"
-				PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n", t->name,
+				PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\t%d\n", t->name,
 				g[i].line, w->offset, w->field,
 				w->tid, cpus, w->samples, w->loads, w->stores, w->rmw,
-				flag_key[fl], ev);
+				flag_key[fl], ev, w->pid);
 		}
 	}
 }
@@ -454,8 +492,8 @@ static void print_json(FILE *f, const struct dt_report *r,
 			g[i].samples, g[i].tids, flag_key[fl], ev);
 		for (size_t j = 0; j < g[i].n; j++) {
 			const struct touch *w = &v[g[i].first + j];
-			fprintf(f, "%s{\"tid\":%d,\"offset\":%" PRId64 ",\"field\":", j ? "," : "",
-				w->tid, w->offset);
+			fprintf(f, "%s{\"pid\":%d,\"tid\":%d,\"offset\":%" PRId64 ",\"field\":",
+				j ? "," : "", w->pid, w->tid, w->offset);
 			report_json_string(f, w->field);
 			fprintf(f, ",\"samples\":%" PRIu64 ",\"loads\":%" PRIu64 ",\"stores\":%"
 				PRIu64 ",\"rmw\":%" PRIu64 ",\"cpus\":[", w->samples, w->loads,
@@ -548,18 +586,25 @@ void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 			const struct touch *w = &sv->v[g->first + a];
 			if (w->offset < lo || w->offset >= hi)
 				continue;
-			if (!out->threads || (out->threads == 1 && out->toucher != w->tid)) {
+			/* threads are counted in the first toucher's process:
+			 * another process's are never its sharers */
+			if (out->threads && w->pid != out->toucher_pid)
+				out->processes = 2;
+			else if (!out->threads ||
+				 (out->threads == 1 && out->toucher != w->tid)) {
 				out->threads++;
 				out->toucher = w->tid;
+				out->toucher_pid = w->pid;
 			}
 			if (w->stores > most) {
 				most = w->stores;
 				out->writer = w->tid;
+				out->writer_pid = w->pid;
 			}
 			for (size_t b = 0; b < g->n; b++) {
 				const struct touch *o = &sv->v[g->first + b];
 				bool inside = o->offset >= lo && o->offset < hi;
-				if (o->tid == w->tid)
+				if (same_thread(o, w) || !same_process(o, w))
 					continue;
 				if (w->stores && !inside)
 					out->writes_beside = true;

@@ -301,8 +301,9 @@ void stream_answer(struct stream *st, const char *line, size_t len,
 		res->event[n] = '\0';
 		res->smp = (struct dt_sample){
 			.period = req.period, .addr = req.data_addr,
-			.tid = req.tid, .cpu = req.cpu,
+			.tid = req.tid, .cpu = req.cpu, .pid = req.pid,
 			.has = (req.tid >= 0 ? DT_SAMPLE_TID : 0) |
+			       (req.pid_and_tid ? DT_SAMPLE_PID : 0) |
 			       (req.cpu >= 0 ? DT_SAMPLE_CPU : 0) |
 			       (req.has_data_addr ? DT_SAMPLE_ADDR : 0),
 		};

@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Threads of different processes share no memory: a profile of two
+# single-threaded processes, one writing a field and one reading another
+# of the same struct, flags nothing and advises no padding, in the
+# plugin and through dtresolve (perf script -F pid,tid); the same two
+# loops as two threads of one process on one object are still flagged.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+dt_require_perf_record
+
+gcc -O2 -g -pthread -o ps "$DT_SRC/tests/fixtures/procshare.c"
+perf record -q -N -e cpu-clock -o procs.data -- \
+	sh -c './ps write 300000000 & ./ps read 300000000; wait' >/dev/null 2>rec.err &&
+perf record -q -N -e cpu-clock -o thr.data -- ./ps threads 300000000 >/dev/null 2>>rec.err ||
+	dt_skip_all "perf record failed: $(head -n 1 rec.err)"
+
+# the sharing table and the advice for struct stats from DATA
+views() {
+	dt_perf_script perf -i $1.data --dlarg sharing --dlarg advise=stats >$1.out 2>$1.err
+}
+
+dt_test 'two processes: struct stats seen in both, nothing flagged' '
+	views procs &&
+	grep -q "^struct stats, cache line 0 .*: [0-9]* samples, 2 threads of 2 processes$" procs.out &&
+	grep -q "^# [0-9]* type cache lines touched, [0-9]* by more than one thread, 0 flagged$" procs.out ||
+	dt_show procs.out procs.err
+'
+
+dt_test 'two processes: no padding, no alignment advised' '
+	! grep -q "aligned(64)\|ALIGNMENT CHANGES" procs.out &&
+	grep -q "nothing worth changing" procs.out || dt_show procs.out
+'
+
+dt_test 'two processes through dtresolve (-F pid,tid): nothing flagged' '
+	perf script -i procs.data -F pid,tid,event,ip,sym,symoff,dso --show-mmap-events \
+		2>/dev/null | "$DTRESOLVE" --aggregate=sharing >dt.out 2>dt.err &&
+	grep -q "2 threads of 2 processes" dt.out && grep -q " 0 flagged$" dt.out ||
+	dt_show dt.out dt.err
+'
+
+dt_test 'two threads of one process, one object: false sharing, suspected' '
+	views thr &&
+	grep -q "^struct stats, cache line 0 .*, 2 threads: false sharing, suspected$" thr.out ||
+	dt_show thr.out thr.err
+'
+
+dt_test 'the sharing tsv names each touch'"'"'s process' '
+	dt_perf_script perf -i procs.data --dlarg sharing --dlarg format=tsv >s.tsv 2>/dev/null &&
+	head -n 1 s.tsv | grep -q "	evidence	pid$" &&
+	test $(awk -F"\t" "NR > 1 && \$1 == \"struct stats\" { print \$13 }" s.tsv | sort -u | wc -l) = 2 ||
+	dt_show s.tsv
+'
+dt_done
