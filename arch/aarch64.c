@@ -265,7 +265,10 @@ static enum dt_flow a64_flow(const struct dt_tok *toks, size_t n,
 	parse(toks, n, &p);
 	*target = p.literal_addr;
 	const char *m = p.mnem;
-	if (!strcmp(m, "bl") || !strcmp(m, "blr"))
+	/* a call, or an exception to a higher level (svc: the kernel) that
+	 * returns to the next instruction */
+	if (!strcmp(m, "bl") || !strcmp(m, "blr") || !strcmp(m, "svc") ||
+	    !strcmp(m, "hvc") || !strcmp(m, "smc"))
 		return DT_FLOW_CALL;
 	if (!strcmp(m, "b"))
 		return DT_FLOW_JUMP;

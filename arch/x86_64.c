@@ -566,7 +566,13 @@ static enum dt_flow x86_flow(const struct dt_tok *toks, size_t n,
 			indirect = true;
 		}
 	}
-	if (starts_with(m, "call"))
+	/* a call, or an entry into the kernel that returns to the next
+	 * instruction: the time between is not this code's (samples there
+	 * land after it, never on what came before) */
+	if (starts_with(m, "call") || !strcmp(m, "syscall") || !strcmp(m, "sysenter") ||
+	    !strcmp(m, "int") || !strcmp(m, "int3") || !strcmp(m, "int1") ||
+	    !strcmp(m, "into") || !strcmp(m, "icebp") || !strcmp(m, "vmcall") ||
+	    !strcmp(m, "vmmcall"))
 		return DT_FLOW_CALL;
 	if (starts_with(m, "jmp"))
 		return have_target && !indirect ? DT_FLOW_JUMP : DT_FLOW_INDIRECT;
