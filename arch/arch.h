@@ -111,6 +111,9 @@ enum dt_def_kind {
 	DT_DEF_SUB,		/* dst = src - src2 * scale (registers) */
 	DT_DEF_MADD,		/* dst = src3 + src * src2 (registers; src3
 				 * -1: a plain product) */
+	DT_DEF_ORI,		/* dst = src | value (value >= 0): an add
+				 * where the bits cannot meet */
+	DT_DEF_ZERO,		/* dst = 0 ("xor %eax,%eax") */
 };
 
 struct dt_def {

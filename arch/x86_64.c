@@ -746,6 +746,12 @@ static void def_parsed(const struct parsed_insn *pi, const struct dt_tok *toks,
 		d->value = src->imm;
 		return;
 	}
+	if ((!strcmp(pi->mnem, "xor") || !strcmp(pi->mnem, "sub")) && pi->nops == 2 &&
+	    !pi->unparsed && is_gpr(src) && src->reg == dst->reg &&
+	    (dst->reg_size == 8 || dst->reg_size == 4)) {
+		d->kind = DT_DEF_ZERO;	/* "xor %esi,%esi": the whole register */
+		return;
+	}
 	if (dst->reg_size != 8 || pi->unparsed)
 		return;
 	if ((!strcmp(pi->mnem, "movslq") || !strcmp(pi->mnem, "movsxd")) &&
@@ -801,6 +807,11 @@ static void def_parsed(const struct parsed_insn *pi, const struct dt_tok *toks,
 		d->kind = DT_DEF_ADDI;
 		d->src = dst->reg;
 		d->value = pi->mnem[0] == 's' ? -src->imm : src->imm;
+	} else if (!strcmp(pi->mnem, "or") && src->immediate && src->imm >= 0 &&
+		   is_gpr(dst) && dst->reg_size == 8) {
+		d->kind = DT_DEF_ORI;	/* "or $0x20,%rax" on 8 * i */
+		d->src = dst->reg;
+		d->value = src->imm;
 	} else if ((!strcmp(pi->mnem, "add") || !strcmp(pi->mnem, "sub")) &&
 		   is_gpr(src) && src->reg_size == 8) {
 		d->kind = pi->mnem[0] == 's' ? DT_DEF_SUB : DT_DEF_ADD;

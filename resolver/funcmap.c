@@ -81,7 +81,7 @@ static void take_def(struct func_insn *fi, const struct dt_def *d)
 		fi->clobbers |= 1ull << d->wb_reg;
 	if (d->kind == DT_DEF_ADDR || d->kind == DT_DEF_ADDI ||
 	    d->kind == DT_DEF_ADD || d->kind == DT_DEF_MUL || d->kind == DT_DEF_CALL ||
-	    d->kind == DT_DEF_SUB)
+	    d->kind == DT_DEF_SUB || d->kind == DT_DEF_ORI)
 		fi->value = d->value;
 	/* a spill through an index is not followed, only noted */
 	if (moves && (!based || (d->kind == DT_DEF_STORE && d->mem.index >= 0)))

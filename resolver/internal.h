@@ -605,6 +605,9 @@ bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr,
 /* Register reg at pc holds an integer the dataflow knows as n * m + c (an
  * index plus a constant): true with *c. */
 bool track_integer(struct dt_session *s, uint64_t pc, int reg, int64_t *c);
+/* What register reg at pc is proven a multiple of, besides its constant
+ * (n * m + c: n); 1 when nothing is known. */
+uint64_t track_multiple_of(struct dt_session *s, uint64_t pc, int reg);
 struct track_states;
 void track_states_free(struct track_states *t);
 /* Whether hit h, which gave r and th for an access, may answer it: a

@@ -132,17 +132,24 @@ static size_t same_pointer_accesses(struct dt_session *s, uint64_t pc,
  * (variable, dataflow): past its end or before its start it is most often
  * a member of a container, which containers.c may name; only an indexed
  * operand (p[i], the compiler stepping through an array) or a pointer the
- * dataflow saw move by whole elements is taken as an array's element. */
+ * dataflow saw move by whole elements is taken as an array's element.
+ * An indexed operand moves the pointer by stride bytes times an unknown
+ * integer: a pointee whose size divides stride is stepped through whole
+ * (p[i].f), and so is an array member at the offset whose elements divide
+ * it (p->vals[i]); anything else (a byte length added to an object's
+ * start, a tag stored after an array of other things) says nothing of
+ * where the access lands, and is no answer (bad_offset, ans->note). */
 static enum dt_reason attribute_operand(struct dt_session *s,
 					struct dt_answer *ans,
-					const struct access *acc, bool indexed)
+					const struct access *acc, bool indexed,
+					uint64_t stride)
 {
 	struct var_hit hits[MAX_CANDIDATES];
 	struct type_hit th, fallback = { .size = 0 };
 	const struct var_hit *fallback_var = NULL;
 	struct var_hit *outside = NULL;
 	enum dt_reason fallback_reason = DT_NO_TYPE;
-	bool inside = false;
+	bool inside = false, unstepped = false;
 	Dwarf_Addr dpc = ans->pc + (uint64_t)s->dwarf_adjust;
 	size_t n;
 
@@ -165,6 +172,16 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		if (hits[i].step && (off < 0 ||
 		    !type_in_array_of_step(s, &hits[i].pointee, (uint64_t)off, hits[i].step)))
 			continue;	/* somewhere in it, not in an array */
+		/* the index steps through whole pointees, or through an
+		 * array member at off (v->vals[i]) */
+		uint64_t size = 0;
+		if (stride && !(type_byte_size(&hits[i].pointee, &size) && size &&
+				stride % size == 0) &&
+		    !(off >= 0 && type_in_array_of_step(s, &hits[i].pointee,
+							(uint64_t)off, stride))) {
+			unstepped = true;
+			continue;	/* the index moves it by parts */
+		}
 		if (!indexed && !track_hit_trusted(&hits[i], r, &th)) {
 			if (!outside)
 				outside = &hits[i];
@@ -196,6 +213,14 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 			session_debug(s, "  %s", why);
 			ans->note = session_intern(s, why);
 		}
+	}
+	if (!fallback_var && unstepped) {
+		char why[128];
+		snprintf(why, sizeof(why), "indexed by %llu-byte steps, not whole "
+			 "elements of the pointee: the offset is unknown",
+			 (unsigned long long)stride);
+		ans->note = session_intern(s, why);
+		return DT_BAD_OFFSET;
 	}
 	if (!fallback_var)
 		return DT_NO_TYPE;
@@ -335,7 +360,7 @@ enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 	struct oom_guard g;
 	OOM_GUARD(s, g, return no_memory(ans, pc));
 	errno = 0;
-	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, NULL, false);
+	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, NULL, false, 0);
 	OOM_UNGUARD(g);
 	if (short_of_memory(s))
 		return no_memory(ans, pc);
@@ -478,16 +503,22 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	     __builtin_add_overflow(ans->disp, moved, &ans->disp)))
 		return DT_BAD_OFFSET;	/* a corrupt or fuzzed constant */
 	ans->reg = op.base;
-	enum dt_reason r = attribute_operand(s, ans, &acc, op.index >= 0);
+	/* the index's unknown part moves the base by multiples of stride */
+	uint64_t stride = op.index < 0 ? 0 :
+			  (uint64_t)op.scale * track_multiple_of(s, ans->pc, op.index);
+	enum dt_reason r = attribute_operand(s, ans, &acc, op.index >= 0, stride);
 	if (r == DT_OK || !s->dwarf)
 		return r;
 	/* "0x34(%rsi,%rdi,1)": the pointer may be the index, the base i * size */
 	if (op.index >= 0 && op.scale == 1) {
+		const char *note = ans->note;
 		ans->reg = op.index;
-		enum dt_reason ri = attribute_operand(s, ans, &acc, true);
+		enum dt_reason ri = attribute_operand(s, ans, &acc, true,
+						      track_multiple_of(s, ans->pc, op.base));
 		if (ri == DT_OK)
 			return ri;
 		ans->reg = op.base;
+		ans->note = note;
 	}
 	/* the register holds a static's address (lea, adrp + add), or the
 	 * thread pointer plus an offset ("mrs x0, tpidr_el0; add x0, x0,

@@ -55,6 +55,8 @@
 #define MAX_VISITS 32		/* per block, before giving up on a function */
 #define MAX_HITS 8
 #define MAX_MULT (1u << 24)
+#define ZERO_MULT (1u << 12)	/* what a zeroed register is known a
+				 * multiple of: room to scale it still */
 
 enum tv_kind { TV_UNKNOWN, TV_PTR, TV_ADDR, TV_INT };
 
@@ -562,6 +564,24 @@ static uint32_t add_const(struct dt_session *s, uint32_t a, int64_t k)
 	}
 }
 
+/* a | k: an add of k when a is an integer known as n * m + c whose bits
+ * below n's lowest set bit, c's, leave room for k without carrying
+ * ("lea 0x0(,%rsi,8),%rax; or $0x20,%rax" with rsi a multiple of 16);
+ * else unknown. */
+static uint32_t or_const(struct dt_session *s, uint32_t a, int64_t k)
+{
+	struct tval t = value(s, a);
+
+	if (t.kind != TV_INT || t.n <= 0 || k < 0)
+		return 0;
+	uint64_t low = (uint64_t)t.n & (0 - (uint64_t)t.n);	/* 2^j | n */
+	uint64_t c = (uint64_t)t.c & (low - 1);		/* bits under it */
+	if ((uint64_t)k >= low || (c & (uint64_t)k) || c + (uint64_t)k >= low ||
+	    (uint64_t)t.c >= low)
+		return 0;
+	return add_const(s, a, k);
+}
+
 static uint32_t mul_value(struct dt_session *s, uint32_t a, uint64_t k)
 {
 	struct tval x = as_int(value(s, a));
@@ -817,6 +837,14 @@ static void transfer(struct dt_session *s, const struct func_map *fm, size_t i,
 		break;
 	case DT_DEF_ADDI:
 		v = add_const(s, reg_value(s, st, fi, fi->def_src), fi->value);
+		break;
+	case DT_DEF_ORI:
+		v = or_const(s, reg_value(s, st, fi, fi->def_src), fi->value);
+		break;
+	case DT_DEF_ZERO:
+		/* 0 is a multiple of anything: of ZERO_MULT here, so that a
+		 * loop counter from 0 by k joins as a multiple of k */
+		v = make_int_c(s, 0, ZERO_MULT, 0);
 		break;
 	case DT_DEF_ADD:
 		v = reg_value(s, st, fi, fi->def_src2);
@@ -1181,6 +1209,13 @@ bool track_integer(struct dt_session *s, uint64_t pc, int reg, int64_t *c)
 		return false;
 	*c = v.c;
 	return true;
+}
+
+uint64_t track_multiple_of(struct dt_session *s, uint64_t pc, int reg)
+{
+	struct tval v = value_before(s, pc, reg);
+
+	return v.kind == TV_INT && v.n > 0 ? (uint64_t)v.n : 1;
 }
 
 bool track_address(struct dt_session *s, uint64_t pc, int reg, uint64_t *addr,

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# An indexed operand is an element of the base's pointee only when the
+# index steps by whole elements (its scale times what the dataflow proves
+# it a multiple of): bytes stored after a struct and tags after an array
+# of other things are bad_offset with a reason, never a member.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+
+fixture=$DT_SRC/tests/fixtures/indexed.c
+for cc in $(dt_cc_list); do
+	for o in 1 2; do
+		b=ix-$cc-$o
+		$cc -O$o -g -o $b "$fixture"
+		# the memory accesses of FUNCTION, answered with -v
+		ans() {
+			"$DTINSNS" $b $1 | grep "(" | cut -f1 | "$DTRESOLVE" -v -e $b
+		}
+		dt_test "$cc -O$o: a terminator after a header is no member of it" "
+			ans str_terminate >out &&
+			test -s out && ! grep -q '	ok	' out &&
+			! grep '	bad_offset	' out | grep -qv 'indexed by' || dt_show out
+		"
+		dt_test "$cc -O$o: a tag after an array of values is none of them" "
+			ans tag_after >out &&
+			test -s out && ! grep -q 'union value' out || dt_show out
+		"
+		dt_test "$cc -O$o: whole elements are still named" "
+			ans hdr_lru >out && grep -q 'struct hdr	8	lru' out &&
+			ans value_tt >out2 && grep -q 'union value	8	s.tt' out2 ||
+			dt_show out out2
+		"
+	done
+done
+dt_done
