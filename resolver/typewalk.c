@@ -6,9 +6,9 @@
  *
  * Naming rules (DESIGN.md): a struct or union is named by its tag even when
  * reached through a typedef; the typedef names it only when it has no tag.
- * A union names its first declared member covering the offset whose
- * innermost field there has the access's size, else its first covering
- * member.  An array member names the element index ("slots[3]").  An
+ * A union names its member covering the offset whose innermost field
+ * there has the access's size and kind; when several fit equally, all of
+ * them ("{lnglen|hnext}"), never one picked by order.  An array member names the element index ("slots[3]").  An
  * offset past the end of the type is an element of an array of it
  * (p[1].x): type and field of the element, offset taken modulo the size.
  */
@@ -364,9 +364,17 @@ static int member_score(struct dt_session *s, Dwarf_Die *m, Dwarf_Die *mt,
  * declared of equals.  When off is in a hole or padding, the first member
  * the access reaches into (a wide load of a bitfield word that starts
  * before the bitfields). */
+/* Union members the access cannot tell apart, for naming them all. */
+#define MAX_TIES 6
+struct ties {
+	struct member_pick m[MAX_TIES];
+	size_t n;
+	bool more;			/* past MAX_TIES */
+};
+
 static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 			const struct access *acc, int depth,
-			struct member_pick *pick)
+			struct member_pick *pick, struct ties *ties)
 {
 	const struct member_table *tab = member_table_get(s, t);
 	bool is_union = dwarf_tag(t) == DW_TAG_union_type;
@@ -374,6 +382,8 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 	uint64_t reach = acc && acc->size > 1 ? acc->size : 1;
 	struct member_pick next = { .start = UINT64_MAX };
 
+	if (ties)
+		ties->n = 0, ties->more = false;
 	for (size_t i = 0; tab && i < tab->n; i++) {
 		const struct member_entry *e = &tab->v[i];
 		if (off < e->start || off >= e->end) {
@@ -386,6 +396,14 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 		if (score > best) {
 			*pick = (struct member_pick){ e->m, e->mt, e->start };
 			best = score;
+			if (ties)
+				ties->n = 0, ties->more = false;
+		}
+		if (ties && is_union && score == best) {
+			if (ties->n < MAX_TIES)
+				ties->m[ties->n++] = (struct member_pick){ e->m, e->mt, e->start };
+			else
+				ties->more = true;
 		}
 		if (!is_union && !(acc && acc->bits))
 			return true;	/* one member covers a byte of a struct */
@@ -395,6 +413,33 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 		return true;
 	}
 	return best > 0;
+}
+
+/* Union members the access fits equally well: not one of them, all of
+ * them, "{lnglen|hnext}" (each with its own path inside: "{a.x|b}"), as
+ * DESIGN.md says; the first's leaf is returned. */
+static struct leaf name_ties(struct dt_session *s, const struct ties *ties,
+			     uint64_t off, const struct access *acc,
+			     struct path_buf *p, int depth)
+{
+	struct leaf first = { 0, false };
+
+	path_add(p, "%s{", p->used ? "." : "");
+	for (size_t i = 0; i < ties->n; i++) {
+		struct path_buf sub = { .used = 0 };
+		Dwarf_Die m = ties->m[i].die, mt = ties->m[i].type;
+		char buf[NAME_MAX_LEN];
+		const char *name = member_name(&m, buf, sizeof(buf));
+		if (*name)
+			path_add(&sub, "%s", name);
+		struct leaf l = walk_members(s, &mt, off - ties->m[i].start, acc, &sub,
+					     depth + 1);
+		if (!i)
+			first = l;
+		path_add(p, "%s%s", i ? "|" : "", sub.used ? sub.s : "(anonymous)");
+	}
+	path_add(p, "%s}", ties->more ? "|..." : "");
+	return first;
 }
 
 /* Descend from t to the innermost member covering off (or reached by the
@@ -432,8 +477,11 @@ static struct leaf walk_members(struct dt_session *s, Dwarf_Die *t,
 	}
 
 	struct member_pick pick;
-	if (!pick_member(s, t, off, acc, depth, &pick))
+	struct ties ties;
+	if (!pick_member(s, t, off, acc, depth, &pick, p ? &ties : NULL))
 		return l;	/* a hole or tail padding */
+	if (p && ties.n > 1)
+		return name_ties(s, &ties, off, acc, p, depth);
 	if (p) {
 		char buf[NAME_MAX_LEN];
 		const char *name = member_name(&pick.die, buf, sizeof(buf));
@@ -469,7 +517,7 @@ static enum step step_down(struct dt_session *s, Dwarf_Die *t, uint64_t *off,
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 	    tag != DW_TAG_class_type)
 		return STEP_LEAF;
-	if (!pick_member(s, t, *off, acc, depth, pick) || pick->start > *off)
+	if (!pick_member(s, t, *off, acc, depth, pick, NULL) || pick->start > *off)
 		return STEP_NONE;
 	*off -= pick->start;
 	*t = pick->type;

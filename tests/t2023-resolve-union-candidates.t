@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# When an access cannot decide between union members (same size, same
+# kind), the field names every candidate ("u.{lnglen|hnext}") in every
+# format; where the access's size or kind decides, the one member.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+
+fixture=$DT_SRC/tests/fixtures/unions.c
+for cc in $(dt_cc_list); do
+	for o in 0 2; do
+		b=un-$cc-$o
+		$cc -O$o -g -o $b "$fixture"
+		ans() {
+			"$DTINSNS" $b $1 | grep "(%rdi)\|(%rax)\|(%rdx)" | cut -f1 |
+				"$DTRESOLVE" -e $b ${2:-}
+		}
+		dt_test "$cc -O$o: a length or a pointer: both named" "
+			ans str_u >out && grep -q 'struct tstring	8	u.{lnglen|hnext}$' out ||
+			dt_show out
+		"
+		dt_test "$cc -O$o: a byte of an IPv4 or IPv6 address: both named" "
+			ans addr_byte >out && grep -q 'struct addr	4	a.{ipv4\\[0\\]|ipv6\\[0\\]}$' out ||
+			dt_show out
+		"
+		dt_test "$cc -O$o: a float load names the float, an int load the int" "
+			ans num_f >out && grep -q 'union num	0	f$' out &&
+			ans num_i >out2 && grep -q 'union num	0	i$' out2 || dt_show out out2
+		"
+		dt_test "$cc -O$o: json and perf formats carry the candidates" "
+			ans str_u --format=json >out.json && grep -q '\"field\":\"u.{lnglen|hnext}\"' out.json &&
+			ans str_u --format=perf >out.perf && grep -q '^struct tstring +8 (u.{lnglen|hnext})$' out.perf ||
+			dt_show out.json out.perf
+		"
+	done
+done
+dt_done
