@@ -629,8 +629,14 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 		off = (int64_t)((uint64_t)off % size);	/* element of an array */
 	out->offset = off;
 	path.s[0] = '\0';
-	walk_members(s, &t, (uint64_t)off, acc, &path, 0);
+	struct leaf l = walk_members(s, &t, (uint64_t)off, acc, &path, 0);
 	out->field = session_intern(s, path.s);
+	/* bytes no member of a struct holds (its tail padding, a hole the
+	 * access stays in): not this struct's data, but most often a larger
+	 * object's that starts like it (a common header) */
+	if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) &&
+	    !path.used && !l.size)
+		return DT_BAD_OFFSET;
 	return DT_OK;
 }
 

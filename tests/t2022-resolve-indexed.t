@@ -3,7 +3,9 @@
 # An indexed operand is an element of the base's pointee only when the
 # index steps by whole elements (its scale times what the dataflow proves
 # it a multiple of): bytes stored after a struct and tags after an array
-# of other things are bad_offset with a reason, never a member.
+# of other things are bad_offset with a reason, never a member.  Bytes in
+# a struct's tail padding (a common header's, read as a larger object)
+# are no member of it either.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 
@@ -24,6 +26,11 @@ for cc in $(dt_cc_list); do
 		dt_test "$cc -O$o: a tag after an array of values is none of them" "
 			ans tag_after >out &&
 			test -s out && ! grep -q 'union value' out || dt_show out
+		"
+		dt_test "$cc -O$o: a read in a common header's padding is no member of it" "
+			ans shrlen_of >out &&
+			test -s out && ! grep -q 'struct gcobj	11' out &&
+			grep -q '	bad_offset	' out || dt_show out
 		"
 		dt_test "$cc -O$o: whole elements are still named" "
 			ans hdr_lru >out && grep -q 'struct hdr	8	lru' out &&
