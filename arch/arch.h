@@ -233,6 +233,11 @@ struct dt_arch {
 	 * so a bitfield loaded just before is named by the bits used. */
 	bool (*tests_bits)(const struct dt_tok *toks, size_t ntoks, int *reg,
 			   uint64_t *bits);
+	/* True when the instruction shifts a register right by a constant
+	 * ("shr $0x3,%eax"): *reg and *by, so that the mask after it names
+	 * the bits of the load before it.  NULL: not followed. */
+	bool (*shifts_right)(const struct dt_tok *toks, size_t ntoks, int *reg,
+			     unsigned *by);
 };
 
 extern const struct dt_arch dt_arch_x86_64;

@@ -869,6 +869,24 @@ static bool x86_tests_bits(const struct dt_tok *toks, size_t n, int *reg,
 	return *bits != 0;
 }
 
+static bool x86_shifts_right(const struct dt_tok *toks, size_t n, int *reg,
+			     unsigned *by)
+{
+	struct parsed_insn pi;
+
+	parse_insn(toks, n, &pi);
+	if (!starts_with(pi.mnem, "shr") && !starts_with(pi.mnem, "sar"))
+		return false;
+	const struct operand *dst = &pi.ops[pi.nops ? pi.nops - 1 : 0];
+	if (!pi.nops || pi.nops > 2 || !dst->reg_only || dst->reg < 0 ||
+	    (pi.nops == 2 && (!pi.ops[0].immediate || pi.ops[0].imm < 0 ||
+			      pi.ops[0].imm >= 64)))
+		return false;
+	*reg = dst->reg;
+	*by = pi.nops == 2 ? (unsigned)pi.ops[0].imm : 1;	/* "shr %eax": 1 */
+	return true;
+}
+
 static bool x86_is_stack_canary(const struct dt_mem_op *op)
 {
 	/* gcc's -fstack-protector reads the guard at %fs:0x28 in user
@@ -951,5 +969,6 @@ const struct dt_arch dt_arch_x86_64 = {
 			(1u << X86_R9) | (1u << X86_R10) | (1u << X86_R11),
 	.is_stack_canary = x86_is_stack_canary,
 	.tests_bits = x86_tests_bits,
+	.shifts_right = x86_shifts_right,
 	.quick_decode = x86_quick_decode,
 };

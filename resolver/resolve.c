@@ -387,10 +387,21 @@ static uint64_t bits_tested_next(struct dt_session *s,
 	s->arch->def(insn->toks, insn->ntoks, insn->pc, insn->len, &d);
 	if (d.dst < 0 || d.kind == DT_DEF_STORE ||
 	    !decoder_run(s->decoder, insn->pc + insn->len, code + insn->len,
-			 avail - insn->len, &next) ||
-	    !s->arch->tests_bits(next.toks, next.ntoks, &reg, &bits) ||
-	    reg != d.dst)
+			 avail - insn->len, &next))
 		return 0;
+	/* "movzbl (%rdi),%eax; shr $0x2,%al; and $0x1,%eax": the mask's
+	 * bits, moved back by the shift */
+	unsigned by = 0;
+	size_t at = insn->len + next.len;
+	if (s->arch->shifts_right &&
+	    s->arch->shifts_right(next.toks, next.ntoks, &reg, &by) && reg == d.dst &&
+	    (avail <= at || !decoder_run(s->decoder, insn->pc + at, code + at,
+					 avail - at, &next)))
+		return 0;
+	if (!s->arch->tests_bits(next.toks, next.ntoks, &reg, &bits) ||
+	    reg != d.dst || by >= 64)
+		return 0;
+	bits <<= by;
 	return size < 8 ? bits & ((1ull << size * 8) - 1) : bits;
 }
 

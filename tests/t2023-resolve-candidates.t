@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # When an access cannot decide between union members (same size, same
 # kind), the field names every candidate ("u.{lnglen|hnext}") in every
-# format; where the access's size or kind decides, the one member.
+# format; where the access's size or kind decides, the one member.  The
+# same for bitfields sharing a byte: a load taken apart by a shift the
+# code computes names them all, a shift by a constant and a mask the
+# one whose bits they keep.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 
@@ -26,6 +29,18 @@ for cc in $(dt_cc_list); do
 		dt_test "$cc -O$o: a float load names the float, an int load the int" "
 			ans num_f >out && grep -q 'union num	0	f$' out &&
 			ans num_i >out2 && grep -q 'union num	0	i$' out2 || dt_show out out2
+		"
+		dt_test "$cc -O$o: a byte of bitfields shifted by a variable: both named" "
+			ans task_prio >out && grep -q 'struct task	0	{state|prio}$' out ||
+			dt_show out
+		"
+		# -O0 shifts and masks after a trip through the stack: then
+		# both bitfields are named, never prio alone
+		dt_test "$cc -O$o: shifted by a constant and masked: the one" "
+			ans task_state_set >out &&
+			if [ $o = 2 ]; then grep -q 'struct task	0	state$' out
+			else grep -q 'struct task	0	\\(state\\|{state|prio}\\)$' out; fi ||
+			dt_show out
 		"
 		dt_test "$cc -O$o: json and perf formats carry the candidates" "
 			ans str_u --format=json >out.json && grep -q '\"field\":\"u.{lnglen|hnext}\"' out.json &&
