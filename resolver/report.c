@@ -715,6 +715,16 @@ static void print_incomplete(FILE *f, const struct dt_report *r)
 			dt_report_samples(r, -1), r->in_file);
 }
 
+/* The same in json: an "incomplete" member, after sep (",": another
+ * member before it), nothing when the input was read whole. */
+static void json_incomplete(FILE *f, const struct dt_report *r, const char *sep)
+{
+	if (r->in_file)
+		fprintf(f, "%s\"incomplete\":{\"samples_read\":%" PRIu64
+			",\"samples_in_file\":%" PRIu64 "}", sep,
+			dt_report_samples(r, -1), r->in_file);
+}
+
 static void print_header(FILE *f, const struct dt_report *r)
 {
 	fprintf(f, "# dtprof: data-type profile\n");
@@ -975,12 +985,9 @@ static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
 			r->total.samples[e], r->total.period[e], r->total.loads[e],
 			r->total.stores[e], r->total.rmw[e]);
 	}
-	fputs("],", f);
-	if (r->in_file)
-		fprintf(f, "\"incomplete\":{\"samples_read\":%" PRIu64
-			",\"samples_in_file\":%" PRIu64 "},",
-			dt_report_samples(r, -1), r->in_file);
-	fputs("\"types\":[", f);
+	fputc(']', f);
+	json_incomplete(f, r, ",");
+	fputs(",\"types\":[", f);
 	for (size_t i = 0; i < r->ntypes; i++) {
 		fprintf(f, "%s{\"type\":", i ? "," : "");
 		report_json_string(f, v[i]->name);
@@ -1021,10 +1028,7 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 			fputc(']', f);
 		}
 		fputc('}', f);
-		if (r->in_file)
-			fprintf(f, ",\"incomplete\":{\"samples_read\":%" PRIu64
-				",\"samples_in_file\":%" PRIu64 "}",
-				dt_report_samples(r, -1), r->in_file);
+		json_incomplete(f, r, ",");
 		fputs("}\n", f);
 		return;
 	}

@@ -178,6 +178,14 @@ dt_eval_builds() {
 	done
 }
 
+# dt_answers BINARY FUNCTION [DTRESOLVE-ARG...]: dtresolve's answers for
+# FUNCTION's instructions with a memory operand (a parenthesised one).
+dt_answers() {
+	_bin=$1 _fn=$2
+	shift 2
+	"$DTINSNS" "$_bin" "$_fn" | grep "(" | cut -f1 | "$DTRESOLVE" -e "$_bin" "$@"
+}
+
 # Address of the Nth instruction (1-based) of SYMBOL in BINARY.
 dt_insn_addr() {
 	"$DTINSNS" "$1" "$2" | sed -n "${3:-1}p" | cut -f1

@@ -14,10 +14,7 @@ for cc in $(dt_cc_list); do
 	for o in 1 2; do
 		b=ix-$cc-$o
 		$cc -O$o -g -o $b "$fixture"
-		# the memory accesses of FUNCTION, answered with -v
-		ans() {
-			"$DTINSNS" $b $1 | grep "(" | cut -f1 | "$DTRESOLVE" -v -e $b
-		}
+		ans() { dt_answers $b $1 -v; }
 		dt_test "$cc -O$o: a terminator after a header is no member of it" "
 			ans str_terminate >out &&
 			test -s out && ! grep -q '	ok	' out &&

@@ -14,10 +14,7 @@ for cc in $(dt_cc_list); do
 	for o in 0 2; do
 		b=un-$cc-$o
 		$cc -O$o -g -o $b "$fixture"
-		ans() {
-			"$DTINSNS" $b $1 | grep "(%rdi)\|(%rax)\|(%rdx)" | cut -f1 |
-				"$DTRESOLVE" -e $b ${2:-}
-		}
+		ans() { dt_answers $b "$@"; }
 		dt_test "$cc -O$o: a length or a pointer: both named" "
 			ans str_u >out && grep -q 'struct tstring	8	u.{lnglen|hnext}$' out ||
 			dt_show out
