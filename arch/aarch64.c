@@ -512,7 +512,35 @@ static bool a64_tests_bits(const struct dt_tok *toks, size_t n, int *reg,
 		*bits = (uint64_t)p.imm;
 		return *bits != 0;
 	}
+	/* "ubfx w0, w1, #3, #5": bits 3..7 of w1 */
+	if (!strcmp(p.mnem, "ubfx") && p.nregs == 2 && p.regs[1] >= 0) {
+		int64_t imm[2];
+		size_t k = 0;
+		for (size_t i = 0; i < n && k < 2; i++)
+			if (toks[i].kind == DT_TOK_IMMEDIATE)
+				imm[k++] = imm_value(toks[i].text);
+		if (k != 2 || imm[0] < 0 || imm[1] <= 0 || imm[0] + imm[1] > 64)
+			return false;
+		*reg = p.regs[1];
+		*bits = (imm[1] == 64 ? ~0ull : (1ull << imm[1]) - 1) << imm[0];
+		return true;
+	}
 	return false;
+}
+
+/* "lsr w0, w0, #3": a register shifted right in place by a constant */
+static bool a64_shifts_right(const struct dt_tok *toks, size_t n, int *reg,
+			     unsigned *by)
+{
+	struct parsed p;
+
+	parse(toks, n, &p);
+	if (strcmp(p.mnem, "lsr") || p.nregs != 2 || !p.has_imm ||
+	    p.regs[0] < 0 || p.regs[0] != p.regs[1] || p.imm < 0 || p.imm >= 64)
+		return false;
+	*reg = p.regs[0];
+	*by = (unsigned)p.imm;
+	return true;
 }
 
 static bool a64_is_stack_canary(const struct dt_mem_op *op)
@@ -697,4 +725,5 @@ const struct dt_arch dt_arch_aarch64 = {
 	.caller_saved = (1u << 19) - 1,
 	.is_stack_canary = a64_is_stack_canary,
 	.tests_bits = a64_tests_bits,
+	.shifts_right = a64_shifts_right,
 };

@@ -46,4 +46,17 @@ for cc in $(dt_cc_list); do
 		"
 	done
 done
+# AArch64: ubfx names the bits it extracts, lsr then and the bits kept
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
+	aarch64-linux-gnu-gcc -O2 -g -o un-a64 "$fixture"
+	dt_test 'aarch64 -O2: ubfx names the bitfield, a variable shift both' '
+		"$DTINSNS" un-a64 task_state_set | grep "\[" | cut -f1 |
+			"$DTRESOLVE" -e un-a64 >out && grep -q "struct task	0	state$" out &&
+		"$DTINSNS" un-a64 task_prio | grep "\[" | cut -f1 |
+			"$DTRESOLVE" -e un-a64 >out2 && grep -q "struct task	0	{state|prio}$" out2 ||
+		dt_show out out2
+	'
+elif [ "${DT_TEST_STRICT:-0}" = 1 ]; then
+	dt_test 'aarch64 -O2: ubfx names the bitfield' 'false # no aarch64-linux-gnu-gcc'
+fi
 dt_done
