@@ -578,25 +578,17 @@ static char *path_join(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-/* The directories libdw looks for split DWARF beside: those of the real
- * paths of the binary and of its debug file. */
-static void split_dirs(struct dt_session *s, char *dirs[2])
+/* The files libdw may have read the DWARF from, real paths (NULL when
+ * none): the binary and its debug file. */
+static void split_sources(struct dt_session *s, char *files[2])
 {
 	const char *main_file = NULL, *debug_file = NULL;
-	const char *files[2];
 
 	if (s->mod)
 		dwfl_module_info(s->mod, NULL, NULL, NULL, NULL, NULL, &main_file,
 				 &debug_file);
-	files[0] = main_file ? main_file : s->path;
-	files[1] = debug_file;
-	for (int i = 0; i < 2; i++) {
-		char *real = files[i] ? realpath(files[i], NULL) : NULL;
-		char *slash = real ? strrchr(real, '/') : NULL;
-		if (slash)
-			*slash = '\0';
-		dirs[i] = real;
-	}
+	files[0] = realpath(main_file ? main_file : s->path, NULL);
+	files[1] = debug_file ? realpath(debug_file, NULL) : NULL;
 }
 
 /* Whether every file libdw would open to find skeleton cu's split unit
@@ -610,36 +602,38 @@ static bool split_files_safe(struct dt_session *s, Dwarf_Die *cu)
 	const char *name = dwarf_formstring(dwarf_attr(cu, DW_AT_dwo_name, &a) ?:
 					    dwarf_attr(cu, DW_AT_GNU_dwo_name, &a));
 	const char *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
-	char *dirs[2], *path;
+	char *files[2], *path;
 	bool unsafe = false;
 
-	split_dirs(s, dirs);
+	split_sources(s, files);
 	for (int i = 0; i < 2 && !unsafe; i++) {
-		if (!dirs[i])
+		if (!files[i])
 			continue;
 		/* the package: the file libdw read, with .dwp added */
-		const char *file = i == 0 ? s->path : NULL;
-		char *real = file ? realpath(file, NULL) : NULL;
-		if (real && asprintf(&path, "%s.dwp", real) >= 0) {
+		if (asprintf(&path, "%s.dwp", files[i]) >= 0) {
 			unsafe = split_file_unsafe(s, path);
 			free(path);
 		}
-		free(real);
 		if (!name || unsafe)
 			continue;
-		path = path_join(dirs[i], name);
+		/* NAME.dwo beside that file, and under its COMP_DIR */
+		char *dir = strdup(files[i]), *slash = dir ? strrchr(dir, '/') : NULL;
+		if (slash)
+			*slash = '\0';
+		path = dir ? path_join(dir, name) : NULL;
 		unsafe = split_file_unsafe(s, path);
 		free(path);
-		if (comp_dir && !unsafe) {
-			char *dir = path_join(dirs[i], comp_dir);
-			path = dir ? path_join(dir, name) : NULL;
+		if (comp_dir && dir && !unsafe) {
+			char *cdir = path_join(dir, comp_dir);
+			path = cdir ? path_join(cdir, name) : NULL;
 			unsafe = split_file_unsafe(s, path);
 			free(path);
-			free(dir);
+			free(cdir);
 		}
+		free(dir);
 	}
-	free(dirs[0]);
-	free(dirs[1]);
+	free(files[0]);
+	free(files[1]);
 	return !unsafe;
 }
 
