@@ -384,6 +384,10 @@ int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg);
  * before it); -ENOTSUP when records are compressed (perf record -z);
  * -errno when it cannot be mapped. */
 int dt_perfdata_count_samples(int fd, uint64_t *samples);
+/* The times of the first and last sample of the perf.data file open at
+ * fd (its HEADER_SAMPLE_TIME feature, perf 5.x on): 0; -ENOENT without
+ * them; -EPROTO for no perf.data file or a corrupt feature. */
+int dt_perfdata_sample_times(int fd, uint64_t *first, uint64_t *last);
 /* Path of a readable vmlinux for the running kernel, malloc'd; NULL. */
 char *dt_find_vmlinux(void);
 /* True for perf's name of a kernel module: "[sch_fq]", or a .ko path. */

@@ -28,6 +28,7 @@
 #define HEADER_SIZE 104
 #define FEATURE_BITMAP_AT 72
 #define HEADER_BUILD_ID 2
+#define HEADER_SAMPLE_TIME 21	/* { u64 first, last; } sample times */
 #define RECORD_NAME_AT 36	/* header 8, pid 4, build-id 20 + size 4 */
 #define MISC_CPUMODE_MASK 7
 #define MISC_KERNEL 1
@@ -68,9 +69,10 @@ bool dt_perfdata_is(int fd)
 	       read_at(fd, magic, sizeof(magic), 0) && !memcmp(magic, MAGIC, 8);
 }
 
-/* Where the build-id table is: its offset and size; -ENOENT without one,
- * -EPROTO when this is no perf.data file of this machine's byte order. */
-static int find_table(int fd, uint64_t *off, uint64_t *size)
+/* Where feature section `feature` (< 64) is: its offset and size;
+ * -ENOENT without one, -EPROTO when this is no perf.data file of this
+ * machine's byte order. */
+static int find_feature(int fd, unsigned feature, uint64_t *off, uint64_t *size)
 {
 	uint8_t h[HEADER_SIZE], sec[16];
 
@@ -79,10 +81,10 @@ static int find_table(int fd, uint64_t *off, uint64_t *size)
 		return -EPROTO;
 	uint64_t data_off = u64_at(h + 40), data_size = u64_at(h + 48);
 	uint64_t bits = u64_at(h + FEATURE_BITMAP_AT);
-	if (!(bits & (1u << HEADER_BUILD_ID)))
+	if (!(bits & (1ull << feature)))
 		return -ENOENT;
 	/* one section per feature set before it */
-	uint64_t index = (uint64_t)__builtin_popcountll(bits & ((1u << HEADER_BUILD_ID) - 1));
+	uint64_t index = (uint64_t)__builtin_popcountll(bits & ((1ull << feature) - 1));
 	uint64_t at;
 	if (__builtin_add_overflow(data_off, data_size, &at) ||
 	    __builtin_add_overflow(at, index * sizeof(sec), &at) ||
@@ -90,7 +92,30 @@ static int find_table(int fd, uint64_t *off, uint64_t *size)
 		return -EPROTO;
 	*off = u64_at(sec);
 	*size = u64_at(sec + 8);
-	return *size > MAX_TABLE ? -EPROTO : 0;
+	return 0;
+}
+
+/* Where the build-id table is (find_feature), of a size perf writes. */
+static int find_table(int fd, uint64_t *off, uint64_t *size)
+{
+	int err = find_feature(fd, HEADER_BUILD_ID, off, size);
+
+	return !err && *size > MAX_TABLE ? -EPROTO : err;
+}
+
+int dt_perfdata_sample_times(int fd, uint64_t *first, uint64_t *last)
+{
+	uint8_t t[16];
+	uint64_t off, size;
+	int err = find_feature(fd, HEADER_SAMPLE_TIME, &off, &size);
+
+	if (err)
+		return err;
+	if (size < sizeof(t) || !read_at(fd, t, sizeof(t), off))
+		return -EPROTO;
+	*first = u64_at(t);
+	*last = u64_at(t + 8);
+	return *first <= *last ? 0 : -EPROTO;
 }
 
 int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg)

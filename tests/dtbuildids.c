@@ -4,7 +4,8 @@
  * dtprof reads it (resolver/perfdata.c), one line an entry, in perf
  * buildid-list's form, with what else an entry says:
  *   BUILDID NAME [kernel] [guest]
- * With -c, first "samples N", the samples its data section holds.
+ * With -c, first "samples N", the samples its data section holds, and
+ * "times FIRST LAST" (ns) when the file records them.
  * Exit status 0, 1 for no table (said on stderr), 2 for usage.
  *   dtbuildids [-c] PERF.DATA
  */
@@ -48,6 +49,10 @@ int main(int argc, char **argv)
 		printf("samples ? %s\n", strerror(-cerr));
 	else if (count)
 		printf("samples %llu\n", (unsigned long long)n);
+	uint64_t first, last;
+	if (count && !dt_perfdata_sample_times(fd, &first, &last))
+		printf("times %llu %llu\n", (unsigned long long)first,
+		       (unsigned long long)last);
 	int err = dt_perfdata_build_ids(fd, print_entry, NULL);
 	close(fd);
 	if (err)

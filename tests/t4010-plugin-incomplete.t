@@ -21,6 +21,12 @@ dt_test 'the samples perf.data holds, counted as perf script counts them' '
 	"$DT_BUILD/tests/dtbuildids" -c p.data >ids &&
 	test "$(head -n 1 ids)" = "samples $n" || dt_show ids
 '
+# the last sample's time, which the plugin compares with the last it saw
+dt_test 'the last sample time perf.data records is perf script'"'"'s last' '
+	last=$(perf script -i p.data -F time 2>/dev/null | tail -n 1 | tr -d " :" | tr -d .) &&
+	got=$(sed -n "s/^times [0-9]* \([0-9]*\)[0-9][0-9][0-9]$/\1/p" ids) &&
+	test -n "$got" && test "$got" = "$(echo $last | sed "s/^0*//")" || dt_show ids
+'
 
 dt_test 'every sample read: no warning' '
 	dt_perf_script perf -i p.data --dlarg stat --dlarg report >out 2>err &&
