@@ -90,6 +90,9 @@ void decoded_insn_text(const struct decoded_insn *insn, char *buf,
 struct member_entry {
 	Dwarf_Die m, mt;	/* the member, its type peeled */
 	uint64_t start, end;	/* the bytes it spans */
+	uint64_t first_bit, nbits;	/* a bitfield's bits in the parent
+					 * (type_bitfield_bits); nbits 0:
+					 * not a bitfield */
 };
 /* An aggregate's storage members, in declaration order. */
 struct member_table {

@@ -53,6 +53,8 @@ static struct member_table *build(struct dt_session *s, Dwarf_Die *t)
 		if (!die_type(&m, &e.mt) || !type_peel(&e.mt, &e.mt) ||
 		    !member_extent(&m, &e.mt, &e.start, &e.end, &open))
 			continue;
+		if (!type_bitfield_bits(&m, &e.mt, &e.first_bit, &e.nbits))
+			e.nbits = 0;
 		if (GROW(tab->v, cap, tab->n, 8)) {
 			free(tab->v);
 			free(tab);

@@ -382,25 +382,21 @@ static bool bits_in_bytes(uint64_t fb, uint64_t nb, uint64_t off, uint64_t len)
  * (a byte loaded, then shifted and masked in a register): every bitfield
  * the bytes [off, off + reach) hold, from entry i on, is a candidate. */
 static bool bitfield_group(const struct member_table *tab, size_t i,
-			   uint64_t off, uint64_t reach, struct member_pick *pick,
-			   struct ties *ties)
+			   uint64_t off, uint64_t reach, struct ties *ties)
 {
 	for (size_t j = i + 1; ties && j < tab->n; j++) {
 		const struct member_entry *e = &tab->v[j];
-		Dwarf_Die m = e->m, mt = e->mt;
-		uint64_t fb, nb;
 		if (e->start >= off + reach || e->end <= off)
 			continue;
-		if (!type_bitfield_bits(&m, &mt, &fb, &nb))
+		if (!e->nbits)
 			break;		/* a whole member: the group ends */
-		if (!bits_in_bytes(fb, nb, off, reach))
+		if (!bits_in_bytes(e->first_bit, e->nbits, off, reach))
 			continue;
 		if (ties->n < MAX_TIES)
 			ties->m[ties->n++] = (struct member_pick){ e->m, e->mt, e->start };
 		else
 			ties->more = true;
 	}
-	(void)pick;
 	return true;
 }
 
@@ -424,9 +420,9 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 			continue;
 		}
 		Dwarf_Die m = e->m, mt = e->mt;
-		uint64_t fb, nb;
-		bool bits = !is_union && type_bitfield_bits(&m, &mt, &fb, &nb);
-		if (bits && !(acc && acc->bits) && !bits_in_bytes(fb, nb, off, reach))
+		bool bits = !is_union && e->nbits;
+		if (bits && !(acc && acc->bits) &&
+		    !bits_in_bytes(e->first_bit, e->nbits, off, reach))
 			continue;	/* its unit covers off, its bits do not */
 		int score = member_score(s, &m, &mt, e->start, off, acc, depth, is_union);
 		if (score > best) {
@@ -446,7 +442,7 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 		if (!is_union && !bits && !(acc && acc->bits))
 			return true;	/* one member covers a byte of a struct */
 		if (bits && !(acc && acc->bits))
-			return bitfield_group(tab, i, off, reach, pick, ties);
+			return bitfield_group(tab, i, off, reach, ties);
 	}
 	if (!best && next.start != UINT64_MAX) {
 		*pick = next;
