@@ -8,6 +8,7 @@
 #   make bench-kernel    dtresolve on Debian's vmlinux and two modules (downloads once)
 #   make coverage        attribution per category, compiler and -O level
 #   make fuzz-accuracy   random programs checked by execution (SEEDS=200)
+#   make accuracy-addresses  data addresses from registers, checked under gdb
 #   make fuzz            AFL++ on every parser, FUZZ_SECONDS a target
 #   make demo            record and analyse the built-in example
 #   make install         PREFIX=/usr/local DESTDIR=
@@ -55,7 +56,7 @@ LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
 	  resolver/funcmap.c resolver/layout.c resolver/dsos.c \
 	  resolver/maps.c resolver/stream.c resolver/globals.c \
 	  resolver/track.c resolver/containers.c resolver/datasrc.c \
-	  resolver/sharing.c resolver/tables.c resolver/typenames.c \
+	  resolver/sharing.c resolver/objects.c resolver/reallines.c resolver/dataaddr.c resolver/tables.c resolver/typenames.c \
 	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
 	  resolver/debuginfo.c resolver/debugcache.c resolver/demangle.c resolver/oom.c resolver/relocs.c resolver/kmodules.c resolver/perfdata.c \
 	  resolver/pages.c resolver/members.c resolver/children.c resolver/linefiles.c resolver/loclist.c resolver/typememo.c resolver/unitwalk.c \
@@ -179,6 +180,13 @@ fuzz-accuracy:
 	DT_BUILD=$(abspath $(O)) tests/gen/run -w $(O)/accuracy $(FIRST_SEED) $(SEEDS) \
 		$(ACCURACY_BUILDS)
 
+# Data addresses computed from --user-regs samples, checked under gdb on
+# the fixture, the examples and perf itself (built as make bench does).
+accuracy-addresses:
+	@sh contrib/install-deps.sh --if-missing $(BENCH_PACKAGES)
+	@$(MAKE) --no-print-directory all
+	sh bench/addresses.sh $(abspath $(O)) $(abspath $(O))/accuracy-addresses
+
 # AFL++ on each parser (tests/fuzz/run), an instrumented build of its own
 # in build/afl (with ASan: memory errors are findings too); what it finds
 # lands in tests/fuzz/found/, which make check
@@ -211,7 +219,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy fuzz demo install clean
+.PHONY: all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)

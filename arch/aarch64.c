@@ -81,6 +81,7 @@ struct parsed {
 	int64_t post_imm;	/* "[x1], #16": 16 */
 	int base, index;
 	unsigned index_shift;	/* "[x0, x1, lsl #3]": 3 */
+	bool narrow;		/* a w register inside the brackets */
 	int64_t disp;
 	uint64_t literal_addr;
 };
@@ -135,6 +136,8 @@ static void parse(const struct dt_tok *t, size_t n, struct parsed *p)
 					p->base = r;
 				else
 					p->index = r;
+				if (reg_width(t[i].text) == 4)
+					p->narrow = true;	/* "w1, sxtw" */
 				if (r < 0)
 					p->unparsed = true;
 			} else if (p->nregs < MAX_REGS) {
@@ -251,6 +254,7 @@ static enum dt_op_kind a64_classify(const struct dt_tok *toks, size_t n,
 	/* post-index accesses at the base, then adds */
 	op->disp = p.post_index ? 0 : p.disp;
 	op->segment = -1;
+	op->narrow = p.narrow;
 	op->size = access_size(&p);
 	op->fp = p.fp;
 	op->access = mem_access(p.mnem);
@@ -697,6 +701,13 @@ static bool a64_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
 	return true;
 }
 
+/* perf's names (tools/perf/arch/arm64: perf_regs.h) by DWARF number */
+static const char *const a64_perf_regs[] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
+	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr", "sp",
+};
+
 const struct dt_arch dt_arch_aarch64 = {
 	.name = "aarch64",
 	.e_machine = 183,	/* EM_AARCH64 */
@@ -724,6 +735,9 @@ const struct dt_arch dt_arch_aarch64 = {
 	/* AAPCS64 6.1.1: x0-x18 may be clobbered by a call */
 	.caller_saved = (1u << 19) - 1,
 	.is_stack_canary = a64_is_stack_canary,
+	.perf_regs = a64_perf_regs,
+	.perf_regs_n = sizeof(a64_perf_regs) / sizeof(a64_perf_regs[0]),
+	.perf_ip = "pc",
 	.tests_bits = a64_tests_bits,
 	.shifts_right = a64_shifts_right,
 };

@@ -63,6 +63,9 @@ struct dt_mem_op {
 	unsigned access;	/* DT_MEM_READ | DT_MEM_WRITE as the
 				 * instruction uses the operand; 0 when
 				 * unknown */
+	bool narrow;		/* a base or index register read as 32 bits
+				 * (x86 "(%eax)", AArch64 "[x0, w1, sxtw]"):
+				 * the address is not the 64-bit registers' */
 };
 
 /* Bits of dt_mem_op.access (the values of dtprof.h's enum dt_access). */
@@ -228,6 +231,12 @@ struct dt_arch {
 	uint64_t caller_saved;	/* bit n: DWARF register n dies in a call */
 	/* True for the stack-protector load (x86-64: %fs:0x28). */
 	bool (*is_stack_canary)(const struct dt_mem_op *op);
+	/* How perf names the sampled registers it prints (perf script -F
+	 * uregs, iregs: "AX", "x0"), by DWARF number; NULL where perf
+	 * has no name for one.  perf_regs_n entries. */
+	const char *const *perf_regs;
+	unsigned perf_regs_n;
+	const char *perf_ip;		/* and the sampled ip: "IP", "pc" */
 	/* True when the instruction tests or masks constant bits of a
 	 * register ("tbnz w0, #2, ...", "test $0x4,%al"): *reg and *bits,
 	 * so a bitfield loaded just before is named by the bits used. */

@@ -226,6 +226,7 @@ struct operand {
 	int reg;		/* reg_only: its DWARF number */
 	unsigned reg_size;
 	int commas_in_paren;
+	bool narrow;		/* a 32-bit base or index */
 };
 
 static void operand_reset(struct operand *o)
@@ -294,6 +295,8 @@ static void parse_insn(const struct dt_tok *toks, size_t n,
 				}
 				if (r < 0 && (seg || depth > 0))
 					pi->unparsed = true;
+				if (!seg && depth > 0 && reg_width(t->text) != 8)
+					cur.narrow = true;	/* "(%eax)" */
 				break;
 			}
 			case DT_TOK_ADDRESS_OFFSET:
@@ -368,6 +371,7 @@ static void mem_op_of(const struct operand *mem, struct dt_mem_op *op)
 	op->segment = mem->segment == X86_FS || mem->segment == X86_GS ?
 		      mem->segment : -1;
 	op->indirect_branch = mem->star;
+	op->narrow = mem->narrow;
 	if (op->base == X86_RIP) {
 		op->pc_relative = true;
 		op->base = -1;
@@ -936,6 +940,12 @@ static bool x86_apply_reloc(unsigned type, uint64_t symbol, int64_t addend,
 	return true;
 }
 
+/* perf's names (tools/perf/arch/x86: perf_regs.h) by DWARF number */
+static const char *const x86_perf_regs[] = {
+	"AX", "DX", "CX", "BX", "SI", "DI", "BP", "SP",
+	"R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15", "IP",
+};
+
 const struct dt_arch dt_arch_x86_64 = {
 	.name = "x86-64",
 	.e_machine = 62,	/* EM_X86_64 */
@@ -968,6 +978,9 @@ const struct dt_arch dt_arch_x86_64 = {
 			(1u << X86_RSI) | (1u << X86_RDI) | (1u << X86_R8) |
 			(1u << X86_R9) | (1u << X86_R10) | (1u << X86_R11),
 	.is_stack_canary = x86_is_stack_canary,
+	.perf_regs = x86_perf_regs,
+	.perf_regs_n = sizeof(x86_perf_regs) / sizeof(x86_perf_regs[0]),
+	.perf_ip = "IP",
 	.tests_bits = x86_tests_bits,
 	.shifts_right = x86_shifts_right,
 	.quick_decode = x86_quick_decode,

@@ -20,7 +20,7 @@ _dtresolve()
 	-*)
 		COMPREPLY=($(compgen -W "--exe= --format= --stat --verbose --skid
 			--aggregate --aggregate= --type= --event= --debuginfo-path=
-			--debug-dir= --vmlinux= --source-dir= --skid= --sort= --merge --diff
+			--debug-dir= --vmlinux= --source-dir= --skid= --sort= --window= --merge --diff
 			--help --version" -- "$cur"))
 		return ;;
 	esac
@@ -39,7 +39,7 @@ _dtprof_perf_dlarg()
 			advise advise= code= html= format=tsv format=json filter=
 			output= source-dir= skid=auto skid=on
 			skid=off sort=samples sort=period sort=weight threads=1 threads=2
-			vmlinux=" -- "$cur"))
+			vmlinux= window=" -- "$cur"))
 		return 0
 	fi
 	return 1

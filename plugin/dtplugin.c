@@ -60,10 +60,11 @@ struct pending {
 #define NO_CPU UINT16_MAX
 struct pending_data {
 	uint64_t addr, weight, data_src;
+	uint64_t time;			/* with an address: the sharing window */
 };
 #define DATA_FIELDS (DT_SAMPLE_ADDR | DT_SAMPLE_WEIGHT | DT_SAMPLE_DATA_SRC)
 
-_Static_assert(DT_SAMPLE_PID < 256, "struct pending's has keeps 8 bits");
+_Static_assert(DT_SAMPLE_TIME < 256, "struct pending's has keeps 8 bits");
 _Static_assert(sizeof(struct pending) == 24, "a chunk's samples stay 24 bytes");
 
 #define CHUNK_SAMPLES 4096
@@ -108,6 +109,7 @@ struct state {
 	struct dt_dsos *dsos;
 	pthread_mutex_t dsos_lock;	/* both threads open binaries */
 	bool oom_said;
+	bool regs_said;			/* sampled registers: said once */
 	bool threads_kept;		/* the report keeps samples' threads */
 	uint64_t batched;		/* samples added as sums (DTPROF_DEBUG) */
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
@@ -163,6 +165,15 @@ static int parse_arg(struct state *st, const char *arg)
 			return -EINVAL;
 		}
 		st->sort = (enum dt_sort)k;
+	} else if (KEY("window") && val) {
+		char *end;
+		errno = 0;
+		double ms = strtod(val, &end);
+		if (errno || end == val || *end || !(ms >= 0) || ms > 1e12) {
+			note("window=%s: milliseconds, a number from 0", val);
+			return -EINVAL;
+		}
+		dt_report_set_window(st->report, (uint64_t)(ms * 1e6));
 	} else if (KEY("format") && val) {
 		int f = dt_format_from_str(val);
 		if (f != DT_FORMAT_TSV && f != DT_FORMAT_JSON) {
@@ -334,7 +345,8 @@ static unsigned sample_fields(const struct perf_event_attr *a,
 	unsigned has = 0;
 
 	if (!a)
-		return (s->addr ? DT_SAMPLE_ADDR : 0) | (s->weight ? DT_SAMPLE_WEIGHT : 0) |
+		return (s->addr ? DT_SAMPLE_ADDR | (s->time ? DT_SAMPLE_TIME : 0) : 0) |
+		       (s->weight ? DT_SAMPLE_WEIGHT : 0) |
 		       (s->data_src ? DT_SAMPLE_DATA_SRC : 0) | DT_SAMPLE_TID |
 		       DT_SAMPLE_PID | (s->cpu >= 0 ? DT_SAMPLE_CPU : 0);
 	if ((a->sample_type & PERF_SAMPLE_ADDR) &&
@@ -348,6 +360,9 @@ static unsigned sample_fields(const struct perf_event_attr *a,
 		has |= DT_SAMPLE_TID | DT_SAMPLE_PID;
 	if (a->sample_type & PERF_SAMPLE_CPU)
 		has |= DT_SAMPLE_CPU;
+	/* a time only matters beside an address (the sharing window) */
+	if ((a->sample_type & PERF_SAMPLE_TIME) && (has & DT_SAMPLE_ADDR))
+		has |= DT_SAMPLE_TIME;
 	return has;
 }
 
@@ -377,6 +392,14 @@ static const struct event_kind *event_kind(struct state *st,
 				attr->type == PERF_TYPE_BREAKPOINT ||
 				is_fault_event(attr));
 	bool skid = st->skid == SKID_ON || (st->skid == SKID_AUTO && !precise);
+	if (attr && (attr->sample_type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)) &&
+	    !(attr->sample_type & PERF_SAMPLE_ADDR) && !st->regs_said) {
+		st->regs_said = true;
+		note("this perf.data has sampled registers, which perf does not pass to a "
+		     "dlfilter: for data addresses from them (sharing confirmed or refuted), "
+		     "use perf script -F " DT_PERF_SCRIPT_REGS_FIELDS " --show-mmap-events"
+		     " | dtresolve --aggregate=sharing");
+	}
 	struct event_kind *k = &st->kinds[st->nkinds < EVENT_KINDS ? st->nkinds :
 					  EVENT_KINDS];	/* the spare */
 
@@ -591,6 +614,7 @@ static const struct site *count(struct state *st, const struct pending *p,
 		smp.addr = d->addr;
 		smp.weight = d->weight;
 		smp.data_src = d->data_src;
+		smp.time = d->time;
 	}
 	struct dt_answer oom;
 
@@ -733,7 +757,8 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 		.pid = sample->pid, .tid = sample->tid, .period = sample->period,
 		.cpu = sample->cpu >= 0 && sample->cpu < NO_CPU ? (uint16_t)sample->cpu : NO_CPU,
 	};
-	struct pending_data d = { sample->addr, sample->weight, sample->data_src };
+	struct pending_data d = { sample->addr, sample->weight, sample->data_src,
+				  sample->time };
 
 	if (sample->time > st->last_time)	/* perf passes them in order */
 		st->last_time = sample->time;
@@ -901,6 +926,8 @@ EXPORT const char *filter_description(const char **long_description)
 		"                          these too (always: each unit's directory)\n"
 		"  --dlarg stat            samples per unresolved reason (only)\n"
 		"  --dlarg sharing         threads per cache line: false and true sharing\n"
+		"  --dlarg window=MS       sharing: data addresses of two threads within MS\n"
+		"                          of each other in one line confirm a flag (10)\n"
 		"  --dlarg sort=samples|period|weight  order of the rows\n"
 		"  --dlarg format=tsv|json machine-readable tables\n"
 		"  --dlarg filter=TYPE     keep only the samples that access TYPE\n"

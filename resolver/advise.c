@@ -62,6 +62,10 @@ struct plan {
 	unsigned lines_before, lines_after;	/* with hot members */
 	unsigned shared_before, shared_after;	/* with a writer and others */
 	bool true_sharing;
+	bool suspected;			/* keeping a writer apart would rest on
+					 * sharing no address confirms */
+	struct object_facts objects;	/* what addresses show of its objects */
+	bool addresses_cover;		/* most of its samples have addresses */
 	const char *verdict;		/* set: no proposal, and why */
 	bool refused;			/* the verdict is a refusal (not
 					 * "nothing worth changing") */
@@ -387,13 +391,19 @@ static void join_writers_own(struct plan *p)
 /* Hot unit u is written by one thread while other threads touch the
  * struct's hot members: beside it in its line (the sharing table's flag)
  * or in other lines, where packing the hot members together would put
- * them beside it. */
-static bool written_apart(const struct plan *p, const struct unit *u, uint64_t total)
+ * them beside it.  Only what data addresses confirm counts: a flag the
+ * real lines refute is per-thread objects (nothing to keep apart); one
+ * that nothing confirms or refutes makes the plan suspected. */
+static bool written_apart(struct plan *p, const struct unit *u, uint64_t total)
 {
 	if (!u->c.stores[0])
 		return false;
-	if (u->sh.writes_beside)
-		return true;
+	if (u->sh.writes_beside) {
+		if (u->sh.beside_confirmed)
+			return true;
+		p->suspected |= u->sh.beside_suspected;
+		return false;
+	}
 	if (u->sh.threads != 1)
 		return false;
 	for (size_t k = 0; k < p->nu; k++) {
@@ -401,10 +411,49 @@ static bool written_apart(const struct plan *p, const struct unit *u, uint64_t t
 		/* another process's threads share no memory with u's */
 		if (v != u && is_hot(v, total) && v->sh.threads &&
 		    v->sh.toucher_pid == u->sh.toucher_pid &&
-		    (v->sh.threads > 1 || v->sh.toucher != u->sh.toucher))
-			return true;
+		    (v->sh.threads > 1 || v->sh.toucher != u->sh.toucher)) {
+			/* apart today: it matters only if threads share
+			 * objects, which only addresses tell */
+			if (p->objects.shared)
+				return true;
+			p->suspected |= !p->addresses_cover;
+			return false;
+		}
 	}
 	return false;
+}
+
+/* Whether path starts with one of the directories Debian installs
+ * system libraries and headers in. */
+static bool in_system_dir(const char *path)
+{
+	static const char *const dirs[] = {
+		"/usr/include/", "/usr/lib/", "/lib/", "/lib64/", "/usr/lib64/",
+		"/usr/libexec/", "/usr/local/include/",
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+			return true;
+	return false;
+}
+
+/* A struct the profiled program does not define (glibc's malloc_chunk,
+ * a header's FILE): not its to reorder.  The kernel's, and its
+ * modules', are (their debug files live under /usr/lib/debug). */
+static const char *system_type(const struct type_row *t, const struct dt_cstruct *cs)
+{
+	const char *bin = t->session ? dt_session_path(t->session) : "";
+
+	if (!strncmp(bin, "/usr/lib/debug/boot/", 20) ||
+	    !strncmp(bin, "/usr/lib/debug/lib/modules/", 27))
+		return NULL;
+	if (!strncmp(cs->decl_file, "/usr/include/", 13) ||
+	    !strncmp(cs->decl_file, "/usr/local/include/", 19))
+		return "defined in a system header: not the program's to reorder";
+	if (in_system_dir(bin))
+		return "defined in a system library: not the program's to reorder";
+	return NULL;
 }
 
 static int plan_make(struct plan *p, const struct dt_report *r,
@@ -419,7 +468,16 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->cs = cs;
-	p->verdict = cs->why_not;
+	p->addresses_cover = t->addressed * 2 >= t->c.samples[0] && t->addressed;
+	if (t->addressed && r->objects) {
+		struct object_facts *all = calloc(r->ntypes, sizeof(*all));
+		if (!all)
+			return -ENOMEM;
+		objects_facts(r, all);
+		p->objects = all[t - r->types];
+		free(all);
+	}
+	p->verdict = cs->why_not ? cs->why_not : system_type(t, cs);
 	p->refused = p->verdict != NULL;
 	if (p->refused)
 		return 0;
@@ -475,6 +533,11 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	if (!p->lines_before) {
 		p->verdict = "no member has 0.5% of its samples";
 		p->refused = true;
+	} else if (p->suspected) {
+		p->verdict = "threads may share its objects (false sharing suspected, "
+			     "from the type's\n *   lines alone): no change until data "
+			     "addresses confirm or refute it";
+		p->refused = true;
 	} else if (!writer_shares && p->lines_after >= p->lines_before)
 		p->verdict = "nothing worth changing: the hot members already "
 			     "sit in as few cache lines as they can";
@@ -500,6 +563,47 @@ static const char *group_note(enum group g)
 	return "";
 }
 
+/* A hot/cold split, when the hot members fit one line and the cold part
+ * is large: the cold members behind a pointer make the object the hot
+ * line plus the pointer, at one more load per cold access.  Said, not
+ * laid out: whether it pays depends on how objects are allocated and
+ * walked, which samples do not show. */
+static void print_split(FILE *f, const struct plan *p)
+{
+	uint64_t hot = 0, cold_samples = 0, total = p->t->c.samples[0];
+
+	for (size_t k = 0; k < p->nu; k++) {
+		const struct unit *u = &p->u[k];
+		if (u->group == G_HOT || u->group == G_WRITE)
+			hot += u->footprint;
+		else
+			cold_samples += u->c.samples[0];
+	}
+	if (!hot || hot > CACHE_LINE || p->cs->size < hot + 2 * CACHE_LINE)
+		return;
+	fprintf(f, " * hot/cold split: the hot members take %" PRIu64 " bytes; the other %"
+		PRIu64 " bytes behind a pointer\n *   would make each object %" PRIu64
+		" bytes (hot part + 8), at one more load for the cold accesses (%.1f%% of"
+		" its samples)\n", hot, p->cs->size - hot, hot + 8,
+		total ? 100.0 * (double)cold_samples / (double)total : 0.0);
+}
+
+/* What a bigger struct costs: per object, and for the objects the data
+ * addresses showed (a floor: objects no sample touched cost too). */
+static void print_memory_cost(FILE *f, const struct plan *p)
+{
+	uint64_t more = p->size_after - p->cs->size;
+
+	fprintf(f, " * memory: +%" PRIu64 " bytes per object", more);
+	if (p->objects.objects)
+		fprintf(f, "; %" PRIu64 " object%s seen in the samples: +%" PRIu64
+			" bytes at least", p->objects.objects,
+			p->objects.objects == 1 ? "" : "s", more * p->objects.objects);
+	else
+		fputs(" (how many objects: record data addresses)", f);
+	fputc('\n', f);
+}
+
 static void print_header(FILE *f, const struct dt_report *r, const struct plan *p)
 {
 	const struct dt_cstruct *cs = p->cs;
@@ -512,6 +616,11 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 		fprintf(f, " * defined in %s\n", cs->decl_file);
 	if (p->verdict) {
 		fprintf(f, " * %s%s\n", p->refused ? "not reordered: " : "", p->verdict);
+		if (p->suspected) {
+			char table[300];
+			snprintf(table, sizeof(table), "advise=%s", t->name);
+			report_confirm_hint(f, " *   ", table);
+		}
 		if (p->size_after && p->size_after < cs->size)
 			fprintf(f, " * (an order by alignment alone would take it from %"
 				PRIu64 " to %" PRIu64 " bytes,\n *  as pahole --reorganize"
@@ -528,6 +637,9 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 	fprintf(f, " * size: %" PRIu64 " -> %" PRIu64 " bytes; holes and padding: %"
 		PRIu64 " -> %" PRIu64 " bytes\n", cs->size, p->size_after,
 		p->holes_before, p->holes_after);
+	if (p->size_after > cs->size)
+		print_memory_cost(f, p);
+	print_split(f, p);
 	if (p->align_after != cs->align)
 		fprintf(f, " * ALIGNMENT CHANGES: %" PRIu64 " -> %" PRIu64 " bytes, so that"
 			" the writers start a cache line;\n *   objects must be allocated"

@@ -194,6 +194,57 @@ enum {
 enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 				 unsigned flags, struct dt_answer *ans);
 
+/* ---- data addresses from sampled registers (dataaddr.c) ----
+ * perf record --user-regs (or --intr-regs for the kernel) keeps each
+ * sample's registers; with them, the address an access touched follows
+ * from its operand when nothing between it and the sampled ip changed
+ * the registers it reads. */
+struct dt_regs {
+	uint64_t mask;		/* bit n: val[n] holds DWARF register n */
+	uint64_t val[64];
+};
+/* Read the register dump perf script prints for a sample (-F uregs or
+ * iregs: "ABI:2    AX:0x0    BX:0x7ffe..."), text[0..len), in s's
+ * architecture, keeping the one group whose ip register is ip (the user
+ * registers of a kernel sample are of another ip).  0; -ENOENT when no
+ * group is of ip; -EINVAL when the text is not such a dump. */
+int dt_session_perf_regs(const struct dt_session *s, const char *text,
+			 size_t len, uint64_t ip, struct dt_regs *out);
+/* The perf script fields dtresolve needs for the register route: the
+ * process and thread, the time (the sharing window), the event (skid),
+ * where the sample is, and the registers. */
+#define DT_PERF_SCRIPT_REGS_FIELDS \
+	"comm,pid,tid,time,event,ip,sym,symoff,dso,uregs"
+/* Why a sample has no data address; DT_ADDR_OK when it has one. */
+enum dt_addr_why {
+	DT_ADDR_OK = 0,
+	DT_ADDR_NO_REGS,	/* the sample carries no registers */
+	DT_ADDR_OTHER_IP,	/* registers of another ip (user registers
+				 * of a kernel sample) */
+	DT_ADDR_NO_OPERAND,	/* no memory operand to compute: a miss, a
+				 * stack operation, an undecoded access */
+	DT_ADDR_SEGMENT,	/* fs/gs based: the segment base is not a
+				 * register perf records */
+	DT_ADDR_NARROW,		/* 32-bit address registers */
+	DT_ADDR_UNRECORDED,	/* a base or index register not recorded */
+	DT_ADDR_CHANGED,	/* written between the access and the ip */
+	DT_ADDR_NO_PATH,	/* the access is not on one straight path
+				 * to the sampled ip */
+	DT_ADDR_WHY_COUNT
+};
+/* "ok", "no_regs", "regs_of_other_ip", "no_operand", "segment",
+ * "narrow_regs", "reg_not_recorded", "reg_changed", "no_straight_path" */
+const char *dt_addr_why_str(enum dt_addr_why w);
+/* The data address of the access that answers a sample: pc is the
+ * sampled instruction's link-time address in s, access_pc the access
+ * charged (dt_answer.access_pc), ip pc's runtime address, regs the
+ * registers at ip.  DT_ADDR_OK with *addr (a runtime address), or why
+ * not.  The address is the operand's first byte. */
+enum dt_addr_why dt_session_data_addr(struct dt_session *s, uint64_t pc,
+				      uint64_t access_pc, uint64_t ip,
+				      const struct dt_regs *regs,
+				      uint64_t *addr);
+
 /* Fill *ans as a miss for reason r (front ends: bad lines, no dso). */
 void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r);
 
@@ -313,6 +364,15 @@ struct dt_print_ctx {
 /* Print one line (with '\n') for ans. */
 void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 		     const struct dt_answer *ans);
+struct dt_sample;
+/* The same for a sample's answer: json adds the data address smp holds
+ * ("data_addr") or why it has none ("no_data_addr"), and, when link_pc
+ * (the sampled instruction's link-time address in the dso) is not 0, it
+ * and the access charged ("link_pc", "access_pc": link-time addresses,
+ * apart when skid moved the charge).  smp may be NULL. */
+void dt_answer_print_sample(FILE *f, const struct dt_print_ctx *ctx,
+			    const struct dt_answer *ans,
+			    const struct dt_sample *smp, uint64_t link_pc);
 /* Parse "tsv", "perf" or "json"; -1 when none. */
 int dt_format_from_str(const char *s);
 
@@ -440,6 +500,9 @@ enum {
 	DT_SAMPLE_PID = 1 << 5,		/* the process: threads of two
 					 * processes never share memory the
 					 * tables can see */
+	DT_SAMPLE_TIME = 1 << 6,	/* time: when, in ns */
+	DT_SAMPLE_ADDR_WHY = 1 << 7,	/* addr_why: why no address (the
+					 * register route was tried) */
 };
 struct dt_sample {
 	uint64_t period;
@@ -449,6 +512,10 @@ struct dt_sample {
 	int32_t tid, cpu;
 	unsigned has;
 	int32_t pid;
+	/* Fields after pid are read only when their bit is in has, so a
+	 * front end built before them passes a shorter struct safely. */
+	uint64_t time;
+	enum dt_addr_why addr_why;
 };
 
 /* Count one sample of event ev.  s: the session that answered, NULL for a
@@ -480,6 +547,11 @@ void dt_report_no_threads(struct dt_report *r);
 /* The input held in_file samples, more than were added (perf stopped
  * early, or its options left samples out): every table says so. */
 void dt_report_incomplete(struct dt_report *r, uint64_t in_file);
+/* Two threads' accesses to one real cache line (data addresses) are a
+ * meeting, and confirm a sharing flag, when at most ns apart in time;
+ * DT_SHARING_WINDOW_NS by default.  Samples without times never meet. */
+#define DT_SHARING_WINDOW_NS 10000000ull
+void dt_report_set_window(struct dt_report *r, uint64_t ns);
 /* Samples of event ev added so far (all events: ev = -1). */
 uint64_t dt_report_samples(const struct dt_report *r, int ev);
 

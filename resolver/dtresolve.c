@@ -36,6 +36,8 @@ struct options {
 	enum dt_sort sort;
 	bool merge, diff;		/* the arguments are tables */
 	const char *event;		/* column name for lines without one */
+	uint64_t window;		/* --window: sharing, ns */
+	bool window_given;
 };
 
 /* Messages that may come once per input line or once per binary: the
@@ -99,6 +101,8 @@ static void usage(FILE *f)
 "                          touch) or html (all of it, one page);\n"
 "                          --format=tsv|json for machines\n"
 "      --sort=KEY          order rows by samples (default), period or weight\n"
+"      --window=MS         sharing: two threads' accesses to one real cache\n"
+"                          line confirm a flag when at most MS apart (10)\n"
 "      --merge             the FILEs are tables (--format=tsv reports of\n"
 "                          dtresolve or dtplugin.so, or perf.data files,\n"
 "                          read through dtplugin.so): print their sum\n"
@@ -237,6 +241,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "type", required_argument, NULL, 't' },
 		{ "event", required_argument, NULL, 'E' },
 		{ "sort", required_argument, NULL, 'S' },
+		{ "window", required_argument, NULL, 'W' },
 		{ "merge", no_argument, NULL, 'M' },
 		{ "diff", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -309,6 +314,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 			}
 			o->sort = (enum dt_sort)fmt;
 			break;
+		case 'W': {
+			char *end;
+			errno = 0;
+			double ms = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(ms >= 0) || ms > 1e12) {
+				msg("--window=%s: milliseconds, a number from 0", optarg);
+				return EXIT_USAGE;
+			}
+			o->window = (uint64_t)(ms * 1e6);
+			o->window_given = true;
+			break;
+		}
 		case 'M':
 			o->merge = o->aggregate = true;
 			break;
@@ -401,7 +418,8 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 		struct dt_print_ctx pc = r->opt.print;
 		pc.dso = res.dso;
 		pc.how = res.how;
-		dt_answer_print(stdout, &pc, &res.ans);
+		dt_answer_print_sample(stdout, &pc, &res.ans, res.sample ? &res.smp : NULL,
+				       res.sample ? res.link_pc : 0);
 	}
 }
 
@@ -446,6 +464,8 @@ static int start(struct run *r)
 		msg("out of memory");
 		return EXIT_INPUT;
 	}
+	if (r->report && r->opt.window_given)
+		dt_report_set_window(r->report, r->opt.window);
 	if (r->report && !r->opt.aggregate)
 		dt_report_reasons_only(r->report);	/* --stat alone */
 	if (r->report && (r->opt.table == DT_TABLE_TYPES || r->opt.table == DT_TABLE_CODE))

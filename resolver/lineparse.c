@@ -295,6 +295,30 @@ static void perf_record(const char *rec, const char *end, struct line_req *req)
 	}
 }
 
+/* "5299.126083" (perf's default, microseconds) or "5299.126083123"
+ * (--ns) as nanoseconds. */
+static bool time_at(const char *t, size_t n, uint64_t *ns)
+{
+	const char *dot = memchr(t, '.', n), *q = t;
+	uint64_t sec, frac = 0;
+	size_t digits;
+
+	if (!dot || !number_at(&q, dot, 10, &sec) || q != dot || sec >= UINT64_MAX / 1000000000)
+		return false;
+	digits = (size_t)(t + n - dot - 1);
+	if (!digits || digits > 9)
+		return false;
+	for (const char *d = dot + 1; d < t + n; d++) {
+		if (!isdigit((unsigned char)*d))
+			return false;
+		frac = frac * 10 + (uint64_t)(*d - '0');
+	}
+	for (size_t k = digits; k < 9; k++)
+		frac *= 10;
+	*ns = sec * 1000000000 + frac;
+	return true;
+}
+
 /* An address column: hex digits that perf right-aligns in 16 columns, so
  * a shorter one follows enough blanks.  That is what tells the ip from a
  * pid, a period or a symbol that happens to be spelled in hex ("add"). */
@@ -309,6 +333,60 @@ static bool is_address_at(const char *line, const char *tok, size_t n)
 	if (tok == line)
 		return n == 16;
 	return blanks >= 1 && blanks + n >= 17;
+}
+
+/* Whether t[0..n) is one of the tokens of perf's register dump: "ABI:2"
+ * or "NAME:0xHEX". */
+static bool is_reg_token(const char *t, size_t n)
+{
+	const char *colon = memchr(t, ':', n);
+	size_t i = colon ? (size_t)(colon - t) + 1 : n;
+
+	if (!colon || colon == t)
+		return false;
+	for (size_t k = 0; k < i - 1; k++)
+		if (!isalnum((unsigned char)t[k]))
+			return false;
+	if (i + 2 < n && t[i] == '0' && t[i + 1] == 'x')
+		i += 2;
+	else if (!(i - 1 == 3 && !memcmp(t, "ABI", 3)))
+		return false;
+	if (i == n)
+		return false;
+	for (; i < n; i++)
+		if (!is_hex_digit(t[i]))
+			return false;
+	return true;
+}
+
+/* The register dump perf script -F uregs / iregs puts after the ip, its
+ * symbol and its dso: the longest run of register tokens ending the line
+ * that starts with "ABI:".  Kept in req->regs; returns where the rest of
+ * the line ends. */
+static const char *regs_suffix(const char *line, const char *stop,
+			       struct line_req *req)
+{
+	const char *p = stop, *start = NULL;
+
+	while (p > line) {
+		const char *e = p;
+		while (e > line && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		const char *t = e;
+		while (t > line && t[-1] != ' ' && t[-1] != '\t')
+			t--;
+		if (t == e || !is_reg_token(t, (size_t)(e - t)))
+			break;
+		if (e - t > 4 && !memcmp(t, "ABI:", 4))
+			start = t;
+		p = t;
+	}
+	if (!start)
+		return stop;
+	req->regs = (struct span){ start, (size_t)(stop - start) };
+	while (start > line && (start[-1] == ' ' || start[-1] == '\t'))
+		start--;
+	return start;
 }
 
 /*
@@ -331,6 +409,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 
 	while (stop > line && (stop[-1] == ' ' || stop[-1] == '\t' || stop[-1] == '\r'))
 		stop--;
+	stop = regs_suffix(line, stop, req);
 	/* the dso group */
 	if (stop > line && stop[-1] == ')') {
 		int depth = 0;
@@ -434,6 +513,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 		if (t[n - 1] == ':') {
 			if (digits && dot && !slash) {
 				after_time = true;		/* "5299.126083:" */
+				req->has_time = time_at(t, n - 1, &req->time);
 			} else if (!(digits && !dot)) {
 				req->event = (struct span){ t, n - 1 };
 				if (after_time && have_pending)

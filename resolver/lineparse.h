@@ -52,6 +52,10 @@ struct line_req {
 	bool pid_and_tid;	/* "pid/tid" was given: pid is the process
 				 * (a lone integer may be either) */
 	int cpu;		/* "[001]"; -1 when absent */
+	bool has_time;		/* "5299.126083:" */
+	uint64_t time;		/* in ns */
+	struct span regs;	/* -F uregs / iregs: "ABI:2    AX:0x0 ...",
+				 * empty when absent */
 
 	/* MMAP */
 	uint64_t map_start, map_len, map_pgoff;

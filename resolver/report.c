@@ -65,7 +65,8 @@ static void print_perf(FILE *f, const struct dt_answer *a)
 }
 
 static void print_json(FILE *f, const struct dt_print_ctx *ctx,
-		       const struct dt_answer *a)
+		       const struct dt_answer *a, const struct dt_sample *smp,
+		       uint64_t link_pc)
 {
 	fprintf(f, "{\"addr\":\"%#" PRIx64 "\",\"type\":", a->pc);
 	report_json_string(f, a->type);
@@ -85,6 +86,13 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 		fputs(",\"dso\":", f);
 		report_json_string(f, ctx->dso);
 	}
+	if (link_pc)
+		fprintf(f, ",\"link_pc\":\"%#" PRIx64 "\",\"access_pc\":\"%#" PRIx64 "\"",
+			link_pc, a->access_pc ? a->access_pc : link_pc);
+	if (smp && (smp->has & DT_SAMPLE_ADDR))
+		fprintf(f, ",\"data_addr\":\"%#" PRIx64 "\"", smp->addr);
+	if (smp && (smp->has & DT_SAMPLE_ADDR_WHY) && smp->addr_why != DT_ADDR_OK)
+		fprintf(f, ",\"no_data_addr\":\"%s\"", dt_addr_why_str(smp->addr_why));
 	fputs("}\n", f);
 }
 
@@ -186,12 +194,19 @@ static void print_tsv(FILE *f, const struct dt_print_ctx *ctx,
 void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 		     const struct dt_answer *a)
 {
+	dt_answer_print_sample(f, ctx, a, NULL, 0);
+}
+
+void dt_answer_print_sample(FILE *f, const struct dt_print_ctx *ctx,
+			    const struct dt_answer *a, const struct dt_sample *smp,
+			    uint64_t link_pc)
+{
 	switch (ctx->format) {
 	case DT_FORMAT_PERF:
 		print_perf(f, a);
 		return;
 	case DT_FORMAT_JSON:
-		print_json(f, ctx, a);
+		print_json(f, ctx, a, smp, link_pc);
 		return;
 	case DT_FORMAT_TSV:
 		print_tsv(f, ctx, a);
@@ -222,8 +237,14 @@ int dt_report_new(struct dt_report **out)
 		*out = NULL;
 		return -ENOMEM;
 	}
+	r->window = DT_SHARING_WINDOW_NS;
 	*out = r;
 	return 0;
+}
+
+void dt_report_set_window(struct dt_report *r, uint64_t ns)
+{
+	r->window = ns;
 }
 
 void dt_report_free(struct dt_report *r)
@@ -240,6 +261,7 @@ void dt_report_free(struct dt_report *r)
 	free(r->types);
 	free(r->type_slot);
 	sharing_free(r->sharing);
+	objects_free(r->objects);
 	codeview_free(r->pcs);
 	free(r->hot);
 	free(r);
@@ -373,6 +395,8 @@ static int add_samples(struct dt_report *r, int ev, struct dt_session *s,
 		r->nev = ev + 1;	/* an unnamed event: named at print */
 	r->any_weight |= (smp->has & DT_SAMPLE_WEIGHT) != 0;
 	r->any_level |= level >= 0;
+	if ((smp->has & DT_SAMPLE_ADDR_WHY) && (unsigned)smp->addr_why < DT_ADDR_WHY_COUNT)
+		r->addr_why[smp->addr_why] += n;
 	count(&r->total, ev, ans->access, smp, level, n);
 	if (r->pcs && s)
 		codeview_add(r, ev, s, ans, n);
@@ -410,6 +434,8 @@ static int add_samples(struct dt_report *r, int ev, struct dt_session *s,
 		t->phase[(smp->addr - (uint64_t)ans->offset) % CACHE_LINE]++;
 		t->addressed++;
 		r->any_addr = true;
+		if (ans->type_id && objects_add(r, (uint32_t)k->type_idx, ans, smp))
+			r->sharing_lost++;
 	}
 	if ((smp->has & DT_SAMPLE_TID) && !r->no_threads &&
 	    sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp))
@@ -1014,6 +1040,31 @@ static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
 	}
 	fputs("]}\n", f);
 }
+/* Whether samples came with registers to compute addresses from. */
+static bool addr_tried(const struct dt_report *r)
+{
+	for (int w = 0; w < DT_ADDR_WHY_COUNT; w++)
+		if (r->addr_why[w])
+			return true;
+	return false;
+}
+
+/* The register route's coverage, and why the other samples have none. */
+static void addr_lines(FILE *f, const struct dt_report *r)
+{
+	uint64_t all = 0;
+
+	for (int w = 0; w < DT_ADDR_WHY_COUNT; w++)
+		all += r->addr_why[w];
+	fprintf(f, "#\n# data addresses from sampled registers: %" PRIu64 " of %" PRIu64
+		" samples (%.1f%%)\n", r->addr_why[DT_ADDR_OK], all,
+		pct(r->addr_why[DT_ADDR_OK], all));
+	for (int w = 1; w < DT_ADDR_WHY_COUNT; w++)
+		if (r->addr_why[w])
+			fprintf(f, "#   no address, %s: %" PRIu64 "\n",
+				dt_addr_why_str((enum dt_addr_why)w), r->addr_why[w]);
+}
+
 static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 {
 	if (fmt == DT_FORMAT_JSON) {
@@ -1028,6 +1079,13 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 			fputc(']', f);
 		}
 		fputc('}', f);
+		if (addr_tried(r)) {
+			fputs(",\"addresses\":{", f);
+			for (int w = 0; w < DT_ADDR_WHY_COUNT; w++)
+				fprintf(f, "%s\"%s\":%" PRIu64, w ? "," : "",
+					dt_addr_why_str((enum dt_addr_why)w), r->addr_why[w]);
+			fputc('}', f);
+		}
 		json_incomplete(f, r, ",");
 		fputs("}\n", f);
 		return;
@@ -1059,6 +1117,8 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 		fprintf(f, human ? "\t%" PRIu64 "\t100.0" : "\t%" PRIu64,
 			r->total.samples[e]);
 	fputc('\n', f);
+	if (human && addr_tried(r))
+		addr_lines(f, r);
 }
 
 /* ---- annotated layouts ---- */
@@ -1249,6 +1309,15 @@ static void annotate_one_json(FILE *f, const struct dt_report *r,
 bool report_type_selected(const struct type_row *t, const char *query)
 {
 	return dt_type_name_matches(t->session, t->name, query);
+}
+
+void report_confirm_hint(FILE *f, const char *prefix, const char *table)
+{
+	fprintf(f, "%sperf record -e cpu-clock --user-regs -- PROGRAM     (registers: any machine)\n"
+		"%sperf script -F " DT_PERF_SCRIPT_REGS_FIELDS " --show-mmap-events |\n"
+		"%s    dtresolve --aggregate='%s'\n"
+		"%sor perf mem record / perf record -d where the PMU gives data addresses\n",
+		prefix, prefix, prefix, table, prefix);
 }
 
 void report_name_note(FILE *f, const struct dt_report *r, const char *query,

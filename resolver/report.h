@@ -49,6 +49,7 @@ struct type_row {
 
 struct sharing;
 struct sharing_view;
+struct objects;
 struct pc_table;
 
 struct dt_report {
@@ -65,10 +66,15 @@ struct dt_report {
 	struct hot_key *hot;		/* HOT_SLOTS, the fast path */
 	uint64_t lost[NEV];		/* samples we failed to store */
 	bool any_weight, any_level, any_addr;
+	uint64_t window;		/* dt_report_set_window, ns */
+	uint64_t addr_why[DT_ADDR_WHY_COUNT];	/* register route: samples
+						 * with an address (OK) and
+						 * without, by reason */
 	bool no_threads;		/* dt_report_no_threads: no sharing */
 	bool reasons_only;		/* resolved samples in by_reason[DT_OK]
 					 * (dt_report_reasons_only) */
 	struct sharing *sharing;	/* sharing.c, NULL until a tid */
+	struct objects *objects;	/* objects.c, NULL until an address */
 	uint64_t sharing_lost;		/* samples it had no memory for */
 	struct pc_table *pcs;		/* codeview.c: dt_report_keep_pcs() */
 	uint64_t in_file;		/* dt_report_incomplete: samples the
@@ -80,6 +86,49 @@ struct dt_report {
 unsigned type_line_phase(const struct type_row *t);
 /* The cache line of offset off in type t. */
 int64_t type_line_of(const struct type_row *t, int64_t off);
+
+/* How to record what confirms or refutes a suspected flag, for the
+ * sharing table and the advice: each line starts with prefix, and table
+ * is dtresolve's --aggregate= ("sharing", "advise=struct foo"). */
+void report_confirm_hint(FILE *f, const char *prefix, const char *table);
+
+/* ---- objects.c ---- */
+/* Count one addressed sample typed row ti (ans->offset into it) on the
+ * object it touched.  0 or -ENOMEM. */
+int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
+		const struct dt_sample *smp);
+void objects_free(struct objects *o);
+#define OBJECT_HOTTEST 3
+/* What the addresses show of one type's objects. */
+struct object_facts {
+	uint64_t objects;		/* distinct objects (start addresses) */
+	uint64_t several;		/* touched by more than one thread */
+	uint64_t shared;		/* written by one thread while another
+					 * of its process touched it, within
+					 * the window */
+	uint64_t hot_base[OBJECT_HOTTEST], hot_samples[OBJECT_HOTTEST];
+	uint64_t untracked;		/* samples past the table (all types) */
+};
+/* f[0..r->ntypes): each type's facts. */
+void objects_facts(const struct dt_report *r, struct object_facts *f);
+
+/* ---- reallines.c ---- */
+struct real_lines;
+enum { REAL_LINE_FALSE = 1, REAL_LINE_TRUE = 2 };
+/* Count one addressed sample (type row ti, offset into it) in its real
+ * line: *rl made on first use.  0 (a sample past the table's room is
+ * counted as untracked), or -ENOMEM. */
+int real_lines_add(struct real_lines **rl, uint32_t ti, int64_t offset,
+		   const struct dt_answer *ans, const struct dt_sample *smp,
+		   int32_t pid, uint64_t window);
+/* Each real line's meetings, by the meeting samples' type row and
+ * offset: their kind (REAL_LINE_*) and how many samples met. */
+void real_lines_meetings(const struct real_lines *rl,
+			 void (*fn)(void *arg, uint64_t line, uint32_t ti,
+				    int64_t offset, unsigned kind, uint64_t samples),
+			 void *arg);
+uint64_t real_lines_untracked(const struct real_lines *rl);
+void real_lines_free(struct real_lines *rl);
 
 /* ---- sharing.c ---- */
 /* Remember which thread touched offset row oi of type ti, how, and
@@ -110,6 +159,10 @@ struct range_sharing {
 	int32_t toucher;	/* threads == 1: that one */
 	int32_t toucher_pid;	/* and its process */
 	unsigned processes;	/* 2: other processes touch it too */
+	/* what data addresses say of the lines that make writes_beside:
+	 * one of them confirmed (threads met in a real line), or one
+	 * neither confirmed nor refuted (no addresses: suspected) */
+	bool beside_confirmed, beside_suspected;
 };
 void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 			int64_t lo, int64_t hi, struct range_sharing *out);

@@ -12,9 +12,14 @@
  *
  * Without data addresses the lines are the type's (offset / 64): two
  * threads may have touched two different objects, so a flag is only
- * suspected.  With data addresses (perf mem, PERF_SAMPLE_ADDR) the real
- * lines are kept too, and a flag is confirmed when the threads were seen
- * in one real line; lines then follow the objects' real alignment.
+ * suspected.  With data addresses (perf mem, PERF_SAMPLE_ADDR, or the
+ * registers dtresolve reads) the real lines are kept too, and a flag is
+ * graded: confirmed when a thread wrote a real line that another thread
+ * of its process touched within the window (both ways: the write may
+ * come first or second), in at least MEETING_PERCENT of the line's
+ * samples (one object handed from thread to thread meets once); refuted when every thread's accesses to the
+ * line carry addresses (at least half of them) and no two threads ever
+ * met in one real line.  Lines then follow the objects' real alignment.
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
@@ -37,33 +42,22 @@ struct touch {
 	uint64_t samples, loads, stores, rmw;
 	uint64_t cpus;			/* bit n: cpu n */
 	bool more_cpus;			/* a cpu past 63 */
+	uint64_t addressed;		/* samples with a data address */
 };
-
-/* The accesses seen in one real cache line (data addresses). */
-struct line_touch {
-	int32_t pid, tid;
-	uint32_t ti;
-	int64_t offset;			/* in the type */
-	uint8_t byte, size;		/* where in the line */
-	uint32_t samples, writes;
-};
-#define LINE_TOUCHES 4
-struct real_line {
-	uint64_t key;			/* address / 64 + 1; 0: empty slot */
-	uint8_t n;
-	struct line_touch t[LINE_TOUCHES];
-};
-#define MAX_REAL_LINES (1u << 18)
 
 struct sharing {
 	struct touch *touch;
 	size_t ntouch, cap;
 	uint32_t *index;		/* open addressing: touch index + 1 */
 	size_t index_size;
-	struct real_line *lines;
-	size_t nlines, lines_size;
-	uint64_t untracked;		/* addressed samples past the table */
+	struct real_lines *lines;	/* reallines.c: from data addresses */
 };
+
+enum { FLAG_FALSE = REAL_LINE_FALSE, FLAG_TRUE = REAL_LINE_TRUE };
+/* A flag is confirmed when threads met in at least this share of its
+ * line's samples, and this many times: not a hand-over. */
+#define MEETING_PERCENT 5
+#define MIN_MEETINGS 2
 
 static size_t touch_hash(uint32_t ti, const char *field, int64_t off,
 			 int32_t pid, int32_t tid)
@@ -115,69 +109,6 @@ static struct touch *touch_get(struct sharing *sh, uint32_t ti,
 	return t;
 }
 
-static int lines_grow(struct sharing *sh)
-{
-	size_t n = sh->lines_size ? sh->lines_size * 2 : 4096;
-	struct real_line *nl;
-
-	if (n > MAX_REAL_LINES)
-		return -ENOSPC;
-	nl = calloc(n, sizeof(*nl));
-	if (!nl)
-		return -ENOMEM;
-	for (size_t i = 0; i < sh->lines_size; i++) {
-		if (!sh->lines[i].key)
-			continue;
-		size_t h = (size_t)(sh->lines[i].key * 0x9e3779b97f4a7c15ull >> 20) & (n - 1);
-		while (nl[h].key)
-			h = (h + 1) & (n - 1);
-		nl[h] = sh->lines[i];
-	}
-	free(sh->lines);
-	sh->lines = nl;
-	sh->lines_size = n;
-	return 0;
-}
-
-static void real_line_add(struct sharing *sh, const struct dt_answer *ans,
-			  const struct dt_sample *smp, int32_t pid, uint32_t ti,
-			  int64_t off)
-{
-	uint64_t key = smp->addr / CACHE_LINE + 1;
-
-	if ((sh->nlines + 1) * 4 > sh->lines_size * 3 && lines_grow(sh)) {
-		sh->untracked++;
-		return;
-	}
-	size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull >> 20) & (sh->lines_size - 1);
-	while (sh->lines[h].key && sh->lines[h].key != key)
-		h = (h + 1) & (sh->lines_size - 1);
-	struct real_line *l = &sh->lines[h];
-	if (!l->key) {
-		l->key = key;
-		sh->nlines++;
-	}
-	uint8_t byte = (uint8_t)(smp->addr % CACHE_LINE);
-	for (unsigned i = 0; i < l->n; i++) {
-		struct line_touch *t = &l->t[i];
-		if (t->tid == smp->tid && t->pid == pid && t->ti == ti && t->offset == off &&
-		    t->byte == byte) {
-			t->samples++;
-			t->writes += (ans->access & DT_ACCESS_STORE) != 0;
-			return;
-		}
-	}
-	if (l->n == LINE_TOUCHES) {
-		sh->untracked++;
-		return;
-	}
-	l->t[l->n++] = (struct line_touch){
-		pid, smp->tid, ti, off, byte,
-		(uint8_t)(!ans->size ? 1 : ans->size < CACHE_LINE ? ans->size : CACHE_LINE), 1,
-		(ans->access & DT_ACCESS_STORE) != 0,
-	};
-}
-
 int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 		const struct dt_answer *ans, const struct dt_sample *smp)
 {
@@ -202,8 +133,11 @@ int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 		else
 			t->more_cpus = true;
 	}
-	if ((smp->has & DT_SAMPLE_ADDR) && smp->addr)
-		real_line_add(sh, ans, smp, pid, ti, r->types[ti].offs[oi].offset);
+	if ((smp->has & DT_SAMPLE_ADDR) && smp->addr) {
+		t->addressed++;
+		return real_lines_add(&sh->lines, ti, r->types[ti].offs[oi].offset,
+				      ans, smp, pid, r->window);
+	}
 	return 0;
 }
 
@@ -213,13 +147,11 @@ void sharing_free(struct sharing *sh)
 		return;
 	free(sh->touch);
 	free(sh->index);
-	free(sh->lines);
+	real_lines_free(sh->lines);
 	free(sh);
 }
 
 /* ---- flags ---- */
-
-enum { FLAG_FALSE = 1, FLAG_TRUE = 2 };
 
 /* One type's cache line as the table prints it. */
 struct group {
@@ -232,6 +164,10 @@ struct group {
 	unsigned flags;			/* from the fields and threads */
 	unsigned confirmed;		/* flags seen in one real line */
 	uint64_t confirmed_lines;
+	unsigned met;			/* flags of the meetings seen */
+	uint64_t met_samples;		/* samples that met another thread */
+	uint64_t last_line;		/* real line + 1 last counted */
+	bool refuted;			/* flags the real lines refute */
 };
 
 
@@ -264,7 +200,8 @@ static int cmp_touch(const void *x, const void *y, void *report)
 static int cmp_group(const void *x, const void *y)
 {
 	const struct group *a = x, *b = y;
-	bool fa = a->flags || a->confirmed, fb = b->flags || b->confirmed;
+	bool fa = (a->flags && !a->refuted) || a->confirmed;
+	bool fb = (b->flags && !b->refuted) || b->confirmed;
 
 	if (fa != fb)
 		return fa ? -1 : 1;
@@ -323,39 +260,84 @@ static size_t group_find(const struct group *g, size_t n, uint32_t ti,
 	return i;
 }
 
-/* Flags the real lines prove: a writer and another thread in one line,
- * at other bytes (false sharing) or the same bytes (true sharing). */
+/* The group of (ti, line) in g[0..n) sorted by type and line, or n. */
+static size_t group_search(const struct group *g, size_t n, uint32_t ti,
+			   int64_t line)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g[mid].ti < ti || (g[mid].ti == ti && g[mid].line < line))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && g[lo].ti == ti && g[lo].line == line ? lo : n;
+}
+
+struct confirming {
+	const struct dt_report *r;
+	struct group *g;
+	size_t ng;
+};
+
+static void add_meeting(void *arg, uint64_t line, uint32_t ti, int64_t offset,
+			unsigned kind, uint64_t samples)
+{
+	struct confirming *c = arg;
+	size_t gi = group_search(c->g, c->ng, ti, line_of(c->r, ti, offset));
+
+	if (gi == c->ng)
+		return;
+	c->g[gi].met |= kind;
+	c->g[gi].met_samples += samples;
+	if (c->g[gi].last_line != line + 1) {	/* lines come in order */
+		c->g[gi].last_line = line + 1;
+		c->g[gi].confirmed_lines++;
+	}
+}
+
+/* Flags the real lines prove (g still sorted by type and line): threads
+ * that met in one line within the window, a writer at other bytes (false
+ * sharing) or two writers at the same bytes (true sharing), in a good
+ * part of the line's samples (one object handed from thread to thread
+ * meets once or twice). */
 static void confirm(const struct dt_report *r, struct group *g, size_t ng)
 {
-	const struct sharing *sh = r->sharing;
+	struct confirming c = { r, g, ng };
 
-	for (size_t i = 0; i < sh->lines_size; i++) {
-		const struct real_line *l = &sh->lines[i];
-		for (unsigned a = 0; l->key && a < l->n; a++) {
-			const struct line_touch *w = &l->t[a];
-			unsigned found = 0;
-			if (!w->writes)
+	real_lines_meetings(r->sharing->lines, add_meeting, &c);
+	for (size_t i = 0; i < ng; i++)
+		if (g[i].met_samples >= MIN_MEETINGS &&
+		    g[i].met_samples * 100 >= g[i].samples * MEETING_PERCENT)
+			g[i].confirmed = g[i].met;
+		else
+			g[i].confirmed_lines = 0;
+}
+
+/* Whether addresses cover a group's accesses well enough that not
+ * meeting in a real line refutes its flag: each thread's accesses to the
+ * line carry addresses, at least half of its samples there (touches are
+ * sorted by field, so a thread's are gathered here). */
+static bool addresses_cover(const struct touch *v, const struct group *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const struct touch *w = &v[g->first + i];
+		uint64_t samples = 0, addressed = 0;
+		bool first = true;
+		for (size_t j = 0; j < g->n; j++) {
+			const struct touch *o = &v[g->first + j];
+			if (!same_thread(o, w))
 				continue;
-			for (unsigned b = 0; b < l->n; b++) {
-				const struct line_touch *o = &l->t[b];
-				/* one address in two processes: two lines */
-				if (o->tid == w->tid || o->pid != w->pid)
-					continue;
-				bool overlap = w->byte < o->byte + o->size &&
-					       o->byte < w->byte + w->size;
-				if (!overlap)
-					found |= FLAG_FALSE;
-				else if (o->writes)
-					found |= FLAG_TRUE;
-			}
-			size_t gi = found ?
-				group_find(g, ng, w->ti, line_of(r, w->ti, w->offset)) : ng;
-			if (gi < ng) {
-				g[gi].confirmed |= found;
-				g[gi].confirmed_lines++;
-			}
+			first &= j >= i;
+			samples += o->samples;
+			addressed += o->addressed;
 		}
+		if (first && addressed * 2 < samples)
+			return false;
 	}
+	return true;
 }
 
 /* Names of the flags (FLAG_FALSE | FLAG_TRUE): for people, in tables. */
@@ -366,10 +348,12 @@ static const char *const flag_key[] = {
 	"", "false_sharing", "true_sharing", "false_sharing,true_sharing",
 };
 
-/* The flags a group shows and how sure they are. */
+/* The flags a group shows and how sure they are: confirmed by real
+ * lines, refuted by them, or suspected (the type's lines only). */
 static unsigned shown_flags(const struct dt_report *r, const struct group *g,
 			    const char **evidence)
 {
+	(void)r;
 	if (g->confirmed) {
 		*evidence = "confirmed";
 		return g->confirmed;
@@ -378,7 +362,7 @@ static unsigned shown_flags(const struct dt_report *r, const struct group *g,
 		*evidence = "";
 		return 0;
 	}
-	*evidence = r->types[g->ti].addressed ? "unconfirmed" : "suspected";
+	*evidence = g->refuted ? "refuted" : "suspected";
 	return g->flags;
 }
 
@@ -399,28 +383,44 @@ static void cpus_text(const struct touch *t, char *buf, size_t len)
 static void print_human(FILE *f, const struct dt_report *r,
 			const struct touch *v, const struct group *g, size_t ng)
 {
-	size_t shared = 0, flagged = 0;
+	size_t shared = 0, confirmed = 0, suspected = 0, refuted = 0;
 	char label[512], cpus[256];
+	struct object_facts *objs = r->objects && r->ntypes ?
+				    calloc(r->ntypes, sizeof(*objs)) : NULL;
+
+	if (objs)
+		objects_facts(r, objs);
 
 	for (size_t i = 0; i < ng; i++) {
 		const char *ev;
 		shared += g[i].tids > 1;
-		flagged += shown_flags(r, &g[i], &ev) != 0;
+		if (shown_flags(r, &g[i], &ev)) {
+			confirmed += g[i].confirmed != 0;
+			suspected += !g[i].confirmed && !g[i].refuted;
+			refuted += g[i].refuted;
+		}
 	}
 	fprintf(f, "# dtprof: cache lines and the threads that touch them\n#\n"
-		"# %zu type cache lines touched, %zu by more than one thread, %zu flagged\n",
-		ng, shared, flagged);
+		"# %zu type cache lines touched, %zu by more than one thread, %zu flagged"
+		" (%zu confirmed, %zu suspected), %zu refuted\n",
+		ng, shared, confirmed + suspected, confirmed, suspected, refuted);
 	if (r->any_addr)
-		fputs("# data addresses: a flag is confirmed when the threads were seen in one real line\n", f);
+		fprintf(f, "# data addresses: a flag is confirmed when two threads met in one real\n"
+			"# line within %.3g ms, refuted when addresses cover the line's accesses\n"
+			"# and they never did\n", (double)r->window / 1e6);
 	else
-		fputs("# no data addresses: a flag is suspected (the threads may have touched\n"
-		      "# different objects); record with data addresses (perf mem, -d) to confirm\n", f);
+		fputs("# no data addresses: a flag can only be suspected\n", f);
+	if (suspected) {
+		fputs("# a suspected flag may be threads touching different objects; to confirm\n"
+		      "# or refute it:\n", f);
+		report_confirm_hint(f, "#   ", "sharing");
+	}
 	if (r->sharing_lost)
 		fprintf(f, "# %" PRIu64 " samples left out of this table: out of memory\n",
 			r->sharing_lost);
-	if (r->sharing && r->sharing->untracked)
-		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table: not confirmed\n",
-			r->sharing->untracked);
+	if (r->sharing && real_lines_untracked(r->sharing->lines))
+		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table:"
+			" their meetings not seen\n", real_lines_untracked(r->sharing->lines));
 	for (size_t i = 0; i < ng; i++) {
 		const struct group *gr = &g[i];
 		const struct type_row *t = &r->types[gr->ti];
@@ -437,7 +437,18 @@ static void print_human(FILE *f, const struct dt_report *r,
 		if (fl)
 			fprintf(f, ": %s, %s", flag_text[fl], ev);
 		if (gr->confirmed_lines)
-			fprintf(f, " (%" PRIu64 " real lines)", gr->confirmed_lines);
+			fprintf(f, " (%" PRIu64 " real line%s)", gr->confirmed_lines,
+				gr->confirmed_lines == 1 ? "" : "s");
+		if (objs && objs[gr->ti].objects)
+			fprintf(f, "\n# objects with addresses: %" PRIu64 ", %" PRIu64
+				" touched by several threads, %" PRIu64 " written by one while"
+				" another touched it", objs[gr->ti].objects,
+				objs[gr->ti].several, objs[gr->ti].shared);
+		for (unsigned k = 0; objs && k < OBJECT_HOTTEST &&
+				     objs[gr->ti].hot_samples[k]; k++)
+			fprintf(f, "%s%#" PRIx64 " (%" PRIu64 " samples)",
+				k ? ", " : "\n# hottest objects: ", objs[gr->ti].hot_base[k],
+				objs[gr->ti].hot_samples[k]);
 		fputs("\n#      pid/tid      cpus             Samples    Loads   Stores   Offset  Field\n", f);
 		for (size_t j = 0; j < gr->n; j++) {
 			const struct touch *w = &v[gr->first + j];
@@ -452,6 +463,7 @@ static void print_human(FILE *f, const struct dt_report *r,
 				w->stores, w->offset, w->field[0] ? w->field : "(no field)");
 		}
 	}
+	free(objs);
 }
 
 static void print_tsv(FILE *f, const struct dt_report *r,
@@ -555,6 +567,9 @@ struct sharing_view *sharing_view_new(const struct dt_report *r)
 		group_flags(sv->v, &sv->g[i]);
 	if (sh->lines)
 		confirm(r, sv->g, sv->ng);
+	for (size_t i = 0; i < sv->ng; i++)
+		sv->g[i].refuted = sv->g[i].flags && !sv->g[i].confirmed &&
+				   addresses_cover(sv->v, &sv->g[i]);
 	qsort(sv->g, sv->ng, sizeof(*sv->g), cmp_group);
 	return sv;
 }
@@ -582,6 +597,8 @@ void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 		const struct group *g = &sv->g[i];
 		if (g->ti != ti)
 			continue;
+		bool beside = out->writes_beside;
+		out->writes_beside = false;
 		for (size_t a = 0; a < g->n; a++) {
 			const struct touch *w = &sv->v[g->first + a];
 			if (w->offset < lo || w->offset >= hi)
@@ -614,6 +631,13 @@ void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 					out->written_by_threads = true;
 			}
 		}
+		if (out->writes_beside) {	/* this line makes it so */
+			if (g->confirmed & FLAG_FALSE)
+				out->beside_confirmed = true;
+			else if (!g->refuted)
+				out->beside_suspected = true;
+		}
+		out->writes_beside |= beside;
 	}
 }
 

@@ -245,6 +245,30 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 	res->ans.pc = req->addr;	/* the line's address, as it was written */
 }
 
+/* A sample with its registers (perf record --user-regs, perf script -F
+ * uregs): the data address of the access it was charged to, or why not. */
+static void address_from_regs(const struct line_req *req,
+			      struct stream_result *res)
+{
+	struct dt_regs regs;
+	enum dt_addr_why why = DT_ADDR_NO_OPERAND;
+	uint64_t addr = 0;
+
+	if (res->session && res->link_pc) {
+		int err = dt_session_perf_regs(res->session, req->regs.p, req->regs.len,
+					       req->addr, &regs);
+		why = err == -ENOENT ? DT_ADDR_OTHER_IP : err ? DT_ADDR_NO_REGS :
+		      dt_session_data_addr(res->session, res->link_pc,
+					   res->ans.access_pc, req->addr, &regs, &addr);
+	}
+	res->smp.has |= DT_SAMPLE_ADDR_WHY;
+	res->smp.addr_why = why;
+	if (why == DT_ADDR_OK) {
+		res->smp.has |= DT_SAMPLE_ADDR;
+		res->smp.addr = addr;
+	}
+}
+
 static void answer_record(struct stream *st, const struct line_req *req,
 			  struct stream_result *res)
 {
@@ -305,9 +329,13 @@ void stream_answer(struct stream *st, const char *line, size_t len,
 			.has = (req.tid >= 0 ? DT_SAMPLE_TID : 0) |
 			       (req.pid_and_tid ? DT_SAMPLE_PID : 0) |
 			       (req.cpu >= 0 ? DT_SAMPLE_CPU : 0) |
-			       (req.has_data_addr ? DT_SAMPLE_ADDR : 0),
+			       (req.has_data_addr ? DT_SAMPLE_ADDR : 0) |
+			       (req.has_time ? DT_SAMPLE_TIME : 0),
+			.time = req.time,
 		};
 		answer_sample(st, &req, res);
+		if (req.regs.len && !req.has_data_addr)
+			address_from_regs(&req, res);
 		return;
 	}
 	case LINE_ADDR:

@@ -157,16 +157,22 @@ int main(void)
 EOF
 # threads BINARY: the memory accesses of reader (thread 101, once each)
 # and writer (thread 202, twice: the hottest member), as perf script
-# -F tid,ip,sym,symoff,dso prints them
+# -F pid,tid,time,ip,sym,symoff,dso,uregs prints them, with the_q's
+# address in rdi (their argument): data addresses from the registers, one
+# object the threads touch within a millisecond
 threads() {
+	q=0x$(nm $1 | awk '$3 == "the_q" { print $1 }')
+	us=0
 	"$DTINSNS" $1 reader writer | while read -r addr func insn; do
 		case $insn in ret*) continue ;; esac
 		start=0x$(nm $1 | awk -v f=$func '$3 == f { print $1 }')
 		tid=101 times=1
 		[ $func = writer ] && tid=202 times=2
 		for k in $(seq $times); do
-			printf '%d  %16x %s+0x%x (%s)\n' $tid $((addr)) $func \
-				$((addr - start)) "$PWD/$1"
+			us=$((us + 10))
+			printf '1/%d 1.%06d:  %16x %s+0x%x (%s) ABI:2 DI:0x%x IP:0x%x\n' \
+				$tid $us $((addr)) $func $((addr - start)) "$PWD/$1" \
+				$((q)) $((addr))
 		done
 	done
 }
@@ -176,12 +182,35 @@ for v in APART BESIDE; do
 	"$DTRESOLVE" --skid=off --aggregate=advise='struct q' <$v.txt >$v.h 2>$v.err
 done
 dt_test 'a writer already on a line of its own: nothing worth changing' '
-	grep -q "^202 .* writer+0x" APART.txt && grep -q "^101 .* reader+0x" APART.txt &&
+	grep -q "^1/202 .* writer+0x" APART.txt && grep -q "^1/101 .* reader+0x" APART.txt &&
 	grep -q "nothing worth changing" APART.h && ! grep -q "^struct" APART.h ||
 	dt_show APART.txt APART.h APART.err
 '
 dt_test 'the same writer beside the reader'"'"'s members: a line of its own' '
 	grep -q "packets __attribute__((aligned(64)));	/\* +64 (was +16)" BESIDE.h ||
 	dt_show BESIDE.h BESIDE.err
+'
+# --- a struct the program does not define: never reordered ---
+cat >sysfile.c <<'EOF'
+#include <stdio.h>
+__attribute__((noinline)) long pending(FILE *f)
+{
+	return f->_IO_write_ptr - f->_IO_write_base;
+}
+int main(void)
+{
+	return (int)pending(stdout);
+}
+EOF
+gcc -O2 -g -o sysfile sysfile.c
+"$DTINSNS" sysfile pending | grep "(%rdi)" | cut -f1 >sysfile.addrs
+for k in 1 2 3 4 5; do cat sysfile.addrs; done >sysfile.lines
+dt_test 'a struct of a system header (FILE): not reordered, and said why' '
+	test -s sysfile.addrs &&
+	"$DTRESOLVE" -e sysfile --aggregate=advise <sysfile.lines >sysfile.h 2>sysfile.err &&
+	grep -q "dtprof advice for struct _IO_FILE" sysfile.h &&
+	grep -q "not reordered: defined in a system header" sysfile.h &&
+	! grep -q "^struct _IO_FILE {" sysfile.h ||
+	dt_show sysfile.h sysfile.err
 '
 dt_done

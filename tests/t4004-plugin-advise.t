@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# --dlarg advise on real cpu-clock profiles of the three examples, and
-# the advice applied: listwalk's link joins key and hits in line 0 (the
-# known good reorder); fq's write-hot counters leave the read-mostly
-# parameters' line; counters' two writers get a line each.  Each advised
+# The advice on real cpu-clock profiles of the three examples, and the
+# advice applied: listwalk's link joins key and hits in line 0 (the known
+# good reorder, --dlarg advise); fq's write-hot counters leave the
+# read-mostly parameters' line; counters' two writers get a line each.
+# The last two pad only for sharing the data addresses confirm: recorded
+# with --user-regs and read through dtresolve; the plugin, which sees no
+# registers, changes nothing there and says how to confirm.  Each advised
 # build is recorded again: its diff or sharing table shows the change.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
@@ -14,24 +17,36 @@ PERF=$(dt_perf_command perf)
 DTPROF_PLUGIN=$DT_PLUGIN
 export PERF DTPROF_PLUGIN
 
-# record NAME SOURCE ARGS [CFLAGS]: build -O2 -g and profile
+# record NAME SOURCE ARGS [CFLAGS]: build -O2 -g and profile, with each
+# sample's registers
 record() {
 	gcc -O2 -g -pthread ${4:-} -I. -o $1 "$2" &&
-	perf record -q -e cpu-clock -F 10000 -o $1.data ./$1 $3 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 10000 --user-regs -o $1.data ./$1 $3 >/dev/null 2>&1
+}
+F=comm,pid,tid,time,event,ip,sym,symoff,dso,uregs
+# through NAME DTRESOLVE-ARGS...: NAME.data through dtresolve, registers in
+through() {
+	_n=$1
+	shift
+	perf script -i $_n.data -F $F --show-mmap-events 2>/dev/null | "$DTRESOLVE" "$@"
 }
 # the line (offset / 64) of MEMBER in an advise tsv
 line_of() {
 	awk -F'\t' -v m="$1" '$2 == m { print int($3 / 512) }' "$2"
 }
-advise() {	# advise NAME TYPE: NAME.h (C) and NAME.tsv
+advise() {	# advise NAME TYPE: NAME.h (C) and NAME.tsv, from the plugin
 	dt_perf_script perf -i $1.data --dlarg "advise=$2" >$1.h 2>/dev/null &&
 	dt_perf_script perf -i $1.data --dlarg "advise=$2" --dlarg format=tsv >$1.tsv 2>/dev/null
+}
+advise_regs() {	# advise_regs NAME TYPE: the same through dtresolve
+	through $1 --aggregate="advise=$2" >$1.h 2>/dev/null &&
+	through $1 --aggregate="advise=$2" --format=tsv >$1.tsv 2>/dev/null
 }
 apply() {	# apply NAME: the advice as advised.h
 	mkdir -p $1-adv && cp $1.h $1-adv/advised.h
 }
 unshared() {	# unshared NAME TYPE: TYPE is seen, and no line of it flagged
-	dt_perf_script perf -i $1.data --dlarg sharing --dlarg format=tsv >$1.share 2>/dev/null &&
+	through $1 --aggregate=sharing --format=tsv >$1.share 2>/dev/null &&
 	grep -q "^$2	" $1.share &&
 	! awk -F'\t' -v t="$2" '$1 == t && $11 != ""' $1.share | grep -q . ||
 	dt_show $1.share
@@ -59,7 +74,13 @@ dt_test 'listwalk: the advised build runs, and --diff shows link.next moving to 
 
 # --- fq ---
 dt_test 'fq: recorded, two threads' "record fq '$ex/fq/fq.c' 200000000"
-advise fq fq_sched_data
+dt_test 'fq, the plugin without addresses: suspected, nothing changed, how to confirm' '
+	advise fq fq_sched_data &&
+	grep -q "not reordered: threads may share its objects" fq.h &&
+	grep -q "perf record -e cpu-clock --user-regs" fq.h && ! grep -q "aligned(64)" fq.h ||
+	dt_show fq.h
+'
+advise_regs fq fq_sched_data
 # The premise needs both counters sampled: the samples after the first
 # counter's store go to it, and stat_bytes gets a tenth of the writer's
 # (none in one of CI's sanitizer runs, one on a machine busy with
@@ -67,9 +88,14 @@ advise fq fq_sched_data
 # again.
 for try in 2 3 4 5; do
 	test "$(awk -F'\t' '$2 ~ /^stat_(packets|bytes)$/ && $8 >= 10' fq.tsv | wc -l)" = 2 && break
-	perf record -q -e cpu-clock -F 10000 -o fq.data ./fq 200000000 >/dev/null 2>&1
-	advise fq fq_sched_data
+	perf record -q -e cpu-clock -F 10000 --user-regs -o fq.data ./fq 200000000 >/dev/null 2>&1
+	advise_regs fq fq_sched_data
 done
+dt_test 'fq: false sharing confirmed by the registers' '
+	through fq --aggregate=sharing >fq.share 2>/dev/null &&
+	grep -q "^struct fq_sched_data, cache line 0 .*: false sharing, confirmed" fq.share ||
+	dt_show fq.share
+'
 dt_test 'fq: the counters leave the parameters line, to a line of their own' '
 	pk=$(line_of stat_packets fq.tsv) && by=$(line_of stat_bytes fq.tsv) &&
 	test -n "$pk" && test "$pk" = "$by" &&
@@ -87,7 +113,7 @@ dt_test 'fq: the advised build no longer shares a line between the threads' "
 "
 dt_test 'fq, fixed by hand: nothing worth changing' "
 	record fq-fixed '$ex/fq/fq.c' 30000000 -DFIXED &&
-	advise fq-fixed fq_sched_data && grep -q 'nothing worth changing' fq-fixed.h ||
+	advise_regs fq-fixed fq_sched_data && grep -q 'nothing worth changing' fq-fixed.h ||
 	dt_show fq-fixed.h
 "
 
@@ -101,12 +127,17 @@ dt_test 'counters: recorded, two threads' "record ct '$ex/counters/counters.c' 5
 every_counter() {	# every_counter TSV: each of the four has samples
 	test "$(awk -F'\t' '$2 ~ /^(rx|tx)_(packets|bytes)$/ && $8 > 0' "$1" | wc -l)" = 4
 }
-advise ct link_stats
+advise_regs ct link_stats
 for try in 2 3 4 5; do
 	every_counter ct.tsv && break
-	perf record -q -e cpu-clock -F 10000 -o ct.data ./ct 50000000 >/dev/null 2>&1
-	advise ct link_stats
+	perf record -q -e cpu-clock -F 10000 --user-regs -o ct.data ./ct 50000000 >/dev/null 2>&1
+	advise_regs ct link_stats
 done
+dt_test 'counters: false sharing confirmed by the registers' '
+	through ct --aggregate=sharing >ct.share 2>/dev/null &&
+	grep -q "^struct link_stats, cache line 0 .*: false sharing, confirmed" ct.share ||
+	dt_show ct.share
+'
 dt_test 'counters: each thread s counters start a line of their own' '
 	rx=$(line_of rx_packets ct.tsv) && tx=$(line_of tx_packets ct.tsv) &&
 	test -n "$rx" && test -n "$tx" && test "$rx" != "$tx" &&
@@ -121,7 +152,7 @@ dt_test 'counters: each thread s counters start a line of their own' '
 # The premise needs rx_bytes' loads sampled: on a loaded machine a
 # profile may have none but at the store, and is then recorded again.
 nostore() {	# nostore DATA: DATA's advice without rx_bytes' store samples
-	perf script -i $1 -F tid,ip,sym,symoff,dso 2>/dev/null >ct.txt &&
+	perf script -i $1 -F $F 2>/dev/null >ct.txt &&
 	grep -v "count_rx+$off " ct.txt >nostore.txt &&
 	"$DTRESOLVE" --aggregate=advise --type=link_stats --format=tsv nostore.txt \
 		>nostore.tsv 2>/dev/null &&
@@ -137,7 +168,7 @@ off=$(printf "0x%x" $((0x${after:-0} - 0x${start:-0})))
 data=ct.data
 for try in 2 3 4 5; do
 	nostore $data && break
-	perf record -q -e cpu-clock -F 10000 -o ct-$try.data ./ct 50000000 >/dev/null 2>&1
+	perf record -q -e cpu-clock -F 10000 --user-regs -o ct-$try.data ./ct 50000000 >/dev/null 2>&1
 	data=ct-$try.data
 done
 dt_test 'counters: a member with its stores unsampled stays in its thread s line' '

@@ -59,5 +59,21 @@ int main(void)
 	ok(r.kind == LINE_SAMPLE && r.tid == 5174 && r.cpu == -1 && r.has_data_addr &&
 	   r.data_addr == 0x7ffd00001010 && r.addr == 0x55555555527d,
 	   "-F tid,addr,ip: the lone integer is the tid, addr the data address");
+	/* the register route: -F ...,time,...,uregs */
+	r = parse("ps 22652/22654 10830.159537: cpu-clock:      5605dd5dd345 writer+0x15 (/tmp/p s)"
+		  " ABI:2    AX:0x0    BX:0x7ffe1    IP:0x5605dd5dd345 FLAGS:0x246   R15:0x1 ");
+	ok(r.kind == LINE_SAMPLE && r.addr == 0x5605dd5dd345 && r.has_time &&
+	   r.time == 10830159537000ull && r.dso.len == 8 && !memcmp(r.dso.p, "/tmp/p s", 8) &&
+	   r.has_symoff && r.symoff == 0x15 && r.regs.len &&
+	   !strncmp(r.regs.p, "ABI:2 ", 6) && r.regs.p[r.regs.len - 1] != ' ',
+	   "uregs after the dso: kept apart, the dso and symbol still read");
+	r = parse("1/2 1.000000123: cpu-clock:           401000 f+0x0 (/bin/x) ABI:2 AX:0x1 ABI:2 AX:0x2 IP:0x401000");
+	ok(r.kind == LINE_SAMPLE && r.time == 1000000123ull && r.regs.len &&
+	   !strncmp(r.regs.p, "ABI:2 AX:0x1 ABI:2", 18), "--ns time; iregs and uregs: both groups kept");
+	r = parse("1/2 1.5: cpu-clock:           401000 f+0x0 (/bin/x ABI:2 AX:0x1)");
+	ok(r.kind == LINE_SAMPLE && !r.regs.len && r.dso.len == 19,
+	   "\"ABI:\" inside the dso's parentheses is its name");
+	r = parse("1/2 1.5: cpu-clock:           401000 ABI:2 AX:0xzz");
+	ok(r.kind == LINE_SAMPLE && !r.regs.len, "not hex: not a register dump");
 	return done_testing();
 }

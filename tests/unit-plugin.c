@@ -110,11 +110,15 @@ static struct { int tid, cpu; uint64_t addr, weight, data_src; } fake_sample = {
 	1, 0, 0x7ffd00001008, 120, 0x68100142,
 };
 
+/* Each sample a microsecond after the one before. */
+static uint64_t fake_time;
+
 static int feed(struct plugin *p, void *data, const char *event, const char *dso,
 		uint64_t addr)
 {
 	struct perf_dlfilter_sample s = {
 		.size = sizeof(s), .ip = 0x7f0000001000, .pid = 1,
+		.time = fake_time += 1000,
 		.tid = fake_sample.tid, .cpu = fake_sample.cpu,
 		.addr = fake_sample.addr, .period = 1, .weight = fake_sample.weight,
 		.data_src = fake_sample.data_src, .event = event,
@@ -527,7 +531,7 @@ int main(int argc, char **argv)
 	for (int layout = 0; layout < 2; layout++) {
 		/* PERF_SAMPLE_WEIGHT (a u64) or WEIGHT_STRUCT (perf hands the
 		 * filter its first 32 bits as weight, the rest as ins_lat) */
-		fake_attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+		fake_attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_CPU |
 			(layout ? PERF_SAMPLE_WEIGHT_STRUCT : PERF_SAMPLE_WEIGHT);
 		fake_argv[0] = "format=tsv";
@@ -591,7 +595,7 @@ int main(int argc, char **argv)
 
 	/* sharing, confirmed by data addresses: thread 2 stores val (+16)
 	 * while thread 1 loads key (+8) in the same cache line; then the
-	 * same two fields of objects a page apart: not confirmed */
+	 * same two fields of objects a page apart: refuted */
 	for (int same_line = 1; same_line >= 0; same_line--) {
 		fake_argv[0] = "sharing";
 		fake_argv[1] = "format=tsv";
@@ -612,7 +616,7 @@ int main(int argc, char **argv)
 		is_int(p.stop(data, NULL), 0, "stop");
 		t = slurp(out);
 		const char *want = same_line ? "false_sharing\tconfirmed" :
-				   "false_sharing\tunconfirmed";
+				   "false_sharing\trefuted";
 		ok(strstr(t, "struct node\t0\t8\tkey\t1\t0\t4\t4\t0\t0\t") &&
 		   strstr(t, "struct node\t0\t16\tval\t2\t1\t4\t0\t4\t0\t") &&
 		   strstr(t, want), "sharing: thread 2 writes val, thread 1 reads key: %s", want);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Real cache lines, from data addresses: per 64-byte line of memory, the
+ * threads that touched it and when, and the meetings among them.  A
+ * meeting is a sample of one thread in a line another thread of its
+ * process wrote within the window, or a write by it in a line another
+ * thread touched within the window: at other bytes it is false sharing,
+ * at the same bytes by two writers true sharing.
+ *
+ * Each thread keeps only its last access and its last write in the line:
+ * enough to tell, sample by sample, what it did within the window, and a
+ * line stays a few hundred bytes however many fields its threads touch.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* One access: where in the line, and which type row and offset. */
+struct line_access {
+	uint64_t time;			/* ns */
+	uint32_t ti;
+	uint8_t byte, size;
+	int64_t offset;
+};
+
+struct line_thread {
+	int32_t pid, tid;
+	bool timed;			/* all its samples here had times */
+	bool wrote;
+	struct line_access last, last_write;
+};
+
+/* The meetings of one line, by the object the sample touched: its type
+ * row, and the offset in it where the line starts (offset - byte: one
+ * value for every access to one object in one line).  offset is the
+ * first meeting access's. */
+struct line_meeting {
+	uint32_t ti;
+	uint8_t kind;			/* REAL_LINE_FALSE | REAL_LINE_TRUE */
+	uint32_t samples;
+	int64_t line_start, offset;
+};
+
+#define LINE_THREADS 4
+#define LINE_MEETINGS 4
+struct real_line {
+	uint64_t key;			/* address / 64 + 1; 0: empty slot */
+	uint8_t nthreads, nmeetings;
+	struct line_thread t[LINE_THREADS];
+	struct line_meeting m[LINE_MEETINGS];
+};
+#define MAX_REAL_LINES (1u << 16)
+
+struct real_lines {
+	struct real_line *slot;
+	size_t size, used;
+	uint64_t untracked;		/* samples past a table's room */
+};
+
+static size_t line_hash(uint64_t key)
+{
+	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 20);
+}
+
+static int grow(struct real_lines *rl)
+{
+	size_t n = rl->size ? rl->size * 2 : 1024;
+	struct real_line *ns;
+
+	if (n > MAX_REAL_LINES)
+		return -ENOSPC;
+	ns = calloc(n, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < rl->size; i++) {
+		if (!rl->slot[i].key)
+			continue;
+		size_t h = line_hash(rl->slot[i].key) & (n - 1);
+		while (ns[h].key)
+			h = (h + 1) & (n - 1);
+		ns[h] = rl->slot[i];
+	}
+	free(rl->slot);
+	rl->slot = ns;
+	rl->size = n;
+	return 0;
+}
+
+static bool near(uint64_t a, uint64_t b, uint64_t window)
+{
+	return (a > b ? a - b : b - a) <= window;
+}
+
+static bool overlap(const struct line_access *a, const struct line_access *b)
+{
+	return a->byte < b->byte + b->size && b->byte < a->byte + a->size;
+}
+
+/* What access a (a write when wrote) meets of thread o's within the
+ * window: REAL_LINE_FALSE, REAL_LINE_TRUE or 0. */
+static unsigned meets(const struct line_access *a, bool wrote,
+		      const struct line_thread *o, uint64_t window)
+{
+	unsigned kind = 0;
+
+	/* another thread's write near in time: beside a is false sharing,
+	 * on a's bytes true sharing if a writes too */
+	if (o->wrote && near(a->time, o->last_write.time, window))
+		kind |= !overlap(a, &o->last_write) ? REAL_LINE_FALSE :
+			wrote ? REAL_LINE_TRUE : 0;
+	/* a write beside another thread's access near in time */
+	if (wrote && near(a->time, o->last.time, window) && !overlap(a, &o->last))
+		kind |= REAL_LINE_FALSE;
+	return kind;
+}
+
+static void note_meeting(struct real_lines *rl, struct real_line *l,
+			 const struct line_access *a, unsigned kind)
+{
+	int64_t line_start = a->offset - a->byte;
+
+	for (unsigned i = 0; i < l->nmeetings; i++) {
+		struct line_meeting *m = &l->m[i];
+		if (m->ti == a->ti && m->line_start == line_start) {
+			m->kind |= (uint8_t)kind;
+			m->samples++;
+			return;
+		}
+	}
+	if (l->nmeetings == LINE_MEETINGS) {
+		rl->untracked++;
+		return;
+	}
+	l->m[l->nmeetings++] = (struct line_meeting){
+		.ti = a->ti, .kind = (uint8_t)kind, .samples = 1,
+		.line_start = line_start, .offset = a->offset };
+}
+
+int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
+		   const struct dt_answer *ans, const struct dt_sample *smp,
+		   int32_t pid, uint64_t window)
+{
+	struct real_lines *rl = *rlp;
+	uint64_t key = smp->addr / CACHE_LINE + 1;
+	bool wrote = (ans->access & DT_ACCESS_STORE) != 0;
+	bool timed = (smp->has & DT_SAMPLE_TIME) != 0;
+	struct line_access a = {
+		.time = smp->time, .ti = ti, .offset = offset,
+		.byte = (uint8_t)(smp->addr % CACHE_LINE),
+	};
+	unsigned room = CACHE_LINE - a.byte;
+
+	a.size = (uint8_t)(!ans->size ? 1 : ans->size < room ? ans->size : room);
+	if (!rl) {
+		rl = *rlp = calloc(1, sizeof(*rl));
+		if (!rl)
+			return -ENOMEM;
+	}
+	if ((rl->used + 1) * 4 > rl->size * 3) {
+		int err = grow(rl);
+		if (err) {
+			rl->untracked++;
+			return err == -ENOSPC ? 0 : err;
+		}
+	}
+	size_t h = line_hash(key) & (rl->size - 1);
+	while (rl->slot[h].key && rl->slot[h].key != key)
+		h = (h + 1) & (rl->size - 1);
+	struct real_line *l = &rl->slot[h];
+	if (!l->key) {
+		l->key = key;
+		rl->used++;
+	}
+	struct line_thread *me = NULL;
+	for (unsigned i = 0; i < l->nthreads && !me; i++)
+		if (l->t[i].tid == smp->tid && l->t[i].pid == pid)
+			me = &l->t[i];
+	if (!me && l->nthreads == LINE_THREADS) {
+		rl->untracked++;
+		return 0;
+	}
+	if (!me) {
+		me = &l->t[l->nthreads++];
+		*me = (struct line_thread){ .pid = pid, .tid = smp->tid, .timed = timed };
+	}
+	me->timed &= timed;
+	unsigned kind = 0;
+	for (unsigned i = 0; me->timed && i < l->nthreads; i++) {
+		const struct line_thread *o = &l->t[i];
+		/* one address in two processes: two lines */
+		if (o != me && o->pid == pid && o->timed)
+			kind |= meets(&a, wrote, o, window);
+	}
+	if (kind)
+		note_meeting(rl, l, &a, kind);
+	me->last = a;
+	if (wrote) {
+		me->last_write = a;
+		me->wrote = true;
+	}
+	return 0;
+}
+
+void real_lines_meetings(const struct real_lines *rl,
+			 void (*fn)(void *arg, uint64_t line, uint32_t ti,
+				    int64_t offset, unsigned kind, uint64_t samples),
+			 void *arg)
+{
+	for (size_t i = 0; rl && i < rl->size; i++) {
+		const struct real_line *l = &rl->slot[i];
+		for (unsigned k = 0; l->key && k < l->nmeetings; k++)
+			fn(arg, l->key - 1, l->m[k].ti, l->m[k].offset, l->m[k].kind,
+			   l->m[k].samples);
+	}
+}
+
+uint64_t real_lines_untracked(const struct real_lines *rl)
+{
+	return rl ? rl->untracked : 0;
+}
+
+void real_lines_free(struct real_lines *rl)
+{
+	if (!rl)
+		return;
+	free(rl->slot);
+	free(rl);
+}

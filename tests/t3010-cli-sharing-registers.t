@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Data addresses without a PMU: perf record --user-regs keeps each
+# sample's registers, and dtresolve computes the address of the access
+# it charges.  The addresses grade the sharing flags: two threads writing
+# and reading one object are confirmed false sharing, two threads on
+# objects of their own are refuted, one object used by two threads one
+# after the other is refuted by the window; the advice pads only what is
+# confirmed.  Every computed address is checked against execution: the
+# objects the program printed, and gdb stepping the real instructions.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+dt_require gdb
+dt_require python3
+dt_require_perf_record
+
+gcc -O2 -g -pthread -o ps "$DT_SRC/tests/fixtures/procshare.c"
+for m in threads private turns; do
+	perf record -q -N -e cpu-clock --user-regs -o $m.data -- \
+		./ps $m 300000000 >$m.objects 2>>rec.err ||
+		dt_skip_all "perf record --user-regs failed: $(head -n 1 rec.err)"
+done
+perf record -q -N -e cpu-clock --user-regs -o procs.data -- \
+	sh -c './ps write 300000000 & ./ps read 300000000; wait' >procs.objects 2>>rec.err ||
+	dt_skip_all "perf record failed: $(head -n 1 rec.err)"
+
+F=comm,pid,tid,time,event,ip,sym,symoff,dso,uregs
+# dtresolve ARGS... < the perf script text of $1.data
+through() {
+	_m=$1
+	shift
+	perf script -i $_m.data -F $F --show-mmap-events 2>/dev/null |
+		"$DTRESOLVE" "$@"
+}
+
+dt_test 'one object, two threads at once: false sharing, confirmed' '
+	through threads --aggregate=sharing >threads.share 2>threads.err &&
+	grep -q "^struct stats, cache line 0 .*: [0-9]* samples, 2 threads: false sharing, confirmed (1 real line)$" threads.share &&
+	grep -q "^# objects with addresses: 1, 1 touched by several threads, 1 written" threads.share ||
+	dt_show threads.share threads.err
+'
+
+dt_test 'objects of their own: false sharing, refuted' '
+	through private --aggregate=sharing >private.share 2>private.err &&
+	grep -q "^struct stats, cache line 0 .*, 2 threads: false sharing, refuted$" private.share &&
+	grep -q "^# objects with addresses: 2, 0 touched by several threads, 0 written" private.share &&
+	grep -q " 0 flagged (0 confirmed, 0 suspected), 1 refuted$" private.share ||
+	dt_show private.share private.err
+'
+
+dt_test 'one object, two threads one after the other: refuted by the window' '
+	through turns --aggregate=sharing >turns.share 2>turns.err &&
+	grep -q "^struct stats, cache line 0 .*: false sharing, refuted$" turns.share &&
+	through turns --aggregate=sharing --window=100000 >turns-wide.share 2>&1 &&
+	grep -q "^struct stats, cache line 0 .*: false sharing, confirmed" turns-wide.share ||
+	dt_show turns.share turns-wide.share
+'
+
+dt_test 'two processes with registers: nothing flagged' '
+	through procs --aggregate=sharing >procs.share 2>procs.err &&
+	grep -q "2 threads of 2 processes" procs.share &&
+	grep -q " 0 flagged (0 confirmed, 0 suspected), 0 refuted$" procs.share ||
+	dt_show procs.share procs.err
+'
+
+dt_test 'advice pads the confirmed writer, and only it' '
+	through threads --aggregate=advise=stats >threads.adv 2>&1 &&
+	grep -q "long int writes __attribute__((aligned(64)));" threads.adv &&
+	through private --aggregate=advise=stats >private.adv 2>&1 &&
+	! grep -q "aligned(64)\|ALIGNMENT CHANGES" private.adv &&
+	grep -q "nothing worth changing" private.adv &&
+	through turns --aggregate=advise=stats >turns.adv 2>&1 &&
+	! grep -q "aligned(64)" turns.adv ||
+	dt_show threads.adv private.adv turns.adv
+'
+
+dt_test 'without addresses (the plugin) the advice changes nothing and says how to confirm' '
+	dt_perf_script perf -i threads.data --dlarg advise=stats >plug.adv 2>plug.err &&
+	! grep -q "aligned(64)" plug.adv &&
+	grep -q "not reordered: threads may share its objects" plug.adv &&
+	grep -q "perf record -e cpu-clock --user-regs" plug.adv &&
+	grep -q "dtresolve --aggregate=.advise=struct stats.$" plug.adv &&
+	test $(grep -c "has sampled registers, which perf does not pass to a dlfilter" plug.err) = 1 ||
+	dt_show plug.adv plug.err
+'
+
+dt_test 'the stat table gives the addresses'"'"' coverage and why the rest have none' '
+	through threads --stat >/dev/null 2>stat.err &&
+	grep -q "^# data addresses from sampled registers: [0-9]* of [0-9]* samples" stat.err &&
+	grep -q "^#   no address, " stat.err || dt_show stat.err
+'
+
+# every struct stats answer with an address: the address less the offset
+# is an object the program printed
+dt_test 'computed addresses land on the objects the program used (0 wrong)' '
+	for m in threads private turns; do
+		through $m -f json >$m.json 2>/dev/null &&
+		python3 "$DT_SRC/tests/addr-objects.py" $m $m.objects $m.json >>cover.txt ||
+		return 1
+	done
+	cat cover.txt
+	# per run: name, right, without an address, wrong
+	awk "\$4 != 0 || \$2 == 0 || \$2 < 9 * \$3 { exit 1 }" cover.txt || dt_show cover.txt
+'
+
+# the same accesses run again under gdb: at each charged access, the
+# addresses its operands touch (from gdb, not dtprof), then a step to the
+# sampled instruction and dtresolve on its registers there
+dt_test 'computed addresses match what gdb sees the instructions touch (0 wrong)' '
+	DTRESOLVE=$DTRESOLVE sh "$DT_SRC/tests/addr-check.sh" threads.data ps 20 -- \
+		./ps threads 3000000 >check.out 2>check.err ||
+	dt_show check.out check.err
+'
+# a pointer chase ("mov (%rax),%rax"): the access overwrites its base
+# before the sampled instruction, so those samples have no address
+gcc -O2 -g -o lw "$DT_SRC/examples/listwalk/listwalk.c"
+perf record -q -N -e cpu-clock --user-regs -o lw.data -- ./lw 100000 40 >/dev/null 2>>rec.err
+dt_test 'a pointer chase: no address where the base changed, none wrong' '
+	through lw --stat >/dev/null 2>lw.stat &&
+	grep -q "^#   no address, reg_changed: [0-9]" lw.stat &&
+	DTRESOLVE=$DTRESOLVE sh "$DT_SRC/tests/addr-check.sh" lw.data lw 10 -- \
+		./lw 20000 4 >lwcheck.out 2>lwcheck.err ||
+	dt_show lw.stat lwcheck.out lwcheck.err
+'
+dt_done
