@@ -79,10 +79,17 @@ $(O)/plugin/%.o: plugin/%.c
 	@mkdir -p $(dir $@)
 	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) $(PLUGIN_CFLAGS) -c -o $@ $<
 
+# What the front ends share and the library must not do (read the
+# environment): linked into dtresolve and the plugin, not libdtprof.a.
+FRONTEND_OBJ = $(O)/frontend/env.o
+$(O)/frontend/%.o: frontend/%.c
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) $(PLUGIN_CFLAGS) -c -o $@ $<
+
 # The library goes inside the plugin, its symbols hidden: perf sees only
 # the dlfilter entry points.
 $(PLUGIN): $(O)/plugin/dtplugin.o $(O)/plugin/handoff.o $(O)/plugin/prefetch.o \
-	   $(O)/plugin/sites.o $(LIB)
+	   $(O)/plugin/sites.o $(FRONTEND_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^ $(LIBS)
 
 $(O)/%.o: %.c
@@ -92,7 +99,7 @@ $(O)/%.o: %.c
 $(LIB): $(LIB_OBJ)
 	$(call echo_cmd,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
-$(DTRESOLVE): $(O)/resolver/dtresolve.o $(LIB)
+$(DTRESOLVE): $(O)/resolver/dtresolve.o $(FRONTEND_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(O)/tests/%: $(O)/tests/%.o $(LIB)
@@ -222,4 +229,4 @@ clean:
 .PHONY: all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses fuzz demo install clean
 .SECONDARY:
 
--include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin -name '*.d' -type f 2>/dev/null)
+-include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin $(O)/frontend -name '*.d' -type f 2>/dev/null)

@@ -39,6 +39,7 @@
 #include "handoff.h"
 #include "prefetch.h"
 #include "sites.h"
+#include "../frontend/env.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define PROG "dtplugin"
@@ -110,6 +111,7 @@ struct state {
 	pthread_mutex_t dsos_lock;	/* both threads open binaries */
 	bool oom_said;
 	bool regs_said;			/* sampled registers: said once */
+	struct dt_env env;		/* the environment, as options */
 	bool threads_kept;		/* the report keeps samples' threads */
 	uint64_t batched;		/* samples added as sums (DTPROF_DEBUG) */
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
@@ -288,8 +290,18 @@ EXPORT int start(void **data, void *ctx)
 			return err;
 		}
 	}
+	/* perf's process is not ours: no heap tuning.  libdw's asserts on
+	 * a failed allocation would end perf and its report: those aborts,
+	 * and only those, answer no_memory (oom.c).  The environment's say,
+	 * as options. */
+	dt_catch_libdw_aborts();
+	dt_env_read(&st->env);
+	if (st->env.bad_keep)
+		note("DTPROF_KEEP_FUNCTIONS='%s' is not a number of functions (1 or "
+		     "more): %u are kept", st->env.bad_keep, DT_KEEP_FUNCTIONS);
 	struct dt_dsos_opts o = { .sz = sizeof(o), .vmlinux = st->vmlinux,
-				  .log = log_note };
+				  .log = log_note, .session = &st->env.session,
+				  .buildid_dir = st->env.buildid_dir };
 	if (dt_dsos_new(&o, &st->dsos)) {
 		if (st->count_fd >= 0)
 			close(st->count_fd);
@@ -874,7 +886,7 @@ static void check_complete(struct state *st)
 	err = dt_perfdata_count_samples(st->count_fd, &in_file);
 	close(st->count_fd);
 	st->count_fd = -1;
-	if (err == -ENOTSUP && getenv("DTPROF_DEBUG"))
+	if (err == -ENOTSUP && st->env.debug)
 		note("perf.data holds compressed records: its samples not counted");
 	if (err || in_file <= seen)
 		return;
@@ -896,7 +908,7 @@ EXPORT int stop(void *data, void *ctx)
 	if (st->handoff)	/* the last samples resolved, the thread ended */
 		handoff_finish(st->handoff, st->chunk->n > 0, help, st);
 	flush_sums(st);
-	if (getenv("DTPROF_DEBUG") && !strcmp(getenv("DTPROF_DEBUG"), "1"))
+	if (st->env.debug)
 		note("%" PRIu64 " samples handed to the resolving thread, %" PRIu64
 		     " counted on perf's, %" PRIu64 " held in sums there; %" PRIu64
 		     " added to the tables as sums", st->handed, st->counted_here,

@@ -9,8 +9,9 @@
  * in the cache; later sessions open that copy (its build-id checked like
  * any debug file's) and read the sections straight from the page cache.
  *
- * The cache is $DTPROF_CACHE_DIR, else $XDG_CACHE_HOME/dtprof, else
- * ~/.cache/dtprof; DTPROF_NO_CACHE=1 turns it off.  Every failure here
+ * The cache is the directory the host names (dt_session_opts.cache_dir;
+ * the front ends: $DTPROF_CACHE_DIR, else $XDG_CACHE_HOME/dtprof, else
+ * ~/.cache/dtprof); none, none is read or written.  Every failure here
  * only means no copy: the answers are the same either way.
  */
 #include <errno.h>
@@ -29,25 +30,15 @@
  * more disk than the inflating costs time. */
 #define MAX_COPY_SIZE (512ull << 20)
 
-/* The cache directory into buf; false when off or unknown. */
-static bool cache_dir(char *buf, size_t len)
+/* The cache directory root into buf; false when there is none (the
+ * host gave no directory: dt_session_opts.cache_dir). */
+static bool cache_dir(const char *root, char *buf, size_t len)
 {
-	const char *off = getenv("DTPROF_NO_CACHE");
-	const char *dir = getenv("DTPROF_CACHE_DIR");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
 	int n;
 
-	if (off && *off && strcmp(off, "0"))
+	if (!root || !*root)
 		return false;
-	if (dir && *dir)
-		n = snprintf(buf, len, "%s", dir);
-	else if (xdg && *xdg == '/')
-		n = snprintf(buf, len, "%s/dtprof", xdg);
-	else if (home && *home == '/')
-		n = snprintf(buf, len, "%s/.cache/dtprof", home);
-	else
-		return false;
+	n = snprintf(buf, len, "%s", root);
 	return n > 0 && (size_t)n < len;
 }
 
@@ -105,13 +96,13 @@ static int open_root(const char *root, bool create)
  * the copy's name there (rest.debug) in name; -ENOENT when there is no
  * cache or build-id, -errno when a directory on the way cannot be made
  * or opened, or is not this user's own (-EPERM). */
-static int copy_dir(const void *id, int idlen, bool create, char *name,
-		    size_t len)
+static int copy_dir(const char *cache, const void *id, int idlen, bool create,
+		    char *name, size_t len)
 {
 	char root[PATH_MAX], xx[3];
 	const unsigned char *b = id;
 
-	if (idlen <= 1 || !cache_dir(root, sizeof(root)) ||
+	if (idlen <= 1 || !cache_dir(cache, root, sizeof(root)) ||
 	    !build_id_path(name, len, "", id, (size_t)idlen, ".debug"))
 		return -ENOENT;
 	/* build_id_path made "/.build-id/xx/rest.debug": keep the leaf */
@@ -129,11 +120,12 @@ static int copy_dir(const void *id, int idlen, bool create, char *name,
 }
 
 /* CACHE/.build-id/xx/rest.debug into buf: for messages and libdwfl. */
-static bool copy_path(char *buf, size_t len, const void *id, int idlen)
+static bool copy_path(const char *cache, char *buf, size_t len, const void *id,
+		      int idlen)
 {
 	char dir[PATH_MAX];
 
-	return idlen > 0 && cache_dir(dir, sizeof(dir)) &&
+	return idlen > 0 && cache_dir(cache, dir, sizeof(dir)) &&
 	       build_id_path(buf, len, dir, id, (size_t)idlen, ".debug");
 }
 
@@ -163,15 +155,15 @@ static bool whole(int fd)
 	return ok;
 }
 
-int debugcache_open(const void *id, int idlen, char **found)
+int debugcache_open(const char *cache, const void *id, int idlen, char **found)
 {
 	char path[PATH_MAX], name[PATH_MAX];
 	struct stat st;
 	int dir, fd;
 
 	*found = NULL;
-	if (!copy_path(path, sizeof(path), id, idlen) ||
-	    (dir = copy_dir(id, idlen, false, name, sizeof(name))) < 0)
+	if (!copy_path(cache, path, sizeof(path), id, idlen) ||
+	    (dir = copy_dir(cache, id, idlen, false, name, sizeof(name))) < 0)
 		return -1;
 	fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	close(dir);
@@ -187,13 +179,13 @@ int debugcache_open(const void *id, int idlen, char **found)
 	return fd;
 }
 
-bool debugcache_wanted(int fd, const void *id, int idlen)
+bool debugcache_wanted(const char *cache, int fd, const void *id, int idlen)
 {
 	char path[PATH_MAX];
 	bool compressed = false;
 	size_t shstrndx;
 
-	if (!copy_path(path, sizeof(path), id, idlen))
+	if (!copy_path(cache, path, sizeof(path), id, idlen))
 		return false;
 	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!e || elf_getshdrstrndx(e, &shstrndx)) {
@@ -352,7 +344,7 @@ static bool copy_elf(Elf *in, int fd)
 	return ok;
 }
 
-int debugcache_store(Elf *debug, const void *id, int idlen)
+int debugcache_store(const char *cache, Elf *debug, const void *id, int idlen)
 {
 	char name[PATH_MAX], tmp[PATH_MAX + 32];
 	size_t size = 0;
@@ -364,7 +356,7 @@ int debugcache_store(Elf *debug, const void *id, int idlen)
 	if (size > MAX_COPY_SIZE)
 		return -EFBIG;
 	/* no cache, no build-id, or a directory that is not ours */
-	if ((dir = copy_dir(id, idlen, true, name, sizeof(name))) < 0)
+	if ((dir = copy_dir(cache, id, idlen, true, name, sizeof(name))) < 0)
 		return dir;
 	int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp)) {

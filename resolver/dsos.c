@@ -8,6 +8,7 @@
  * why its samples cannot be attributed.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +37,9 @@ struct dso {
 };
 
 struct dt_dsos {
-	struct dt_dsos_opts o;
-	char *debuginfo_path, *vmlinux;
+	struct dt_dsos_opts o;		/* strings: the copies below */
+	char *debuginfo_path, *vmlinux, *buildid_dir, *cache_dir;
+	struct dt_session_opts session;	/* every session's template */
 	struct dso *v;
 	size_t n, cap;
 	uint32_t *slot;			/* v by name: arrays.h */
@@ -107,17 +109,29 @@ int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out)
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;
+	/* only the fields the caller's struct has (opts->sz) are read */
 	if (opts)
 		memcpy(&d->o, opts, opts->sz < sizeof(d->o) ? opts->sz : sizeof(d->o));
 	d->o.sz = sizeof(d->o);
-	if ((opts && opts->debuginfo_path &&
-	     !(d->debuginfo_path = strdup(opts->debuginfo_path))) ||
-	    (opts && opts->vmlinux && !(d->vmlinux = strdup(opts->vmlinux)))) {
+	d->session.sz = sizeof(d->session);
+	if (d->o.session) {
+		const struct dt_session_opts *t = d->o.session;
+		memcpy(&d->session, t, t->sz < sizeof(d->session) ? t->sz :
+		       sizeof(d->session));
+		d->session.sz = sizeof(d->session);
+	}
+	if ((d->o.debuginfo_path && !(d->debuginfo_path = strdup(d->o.debuginfo_path))) ||
+	    (d->o.vmlinux && !(d->vmlinux = strdup(d->o.vmlinux))) ||
+	    (d->o.buildid_dir && !(d->buildid_dir = strdup(d->o.buildid_dir))) ||
+	    (d->session.cache_dir && !(d->cache_dir = strdup(d->session.cache_dir)))) {
 		dt_dsos_free(d);
 		return -ENOMEM;
 	}
 	d->o.debuginfo_path = d->debuginfo_path;
 	d->o.vmlinux = d->vmlinux;
+	d->o.buildid_dir = d->buildid_dir;
+	d->o.session = NULL;
+	d->session.cache_dir = d->cache_dir;
 	*out = d;
 	return 0;
 }
@@ -135,6 +149,8 @@ void dt_dsos_free(struct dt_dsos *d)
 	free(d->slot);
 	free(d->debuginfo_path);
 	free(d->vmlinux);
+	free(d->buildid_dir);
+	free(d->cache_dir);
 	free(d);
 }
 
@@ -166,14 +182,14 @@ char *dt_find_vmlinux(void)
 	return NULL;
 }
 
-/* perf's build-id cache: ~/.debug/.build-id/ab/cdef.../{elf,debug} */
-static char *buildid_cache_file(const uint8_t *id, size_t n, const char *leaf)
+/* perf's build-id cache (the host's dt_dsos_opts.buildid_dir, ~/.debug):
+ * DIR/.build-id/ab/cdef.../{elf,debug} */
+static char *buildid_cache_file(const struct dt_dsos *d, const uint8_t *id,
+				size_t n, const char *leaf)
 {
-	const char *home = getenv("HOME");
-	char root[512], path[640];
+	char path[PATH_MAX];
 
-	if (!home || (size_t)snprintf(root, sizeof(root), "%s/.debug", home) >= sizeof(root) ||
-	    !build_id_path(path, sizeof(path), root, id, n, leaf))
+	if (!d->buildid_dir || !build_id_path(path, sizeof(path), d->buildid_dir, id, n, leaf))
 		return NULL;
 	return access(path, R_OK) == 0 ? strdup(path) : NULL;
 }
@@ -192,13 +208,12 @@ static bool build_id_matches(struct dt_session *s, const uint8_t *id, size_t n)
 static struct dt_session *open_file(struct dt_dsos *d, const char *path,
 				    const char *debug_file, int *err)
 {
-	struct dt_session_opts so = {
-		.sz = sizeof(so),
-		.debuginfo_path = d->o.debuginfo_path,
-		.debuginfo_file = debug_file,
-		.log = dsos_log,
-		.log_arg = d,
-	};
+	struct dt_session_opts so = d->session;
+
+	so.debuginfo_path = d->o.debuginfo_path;
+	so.debuginfo_file = debug_file;
+	so.log = dsos_log;
+	so.log_arg = d;
 	struct dt_session *s = NULL;
 
 	*err = dt_session_open(path, &so, &s);
@@ -264,7 +279,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 	if (e->session && !e->kernel && !build_id_matches(e->session, id, idlen)) {
 		dt_session_close(e->session);
 		e->session = NULL;
-		alt = buildid_cache_file(id, idlen, "/elf");
+		alt = buildid_cache_file(d, id, idlen, "/elf");
 		if (!alt) {
 			say(d, "'%s' is not the binary that was recorded (build-id differs) and perf's build-id cache has no copy: its samples count as no_dso",
 			    e->name);
@@ -294,7 +309,7 @@ static void open_dso(struct dt_dsos *d, struct dso *e, const uint8_t *id,
 		 * from the binary, DWARF from there */
 		const uint8_t *have;
 		size_t m = dt_session_build_id(e->session, &have);
-		alt = m ? buildid_cache_file(have, m, "/debug") : NULL;
+		alt = m ? buildid_cache_file(d, have, m, "/debug") : NULL;
 		struct dt_session *s2 = alt ? open_file(d, path, alt, &err) : NULL;
 		if (s2 && dt_session_has_debuginfo(s2)) {
 			dt_session_close(e->session);

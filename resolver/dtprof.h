@@ -110,14 +110,50 @@ struct dt_answer {
 
 struct dt_session;
 
+/* What a session may do besides reading its files: each off unless the
+ * host asks (dt_session_opts.flags).  The library changes nothing of the
+ * process that hosts it and reads no environment variable; these, the
+ * cache directory and the callbacks are how a host chooses. */
+enum dt_session_flags {
+	DT_SESSION_TRACE = 1 << 0,	/* log a line of trace per step */
+	DT_SESSION_NO_TRACK = 1 << 1,	/* no dataflow: only variables name
+					 * registers (measuring what it adds) */
+	DT_SESSION_NO_QUICK_DECODE = 1 << 2, /* every instruction through
+					 * libopcodes (checking the quick
+					 * decoder against it) */
+	DT_SESSION_DEBUGINFOD = 1 << 3,	/* ask libdwfl's debuginfod client
+					 * (DEBUGINFOD_URLS) for debug info not
+					 * found on disk */
+	DT_SESSION_GIVE_BACK_PAGES = 1 << 4, /* a large debug file's pages,
+					 * mapped read-only by libelf, are
+					 * given back (MADV_DONTNEED) once
+					 * read: they stay in the page cache */
+	DT_SESSION_ERRNO_UNRELIABLE = 1 << 5, /* errno ENOMEM after an
+					 * allocation says nothing (valgrind):
+					 * out of memory only when libdw says */
+};
+#define DT_KEEP_FUNCTIONS 2048
+
 struct dt_session_opts {
 	size_t sz;			/* sizeof(struct dt_session_opts) */
 	const char *debuginfo_path;	/* libdwfl search path, NULL = default */
 	const char *debuginfo_file;	/* take DWARF from this file, NULL */
-	/* Called with one line of trace when DTPROF_DEBUG=1, or with a
+	/* Called with one line of trace (DT_SESSION_TRACE), or with a
 	 * warning; NULL = silent. */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
+	unsigned flags;			/* enum dt_session_flags */
+	/* How many functions' decoded instructions, and variable
+	 * locations, are kept between questions; 0: DT_KEEP_FUNCTIONS. */
+	unsigned keep_functions;
+	/* A directory of inflated copies of compressed debug files, by
+	 * build-id, read and written (debugcache.c); NULL: none. */
+	const char *cache_dir;
+	/* Called once a session has opened a debug file with more than 32 MB
+	 * of .debug_info (a kernel's): a command that owns its process may
+	 * tune its heap for it (dt_tune_heap); NULL: nothing. */
+	void (*large_debug_info)(void *arg, uint64_t bytes);
+	void *large_debug_info_arg;
 };
 
 /* Open the ELF at path (with separate debug info found through libdwfl:
@@ -128,11 +164,17 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out);
 /* Free the session and every string its answers point to.  NULL ok. */
 void dt_session_close(struct dt_session *s);
-/* The process is the caller's own (a command such as dtresolve, not a
- * host such as perf): a session of a large debug file (a kernel's) may
- * then tune the process's heap for it (malloc's thresholds, transparent
- * huge pages).  Call before opening sessions. */
-void dt_own_process(void);
+/* For a command that owns its process (dtresolve), never a library or a
+ * plugin: a heap for a large debug file (malloc's thresholds raised, the
+ * heap grown ahead in transparent huge pages); once; fit to be the
+ * large_debug_info callback. */
+void dt_tune_heap(void *arg, uint64_t bytes);
+/* For a front end to decide, never a library: an abort inside libdw that
+ * follows a failed allocation while a session works (libdw's asserts on
+ * out of memory) ends that session's work as no_memory instead of ending
+ * the process; any other abort goes on to the handler installed before.
+ * Installs a SIGABRT handler for the rest of the process, once. */
+void dt_catch_libdw_aborts(void);
 
 /* Reads len instruction bytes at link-time address pc into buf; returns
  * how many, 0 or less to fall back to the file. */
@@ -390,6 +432,12 @@ struct dt_dsos_opts {
 	const char *vmlinux;		/* kernel image, NULL = search */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
+	/* Every session's other options (flags, keep_functions, cache_dir,
+	 * large_debug_info); NULL: the defaults. */
+	const struct dt_session_opts *session;
+	/* perf's build-id cache (~/.debug), where a binary changed since
+	 * the recording is found by its build-id; NULL: not looked in. */
+	const char *buildid_dir;
 };
 /* 0 or -ENOMEM; opts may be NULL. */
 int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out);

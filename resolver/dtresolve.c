@@ -17,6 +17,7 @@
 #include "dtprof.h"
 #include "lineread.h"
 #include "stream.h"
+#include "../frontend/env.h"
 
 #define PROG "dtresolve"
 
@@ -56,6 +57,7 @@ struct run {
 	unsigned long said_n[MSG_KINDS], unsaid[MSG_KINDS];
 	bool tracing;			/* DTPROF_DEBUG: every message said */
 	int status;
+	struct dt_env env;		/* the environment, as options */
 };
 
 #define msg(...) dt_message(PROG, __VA_ARGS__)
@@ -574,7 +576,9 @@ static int load_table(struct run *r, struct dt_report *rep, const char *path)
 
 static int run_tables(struct run *r, int argc, char **argv)
 {
-	struct dt_dsos_opts o = { .sz = sizeof(o), .log = log_cb, .log_arg = r };
+	struct dt_dsos_opts o = { .sz = sizeof(o), .log = log_cb, .log_arg = r,
+				  .session = &r->env.session,
+				  .buildid_dir = r->env.buildid_dir };
 	struct dt_table_opts to = {
 		.format = r->opt.format_given ? r->opt.print.format : DT_FORMAT_PERF,
 		.type = r->opt.type, .sort = r->opt.sort,
@@ -620,13 +624,20 @@ static int run_tables(struct run *r, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct run r = { .status = 0 };
+	static struct run r = { .status = 0 };
 	int err = parse_options(argc, argv, &r.opt);
-	const char *debug = getenv("DTPROF_DEBUG");
 
-	r.tracing = debug && *debug && strcmp(debug, "0");
-
-	dt_own_process();	/* a kernel's session may tune the heap */
+	dt_env_read(&r.env);
+	r.tracing = r.env.debug;
+	if (r.env.bad_keep)
+		msg("DTPROF_KEEP_FUNCTIONS='%s' is not a number of functions (1 or "
+		    "more): %u are kept", r.env.bad_keep, DT_KEEP_FUNCTIONS);
+	/* dtresolve owns its process: a kernel's session may tune the heap,
+	 * and libdw's asserts on a failed allocation answer no_memory */
+	r.env.session.large_debug_info = dt_tune_heap;
+	dt_catch_libdw_aborts();
+	r.opt.stream.session = &r.env.session;
+	r.opt.stream.buildid_dir = r.env.buildid_dir;
 	if (err || (err = start(&r))) {
 		stream_free(r.stream);
 		free(r.opt.debug_dirs);

@@ -6,6 +6,7 @@
 #ifndef DTPROF_INTERNAL_H
 #define DTPROF_INTERNAL_H
 
+#include <errno.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <setjmp.h>
@@ -243,9 +244,6 @@ void pages_walked(struct debug_pages *p, const void *at);
 void pages_answered(struct debug_pages *p);
 #define PAGES_ANSWER_STEP 1024
 #define PAGES_MAPPED_BUDGET (96u << 20)
-/* A large debug file is open: once per process, and only after
- * dt_own_process, the heap grown ahead in transparent huge pages. */
-void pages_huge_heap(void);
 
 /* ---- session.c ---- */
 
@@ -290,7 +288,8 @@ struct dt_session {
 	Dwarf_Addr cfi_bias[2];
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
-	bool debug;			/* DTPROF_DEBUG=1 */
+	bool debug;			/* DT_SESSION_TRACE */
+	bool errno_unreliable;		/* DT_SESSION_ERRNO_UNRELIABLE */
 	unsigned keep_functions;	/* DTPROF_KEEP_FUNCTIONS: decoded
 					 * functions and their variables' homes
 					 * kept between questions */
@@ -718,11 +717,12 @@ void oom_watch(struct dt_session *s);
 void oom_said(struct dt_session *s);
 /* Whether errno ENOMEM after a call means an allocation failed in it
  * (false under valgrind: oom.c). */
-bool oom_errno_says(void);
+bool oom_errno_says(const struct dt_session *s);
 /* After the jump: s is closed to further questions, and the log says so. */
 void oom_caught(struct dt_session *s);
 /* OOM_GUARD(s, g, on_oom): run the rest of the block under guard g; on
  * out of memory in libdw, jump to the statement on_oom (after oom_caught).
+ * errno is 0 after it.
  * OOM_UNGUARD(g) ends it.  Variables changed between them must be
  * volatile to be read in on_oom. */
 #define OOM_GUARD(s, g, on_oom) do {					\
@@ -733,6 +733,7 @@ void oom_caught(struct dt_session *s);
 		oom_caught(s);						\
 		on_oom;							\
 	}								\
+	errno = 0;	/* an abort with ENOMEM: a failed allocation */	\
 } while (0)
 #define OOM_UNGUARD(g) (oom_current = (g).outer)
 
@@ -792,15 +793,16 @@ int debuginfo_search(const char *file_name, const char *search_path,
 		     GElf_Word crc, char **found);
 
 /* ---- debugcache.c: decompressed copies of debug files ---- */
+/* cache: the cache's directory, NULL when there is none. */
 /* An fd of the cache's copy of the debug file with build-id id[0..idlen),
  * and *found (malloc'd path); -1 when there is none (or no cache). */
-int debugcache_open(const void *id, int idlen, char **found);
+int debugcache_open(const char *cache, const void *id, int idlen, char **found);
 /* Whether debug file fd (of build-id id) has compressed DWARF that a copy
  * in the cache would spare inflating again. */
-bool debugcache_wanted(int fd, const void *id, int idlen);
+bool debugcache_wanted(const char *cache, int fd, const void *id, int idlen);
 /* Stores debug (libdw's Elf of it, its sections inflated) in the cache as
  * a plain ELF file: 0, or -errno when it could not (no harm done). */
-int debugcache_store(Elf *debug, const void *id, int idlen);
+int debugcache_store(const char *cache, Elf *debug, const void *id, int idlen);
 
 /* ---- typenames.c ---- */
 void typedef_cache_free(struct typedef_cache *c);

@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * Out of memory inside libdw.  libdw's own allocator calls an OOM handler
- * that exits the process, and some of its tables assert on a failed
- * allocation (SIGABRT): either would kill perf around the plugin.  While
- * a library call runs under a guard (OOM_GUARD in internal.h), both jump
- * back to it instead: the call answers no_memory, and the session, whose
- * DWARF state may be half-updated, answers no_memory from then on, and
- * at its close that state is left as it is, not ended: libdw 0.192's
- * table of per-thread allocators is NULL after a failed realloc while its
- * count is not, and dwarf_end would read it (a crash inside perf, seen
- * in t8003 with the plugin's two threads).
- * Outside a guard, and in sanitizer builds (their reports abort), nothing
- * changes: an abort is an abort.
+ * that exits the process: set per Dwarf handle (dwarf_new_oom_handler),
+ * ours jumps back to the guard (OOM_GUARD in internal.h) around the
+ * library call instead, which answers no_memory.  The session, whose DWARF
+ * state may be half-updated, answers no_memory from then on, and at its
+ * close that state is left as it is, not ended: libdw 0.192's table of
+ * per-thread allocators is NULL after a failed realloc while its count is
+ * not, and dwarf_end would read it (a crash seen in t8003 with the
+ * plugin's two threads).
+ *
+ * Some of libdw's tables also assert on a failed allocation (SIGABRT:
+ * dynamicsizehash_concurrent.c's resize, with two threads).  Catching
+ * that takes a signal handler, which is the front end's to decide
+ * (dt_catch_libdw_aborts).  Then an abort jumps back to the guard only
+ * while one is set and an allocation of the guarded call has failed
+ * (errno ENOMEM: the call starts at 0); any other abort, malloc's
+ * corruption checks included, and every abort in sanitizer builds
+ * (their reports abort), goes to the handler that was there before.
  */
+#include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -37,7 +43,10 @@ static struct sigaction previous_abort;
 
 static void on_abort(int sig)
 {
-	if (oom_current)
+	/* only an abort that follows a failed allocation in the guarded
+	 * call (its errno: the call starts at 0); any other, malloc's own
+	 * corruption checks included, is the crash it says it is */
+	if (oom_current && errno == ENOMEM)
 		siglongjmp(oom_current->env, 1);
 	/* not ours: as if we were not there */
 	sigaction(SIGABRT, &previous_abort, NULL);
@@ -62,11 +71,15 @@ static void install_abort_handler(void)
 #endif
 }
 
-void oom_watch(struct dt_session *s)
+void dt_catch_libdw_aborts(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	pthread_once(&once, install_abort_handler);
+}
+
+void oom_watch(struct dt_session *s)
+{
 	if (s->dwarf)
 		dwarf_new_oom_handler(s->dwarf, dwarf_oom);
 }
@@ -74,20 +87,12 @@ void oom_watch(struct dt_session *s)
 /* glibc's malloc grows its heap with brk, and when brk cannot grow, with
  * mmap: the allocation succeeds, and errno is left ENOMEM.  Under valgrind
  * (its brk segment is 8 MB) that follows nearly every allocation once the
- * heap is past it, and every answer would be no_memory; there errno says
- * nothing, and out of memory is what libdw's handler and its asserts say
- * (and valgrind's own, which stops the run). */
-bool oom_errno_says(void)
+ * heap is past it, and every answer would be no_memory; the host says so
+ * (DT_SESSION_ERRNO_UNRELIABLE), and out of memory is then what libdw's
+ * handler says (and valgrind's own, which stops the run). */
+bool oom_errno_says(const struct dt_session *s)
 {
-	static _Atomic int says = -1;
-	int v = atomic_load_explicit(&says, memory_order_relaxed);
-
-	if (v < 0) {
-		const char *preload = getenv("LD_PRELOAD");
-		v = !(preload && strstr(preload, "/vgpreload_"));
-		atomic_store_explicit(&says, v, memory_order_relaxed);
-	}
-	return v;
+	return !s->errno_unreliable;
 }
 
 void oom_said(struct dt_session *s)

@@ -18,15 +18,20 @@
  * libelf decompressed into memory is never touched: dropping such pages
  * would lose or zero them.
  *
+ * Only when the host asks (DT_SESSION_GIVE_BACK_PAGES): the mapping is
+ * libelf's, of the session's own file, but what is resident is the
+ * host's concern.
+ *
  * The process's own memory for such a file: a kernel's indexes and
  * answers fault in 120 MB of heap, 4 kB at a time (30,000 faults, and a
- * TLB miss for most lookups of the indexes).  When the process is a
- * command's own (dt_own_process: dtresolve, not perf hosting the
- * plugin), the heap is grown once ahead and backed by transparent huge
- * pages where the system allows them (MADV_HUGEPAGE), large arrays are
- * kept in it rather than in mappings of their own, and memory freed is
- * kept for the next allocation: a vmlinux run faulted 18,700 times
- * instead of 41,000, and took 7% less CPU.
+ * TLB miss for most lookups of the indexes).  A command that owns its
+ * process (dtresolve; never perf hosting the plugin) may pass
+ * dt_tune_heap as the session's large_debug_info callback: the heap is
+ * grown once ahead and backed by transparent huge pages where the system
+ * allows them (MADV_HUGEPAGE), large arrays are kept in it rather than in
+ * mappings of their own, and memory freed is kept for the next
+ * allocation: a vmlinux run faulted 18,700 times instead of 41,000, and
+ * took 7% less CPU.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -201,19 +206,16 @@ void pages_answered(struct debug_pages *p)
 	p->file_pages = resident_file_pages();
 }
 
-static atomic_bool own_process, heap_grown;
+static atomic_bool heap_grown;
 
-void dt_own_process(void)
-{
-	atomic_store(&own_process, true);
-}
-
-void pages_huge_heap(void)
+void dt_tune_heap(void *arg, uint64_t bytes)
 {
 	void *block[HEAP_AHEAD / HEAP_STEP];
 	size_t n = 0;
 
-	if (!atomic_load(&own_process) || atomic_exchange(&heap_grown, true))
+	(void)arg;
+	(void)bytes;
+	if (atomic_exchange(&heap_grown, true))
 		return;
 #ifdef __SANITIZE_ADDRESS__
 	return;		/* ASan's allocator: no heap to grow, a quarantine to fill */

@@ -329,7 +329,7 @@ static void finish(struct dt_session *s, const struct answer_key *key,
  * answers, not only misses.  The session answers no_memory from now on. */
 static bool short_of_memory(struct dt_session *s)
 {
-	if (errno != ENOMEM || !oom_errno_says())
+	if (errno != ENOMEM || !oom_errno_says(s))
 		return false;
 	oom_said(s);
 	s->no_memory = true;

@@ -42,6 +42,8 @@ struct session_priv {
 	uint64_t tls_get_addr[2];	/* its PLT stub, and itself (static) */
 	bool tls_get_addr_looked;
 	uint64_t need;			/* file size the ELF headers imply */
+	unsigned flags;			/* dt_session_opts.flags */
+	char *cache_dir;		/* dt_session_opts.cache_dir, or NULL */
 	bool copy_to_cache;		/* the debug file found has compressed
 					 * DWARF: once libdw has inflated it,
 					 * a copy goes to the cache */
@@ -439,7 +441,6 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	const unsigned char *id = NULL;
 	GElf_Addr vaddr;
 	int idlen = dwfl_module_build_id(mod, &id, &vaddr);
-	const char *urls = getenv("DEBUGINFOD_URLS");
 	int fd;
 
 	if (p && p->debuginfo_file) {
@@ -454,14 +455,14 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 				     p->debuginfo_file, p->pub.path);
 		return fd;
 	}
-	fd = debugcache_open(id, idlen, debuginfo_file_name);
+	fd = debugcache_open(p ? p->cache_dir : NULL, id, idlen, debuginfo_file_name);
 	if (fd >= 0)
 		return fd;
 	fd = debuginfo_search(file_name, p ? p->debuginfo_path : NULL, id, idlen,
 			      debuglink_file, debuglink_crc, debuginfo_file_name);
 	if (fd >= 0 && p)
-		p->copy_to_cache = debugcache_wanted(fd, id, idlen);
-	if (fd < 0 && urls && *urls && idlen > 0)
+		p->copy_to_cache = debugcache_wanted(p->cache_dir, fd, id, idlen);
+	if (fd < 0 && p && (p->flags & DT_SESSION_DEBUGINFOD) && idlen > 0)
 		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base,
 						  file_name, NULL, 0,
 						  debuginfo_file_name);
@@ -469,13 +470,14 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 }
 
 /* The debug file libdw just opened, inflated, into the cache. */
-static void copy_to_cache(struct dt_session *s)
+static void copy_to_cache(struct session_priv *p)
 {
+	struct dt_session *s = &p->pub;
 	const unsigned char *id = NULL;
 	GElf_Addr vaddr;
 	int idlen = dwfl_module_build_id(s->mod, &id, &vaddr);
 
-	int err = debugcache_store(dwarf_getelf(s->dwarf), id, idlen);
+	int err = debugcache_store(p->cache_dir, dwarf_getelf(s->dwarf), id, idlen);
 
 	/* a cache that cannot be written only costs time: said when tracing */
 	if (err)
@@ -732,29 +734,6 @@ static bool opts_tail_is_zero(const struct dt_session_opts *o)
 	return true;
 }
 
-/* DTPROF_KEEP_FUNCTIONS: how many functions' decoded instructions, and
- * how many functions' variable locations, a session keeps between
- * questions (funcmap_trim, scope_trim); a bad value is said once. */
-#define KEEP_FUNCTIONS 2048
-
-static unsigned keep_functions(const struct dt_session *s)
-{
-	static _Atomic bool said;
-	const char *env = getenv("DTPROF_KEEP_FUNCTIONS");
-	char *end;
-
-	if (!env || !*env)
-		return KEEP_FUNCTIONS;
-	errno = 0;
-	unsigned long n = strtoul(env, &end, 10);
-	if (!*end && !errno && n >= 1 && n <= UINT32_MAX && isdigit((unsigned char)*env))
-		return (unsigned)n;
-	if (!atomic_exchange(&said, true))
-		session_warn(s, "DTPROF_KEEP_FUNCTIONS='%s' is not a number of "
-			     "functions (1 or more): %u are kept", env, KEEP_FUNCTIONS);
-	return KEEP_FUNCTIONS;
-}
-
 int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out)
 {
@@ -783,13 +762,14 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s = &p->pub;
 	s->log = o.log;
 	s->log_arg = o.log_arg;
-	const char *dbg = getenv("DTPROF_DEBUG");
-	s->debug = dbg && *dbg && strcmp(dbg, "0");
-	/* for measuring what tracking adds (make coverage) */
-	const char *nt = getenv("DTPROF_NO_TRACK");
-	s->no_track = nt && *nt && strcmp(nt, "0");
-	s->keep_functions = keep_functions(s);
+	p->flags = o.flags;
+	s->debug = o.flags & DT_SESSION_TRACE;
+	s->no_track = o.flags & DT_SESSION_NO_TRACK;
+	s->errno_unreliable = o.flags & DT_SESSION_ERRNO_UNRELIABLE;
+	s->keep_functions = o.keep_functions ? o.keep_functions : DT_KEEP_FUNCTIONS;
 	err = -ENOMEM;
+	if (o.cache_dir && !(p->cache_dir = strdup(o.cache_dir)))
+		goto out;
 	s->path = strdup(path);
 	if (!s->path)
 		goto out;
@@ -845,11 +825,10 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		goto out;
 	}
 	/* for comparing the quick decoder with libopcodes (t2021) */
-	const char *nq = getenv("DTPROF_NO_QUICK_DECODE");
-	if (nq && *nq && strcmp(nq, "0") && s->arch->quick_decode) {
+	if ((o.flags & DT_SESSION_NO_QUICK_DECODE) && s->arch->quick_decode) {
 		decoder_use_quick(s->decoder, false);
 		session_debug(s, "%s: every instruction decoded by libopcodes "
-			      "(DTPROF_NO_QUICK_DECODE)", s->path);
+			      "(DT_SESSION_NO_QUICK_DECODE)", s->path);
 	}
 	err = read_segments(p);
 	if (err)
@@ -878,12 +857,13 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	Elf_Data *info = s->dwarf ? debug_info_data(s) : NULL;
 	if (info) {
 		s->large_debug_info = info->d_size > LARGE_DEBUG_INFO;
-		pages_init(&s->pages, info->d_buf, info->d_size);
-		if (s->large_debug_info)
-			pages_huge_heap();
+		pages_init(&s->pages, (o.flags & DT_SESSION_GIVE_BACK_PAGES) ?
+			   info->d_buf : NULL, info->d_size);
+		if (s->large_debug_info && o.large_debug_info)
+			o.large_debug_info(o.large_debug_info_arg, info->d_size);
 	}
 	if (s->dwarf && p->copy_to_cache)
-		copy_to_cache(s);
+		copy_to_cache(p);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
 	session_debug(s, "open %s: arch %s, dwarf %s, adjust %lld", path,
@@ -933,6 +913,7 @@ void dt_session_close(struct dt_session *s)
 	free(p->names);
 	free(p->splits);
 	free(p->debuginfo_path);
+	free(p->cache_dir);
 	free(p->debuginfo_file);
 	free(s->path);
 	free(p);

@@ -43,7 +43,8 @@ int stream_new(const struct stream_opts *o, struct stream **out)
 	st->o = *o;
 	struct dt_dsos_opts d = { .sz = sizeof(d), .debuginfo_path = o->debuginfo_path,
 				  .vmlinux = o->vmlinux, .log = o->log,
-				  .log_arg = o->log_arg };
+				  .log_arg = o->log_arg, .session = o->session,
+				  .buildid_dir = o->buildid_dir };
 	if (dt_dsos_new(&d, &st->dsos) || dt_maps_new(&st->maps))
 		goto fail;
 	*out = st;

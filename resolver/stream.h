@@ -19,6 +19,8 @@ struct stream_opts {
 	enum skid_rule skid;
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
+	const struct dt_session_opts *session;	/* every session's, NULL */
+	const char *buildid_dir;	/* perf's build-id cache, NULL */
 };
 
 struct stream_result {

@@ -42,12 +42,13 @@ int main(void)
 {
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	struct dt_session_opts o = { .sz = sizeof(o), .log = count_indexed };
+	/* the trace says what is indexed */
+	struct dt_session_opts o = { .sz = sizeof(o), .log = count_indexed,
+				     .flags = DT_SESSION_TRACE };
 	struct dt_session *ahead, *lazy;
 	uint64_t start, size;
 
 	self[n > 0 ? n : 0] = '\0';
-	setenv("DTPROF_DEBUG", "1", 1);	/* the trace says what is indexed */
 	if (!ok(!dt_session_open(self, &o, &ahead) && !dt_session_open(self, &o, &lazy),
 		"open this test twice"))
 		return done_testing();
