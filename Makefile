@@ -17,6 +17,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 PKG_CONFIG ?= pkg-config
 CC ?= cc
 SANITIZE ?=
@@ -40,9 +42,12 @@ endif
 DW_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdw libelf 2>/dev/null)
 DW_LIBS := $(shell $(PKG_CONFIG) --libs libdw libelf 2>/dev/null || echo -ldw -lelf)
 
-WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
+# warnings are errors in development; WERROR=0 for a packager's newer
+# compiler
+WERROR ?= 1
+WARN = -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wshadow -Wstrict-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) $(DW_CFLAGS) -fPIC -MMD -MP
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) $(DW_CFLAGS) -fPIC -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 # Debian's binutils-multiarch-dev decodes every ISA; plain binutils-dev
 # only the host's
@@ -211,22 +216,46 @@ demo:
 	@$(MAKE) --no-print-directory all
 	DT_BUILD=$(abspath $(O)) sh examples/demo.sh
 
-# perf finds "--dlfilter NAME" in $(perf --exec-path)/dlfilters
+# perf finds "--dlfilter NAME" in $(perf --exec-path)/dlfilters; a PREFIX
+# given on the command line keeps the plugin under it too (then name it
+# by its path: perf script --dlfilter PREFIX/libexec/perf-core/...)
+ifeq ($(origin PREFIX),command line)
+DLFILTERDIR ?= $(PREFIX)/libexec/perf-core/dlfilters
+else
 DLFILTERDIR ?= $(shell perf --exec-path 2>/dev/null || echo /usr/libexec/perf-core)/dlfilters
+endif
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 
-install: all
+# the library for programs that link it: dtprof.h, libdtprof.a, dtprof.pc
+# (made at each install: it holds the install's directories)
+$(O)/dtprof.pc: FORCE
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,GEN,$@)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
+		'includedir=$(INCLUDEDIR)' '' 'Name: dtprof' \
+		'Description: name the C type and field a memory access touches (perf data-type profiles)' \
+		"Version: $$(sed -n 's/^#define DTPROF_VERSION \"\(.*\)\"/\1/p' resolver/dtprof.h)" \
+		'Requires.private: libdw libelf' 'Libs: -L$${libdir} -ldtprof' \
+		'Libs.private: $(OPCODES_LIBS) -lz -lm -lpthread' \
+		'Cflags: -I$${includedir}/dtprof' >$@
+
+install: all $(O)/dtprof.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(COMPLETIONDIR)
+		$(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(COMPLETIONDIR) \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/dtprof
 	install -m 755 $(DTRESOLVE) $(DESTDIR)$(BINDIR)/dtresolve
 	install -m 644 $(PLUGIN) $(DESTDIR)$(DLFILTERDIR)/dtplugin.so
 	install -m 644 doc/dtresolve.1 doc/dtplugin.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 contrib/completion.bash $(DESTDIR)$(COMPLETIONDIR)/dtresolve
+	install -m 644 resolver/dtprof.h $(DESTDIR)$(INCLUDEDIR)/dtprof/dtprof.h
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libdtprof.a
+	install -m 644 $(O)/dtprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/dtprof.pc
 
+# the build directory (O=, build by default), and nothing else
 clean:
-	rm -rf build
+	rm -rf $(O)
 
-.PHONY: all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses fuzz demo install clean
+FORCE:
+.PHONY: FORCE all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin $(O)/frontend -name '*.d' -type f 2>/dev/null)

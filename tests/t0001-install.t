@@ -16,6 +16,35 @@ dt_test 'make install DESTDIR=... installs every file' '
 	test -f root/usr/share/man/man1/dtplugin.1 &&
 	test -f root/usr/share/bash-completion/completions/dtresolve
 '
+dt_test 'the library installs for programs that link it (header, archive, pkg-config)' '
+	test -f root/usr/include/dtprof/dtprof.h && test -f root/usr/lib/libdtprof.a &&
+	test -f root/usr/lib/pkgconfig/dtprof.pc &&
+	cat >linkit.c <<EOF &&
+#include <dtprof.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	struct dt_session *s;
+	struct dt_answer a;
+	if (argc < 2 || dt_session_open(argv[1], NULL, &s))
+		return 1;
+	dt_resolve_pc(s, 0, &a);
+	printf("%s %s\n", DTPROF_VERSION, dt_reason_str(a.reason));
+	dt_session_close(s);
+	return 0;
+}
+EOF
+	flags=$(PKG_CONFIG_SYSROOT_DIR=$PWD/root PKG_CONFIG_PATH=$PWD/root/usr/lib/pkgconfig \
+		pkg-config --cflags --libs --static dtprof) &&
+	cc -o linkit linkit.c $flags -ldl >cc.log 2>&1 &&
+	./linkit ./linkit | grep -q "^0\.[0-9.]* [a-z_]*$" || dt_show cc.log
+'
+dt_test 'make install PREFIX=DIR keeps the plugin under DIR' '
+	make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/pfx" PREFIX=/opt/dtprof \
+		>log 2>&1 &&
+	test -f pfx/opt/dtprof/libexec/perf-core/dlfilters/dtplugin.so &&
+	test -z "$(find pfx -path pfx/opt -prune -o -type f -print)" || dt_show log
+'
 dt_test 'the default plugin directory is perf --exec-path/dlfilters' '
 	! command -v perf >/dev/null ||
 	{ make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/def" >log 2>&1 &&
