@@ -9,6 +9,7 @@
 #   make coverage        attribution per category, compiler and -O level
 #   make fuzz-accuracy   random programs checked by execution (SEEDS=200)
 #   make accuracy-addresses  data addresses from registers, checked under gdb
+#   make accuracy-real   real programs from Debian sources, checked by execution
 #   make fuzz            AFL++ on every parser, FUZZ_SECONDS a target
 #   make demo            record and analyse the built-in example
 #   make install         PREFIX=/usr/local DESTDIR=
@@ -199,6 +200,13 @@ accuracy-addresses:
 	@$(MAKE) --no-print-directory all
 	sh bench/addresses.sh $(abspath $(O)) $(abspath $(O))/accuracy-addresses
 
+# lua5.4 and zstd from Debian sources and perf, each answer whose data
+# address lies in a heap block checked against that block (bench/).
+accuracy-real:
+	@sh contrib/install-deps.sh --if-missing $(BENCH_PACKAGES) dwarves
+	@$(MAKE) --no-print-directory all
+	sh bench/accuracy-real.sh $(abspath $(O)) $(abspath $(O))/accuracy-real
+
 # AFL++ on each parser (tests/fuzz/run), an instrumented build of its own
 # in build/afl (with ASan: memory errors are findings too); what it finds
 # lands in tests/fuzz/found/, which make check
@@ -255,7 +263,7 @@ clean:
 	rm -rf $(O)
 
 FORCE:
-.PHONY: FORCE all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses fuzz demo install clean
+.PHONY: FORCE all tests deps check bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses accuracy-real fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin $(O)/frontend -name '*.d' -type f 2>/dev/null)

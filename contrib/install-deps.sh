@@ -3,6 +3,7 @@
 # Install the Debian packages dtprof needs.
 #   install-deps.sh [--if-missing] PACKAGE[>=VERSION]...
 #   install-deps.sh --backports-source
+#   install-deps.sh --deb-src-source
 # As root: apt-get update (once) and install what is missing.  Otherwise
 # print the exact apt-get line and fail.  With --if-missing, do nothing when
 # all are installed (so 'make check' costs nothing on a ready machine).
@@ -10,6 +11,8 @@
 # the release's backports (libdw reads DWARF packages, .dwp, from 0.191
 # on; Debian 12 has 0.188, bookworm-backports 0.192).
 # --backports-source: only add the backports source to apt's lists.
+# --deb-src-source: add the release's source packages (apt-get source),
+# signed as its binary packages are, and update apt's lists.
 set -u
 if_missing=0
 [ "${1:-}" = --if-missing ] && { if_missing=1; shift; }
@@ -22,6 +25,16 @@ backports_source() {
 }
 if [ "${1:-}" = --backports-source ]; then
 	[ -n "$codename" ] && backports_source
+	exit
+fi
+if [ "${1:-}" = --deb-src-source ]; then
+	[ -n "$codename" ] || exit 1
+	grep -rqs "^deb-src .*$codename main\|^Types:.*deb-src" /etc/apt/sources.list \
+		/etc/apt/sources.list.d/ && exit 0
+	[ "$(id -u)" = 0 ] || { echo "install-deps: as root, add a deb-src line for $codename" >&2; exit 1; }
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $codename main" \
+		>/etc/apt/sources.list.d/dtprof-src.list
+	apt-get update -qq
 	exit
 fi
 

@@ -72,6 +72,8 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 	report_json_string(f, a->type);
 	fprintf(f, ",\"offset\":%" PRId64 ",\"field\":", a->offset);
 	report_json_string(f, a->field);
+	if (a->type_size)
+		fprintf(f, ",\"type_size\":%" PRIu64, a->type_size);
 	fputs(",\"var\":", f);
 	report_json_string(f, a->var);
 	fputs(",\"reason\":", f);
@@ -89,6 +91,10 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 	if (link_pc)
 		fprintf(f, ",\"link_pc\":\"%#" PRIx64 "\",\"access_pc\":\"%#" PRIx64 "\"",
 			link_pc, a->access_pc ? a->access_pc : link_pc);
+	if (smp && (smp->has & DT_SAMPLE_PID))
+		fprintf(f, ",\"pid\":%d", smp->pid);
+	if (smp && (smp->has & DT_SAMPLE_TIME))
+		fprintf(f, ",\"time\":%" PRIu64, smp->time);
 	if (smp && (smp->has & DT_SAMPLE_ADDR))
 		fprintf(f, ",\"data_addr\":\"%#" PRIx64 "\"", smp->addr);
 	if (smp && (smp->has & DT_SAMPLE_ADDR_WHY) && smp->addr_why != DT_ADDR_OK)

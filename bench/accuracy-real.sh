@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# dtprof on real programs nobody wrote for its tests, checked by
+# execution: Debian's lua5.4 and zstd (apt-get source, built -O2 -g) and
+# perf itself (linux-source-6.1, as make bench builds it), each run on a
+# workload of its own under perf record -e cpu-clock --user-regs
+# -k CLOCK_MONOTONIC, with tests/malloclog.so logging every heap block.
+# dtresolve names each sample's type and computes its data address from
+# the registers; tests/heap-oracle.py checks every typed answer whose
+# address lies in a live heap block: the object claimed must lie inside
+# that block.  Prints one row per program, then each program's five
+# largest reasons for samples left unnamed, with their hottest function.
+#   accuracy-real.sh BUILD WORKDIR
+set -eu
+build=$1 work=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$work/src"
+cd "$work"
+perf=${PERF:-perf}
+p612=$(ls "$src"/build/perf-6.12/usr/bin/perf 2>/dev/null || true)
+fields=comm,pid,tid,time,event,ip,sym,symoff,dso,uregs
+
+# --- the programs, built once ---
+sources() {	# sources PACKAGE...: apt-get source, once
+	for p in "$@"; do
+		ls -d src/"$p"-*/ >/dev/null 2>&1 && continue
+		sh "$src/contrib/install-deps.sh" --deb-src-source >/dev/null
+		(cd src && apt-get source -qq "$p" >/dev/null 2>&1) ||
+			{ echo "accuracy-real: apt-get source $p failed" >&2; exit 1; }
+	done
+}
+sources lua5.4 libzstd
+lua_dir=$(ls -d src/lua5.4-*/src | head -n 1)
+if [ ! -x "$lua_dir/lua" ]; then
+	# Debian's Makefile needs libtool; the interpreter is its .c files
+	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$lua_dir/lua5.4-deb-multiarch.h"
+	(cd "$lua_dir" && gcc -O2 -g -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -Wl,-E -o lua \
+		$(ls ./*.c | grep -v luac.c) -lm -ldl)
+fi
+zstd_dir=$(ls -d src/libzstd-*/programs | head -n 1)
+[ -x "$zstd_dir/zstd" ] ||
+	make -s -C "$zstd_dir" zstd CFLAGS="-O2 -g" -j"$(nproc)" >zstd-build.log 2>&1
+realperf=$(sh "$src/bench/real-binary.sh" "$build/bench")
+gcc -O2 -shared -fPIC -o malloclog.so "$src/tests/malloclog.c" -ldl
+
+# --- the workloads ---
+[ -s text.in ] || head -c 20000000 /dev/urandom | base64 >text.in
+[ -s report.in.data ] ||
+	"$perf" record -q -e cpu-clock -o report.in.data -- "$zstd_dir/zstd" -q -f -T2 -6 \
+		text.in -o /dev/null >/dev/null 2>&1
+
+record() {	# record NAME COMMAND...: NAME.data and NAME.mlog
+	name=$1
+	shift
+	rm -f "$name.mlog"
+	"$perf" record -q -e cpu-clock -k CLOCK_MONOTONIC --user-regs -o "$name.data" -- \
+		env MALLOCLOG="$PWD/$name.mlog" LD_PRELOAD="$PWD/malloclog.so" "$@" \
+		>/dev/null 2>&1
+}
+record lua "$lua_dir/lua" "$src/bench/real/tables.lua"
+record zstd "$zstd_dir/zstd" -q -f -T2 -10 text.in -o /dev/null
+record perf-report sh -c "for i in 1 2 3; do
+	'$realperf' report -i report.in.data --stdio --sort sym,dso >/dev/null 2>&1; done"
+
+# --- each checked ---
+check() {	# check NAME BINARY: the table row, and NAME.reasons
+	name=$1 bin=$(realpath "$2")
+	"$perf" script -i "$name.data" --ns -F $fields --show-mmap-events 2>/dev/null >"$name.txt"
+	"$build/dtresolve" -f json "$name.txt" 2>/dev/null >"$name.json"
+	# the function of each line, beside its answer (one answer per line)
+	sed 's/.* \([^ ]*\)+0x[0-9a-f]* (.*/\1/' "$name.txt" | paste -d'\t' - "$name.json" |
+		grep -F "\"dso\":\"$bin\"" >"$name.own" || true
+	own=$(grep -c . "$name.own" || true)
+	typed=$(grep -F '"type_size":' "$name.own" | grep -c '"reason":"ok"' || true)
+	oracle=$(python3 "$src/tests/heap-oracle.py" "$name.mlog" "$name.json" "$bin" \
+		2>"$name.wrong" || true)
+	if [ -n "$p612" ]; then
+		# (a crash of it is its answer too: said, not shown)
+		rc=0
+		sh -c '"$@" >p612.out' sh "$p612" report -i "$name.data" --stdio -s type \
+			2>/dev/null || rc=$?
+		rows=$(grep -v '^#' p612.out | grep -c '[a-z]' || true)
+		if [ "$rc" -gt 128 ]; then
+			p612_col="crashed"
+		elif [ "$rows" -gt 0 ]; then
+			p612_col="$rows rows"
+		else
+			p612_col="no rows"
+		fi
+	else
+		p612_col="not installed"
+	fi
+	echo "$oracle" | awk -v n="$name" -v own="$own" -v t="$typed" -v p="$p612_col" '{
+		printf "| %-12s | %7d | %6d (%5.1f%%) | %-13s | %6d | %6d | %5d |\n",
+			n, own, t, own ? 100 * t / own : 0, p, $6, $8, $10 }'
+	# reasons: count, and the function with most of them
+	awk -F'\t' '{ r = $2; sub(/.*"reason":"/, "", r); sub(/".*/, "", r)
+		if (r == "ok") next; n[r]++; f[r "\t" $1]++ }
+	     END { for (k in f) { split(k, a, "\t")
+			if (f[k] > best[a[1]]) { best[a[1]] = f[k]; where[a[1]] = a[2] } }
+		   for (r in n) printf "%d\t%s\t%s (%d)\n", n[r], r, where[r], best[r] }' \
+		"$name.own" | sort -rn | head -n 5 >"$name.reasons"
+}
+
+echo "real programs, checked by execution (accuracy-real.sh)"
+echo
+echo "| program      | samples | typed by dtprof  | perf 6.12     | in heap | right  | wrong |"
+echo "|--------------|---------|------------------|---------------|---------|--------|-------|"
+check lua "$lua_dir/lua"
+check zstd "$zstd_dir/zstd"
+check perf-report "$realperf"
+echo
+echo "samples: the program's own binary's; typed: named a type with a size"
+echo "(not a pseudo type, not a miss); perf 6.12: rows of perf report -s type"
+echo "on the same perf.data; in heap: typed answers whose data address (from"
+echo "the registers) lies in a heap block live at the sample; right and wrong:"
+echo "the object claimed inside that block, or not (heap-oracle.py)."
+for name in lua zstd perf-report; do
+	echo
+	echo "$name: the largest reasons left unnamed (samples, reason, hottest function)"
+	sed 's/^/  /' "$name.reasons"
+done

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * Every heap block of a run, for truth by execution: LD_PRELOAD this with
+ * MALLOCLOG=FILE and each malloc, calloc, realloc, aligned allocation and
+ * free appends a line "a|f ADDRESS SIZE NS PID" to FILE (hex address, the
+ * block's usable size, CLOCK_MONOTONIC time: perf record -k
+ * CLOCK_MONOTONIC gives its samples the same clock; the process, for a
+ * log of several).  Lines are buffered
+ * under a lock and written at 64 kB, at exit, and when the log is full.
+ * dlsym's own allocation comes from a small static arena.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void *(*real_malloc)(size_t);
+static void *(*real_calloc)(size_t, size_t);
+static void *(*real_realloc)(void *, size_t);
+static void (*real_free)(void *);
+static void *(*real_memalign)(size_t, size_t);
+static int (*real_posix_memalign)(void **, size_t, size_t);
+static void *(*real_aligned_alloc)(size_t, size_t);
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char buf[1 << 16];
+static size_t used;
+static int fd = -1;
+static __thread int inside;	/* an allocation of our own: not logged */
+
+/* dlsym may calloc before real_calloc is known */
+static char arena[4096];
+static size_t arena_used;
+
+static void flush_locked(void)
+{
+	size_t off = 0;
+
+	while (fd >= 0 && off < used) {
+		ssize_t n = write(fd, buf + off, used - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	used = 0;
+}
+
+static void log_line(char op, void *p, size_t size)
+{
+	struct timespec ts;
+	char line[80];
+
+	if (!p || fd < 0 || inside)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	int n = snprintf(line, sizeof(line), "%c %lx %zx %llu %d\n", op, (unsigned long)p,
+			 size, (unsigned long long)ts.tv_sec * 1000000000ull +
+			 (unsigned long long)ts.tv_nsec, (int)getpid());
+	pthread_mutex_lock(&lock);
+	if (used + (size_t)n > sizeof(buf))
+		flush_locked();
+	memcpy(buf + used, line, (size_t)n);
+	used += (size_t)n;
+	pthread_mutex_unlock(&lock);
+}
+
+static void flush_at_exit(void)
+{
+	pthread_mutex_lock(&lock);
+	flush_locked();
+	pthread_mutex_unlock(&lock);
+}
+
+__attribute__((constructor)) static void init(void)
+{
+	inside++;
+	real_malloc = dlsym(RTLD_NEXT, "malloc");
+	real_calloc = dlsym(RTLD_NEXT, "calloc");
+	real_realloc = dlsym(RTLD_NEXT, "realloc");
+	real_free = dlsym(RTLD_NEXT, "free");
+	real_memalign = dlsym(RTLD_NEXT, "memalign");
+	real_posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
+	real_aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc");
+	const char *path = getenv("MALLOCLOG");
+	if (path)
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	atexit(flush_at_exit);
+	inside--;
+}
+
+void *malloc(size_t n)
+{
+	if (!real_malloc)
+		init();
+	void *p = real_malloc(n);
+	log_line('a', p, p ? malloc_usable_size(p) : 0);
+	return p;
+}
+
+void *calloc(size_t n, size_t m)
+{
+	if (!real_calloc) {	/* dlsym's own */
+		size_t want = (n * m + 15) & ~(size_t)15;
+		if (arena_used + want > sizeof(arena))
+			return NULL;
+		arena_used += want;
+		return arena + arena_used - want;
+	}
+	void *p = real_calloc(n, m);
+	log_line('a', p, p ? malloc_usable_size(p) : 0);
+	return p;
+}
+
+void *realloc(void *old, size_t n)
+{
+	if (!real_realloc)
+		init();
+	void *p = real_realloc(old, n);
+	if (p || !n) {
+		log_line('f', old, 0);
+		log_line('a', p, p ? malloc_usable_size(p) : 0);
+	}
+	return p;
+}
+
+void free(void *p)
+{
+	if ((char *)p >= arena && (char *)p < arena + sizeof(arena))
+		return;
+	if (!real_free)
+		init();
+	log_line('f', p, 0);
+	real_free(p);
+}
+
+void *memalign(size_t a, size_t n)
+{
+	void *p = real_memalign(a, n);
+	log_line('a', p, p ? malloc_usable_size(p) : 0);
+	return p;
+}
+
+void *aligned_alloc(size_t a, size_t n)
+{
+	void *p = real_aligned_alloc(a, n);
+	log_line('a', p, p ? malloc_usable_size(p) : 0);
+	return p;
+}
+
+int posix_memalign(void **out, size_t a, size_t n)
+{
+	int err = real_posix_memalign(out, a, n);
+	if (!err)
+		log_line('a', *out, malloc_usable_size(*out));
+	return err;
+}

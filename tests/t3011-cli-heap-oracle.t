@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The heap truth make accuracy-real checks real programs with: every heap
+# block of a run (tests/malloclog.so, LD_PRELOAD), and each typed answer
+# whose data address (from the registers) lies in a live block must claim
+# an object inside it (tests/heap-oracle.py).  On a fixture whose objects
+# are heap blocks of their own: every such answer right; and the oracle
+# says wrong when an answer's offset is moved off its object.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+dt_require python3
+dt_require_perf_record
+
+gcc -O2 -shared -fPIC -o malloclog.so "$DT_SRC/tests/malloclog.c" -ldl
+gcc -O2 -g -pthread -o ps "$DT_SRC/tests/fixtures/procshare.c"
+perf record -q -N -e cpu-clock -k CLOCK_MONOTONIC --user-regs -o heap.data -- \
+	env MALLOCLOG="$PWD/heap.mlog" LD_PRELOAD="$PWD/malloclog.so" ./ps private 200000000 \
+	>objects 2>rec.err || dt_skip_all "perf record failed: $(head -n 1 rec.err)"
+perf script -i heap.data --ns -F comm,pid,tid,time,event,ip,sym,symoff,dso,uregs \
+	--show-mmap-events 2>/dev/null | "$DTRESOLVE" -f json >heap.json 2>/dev/null
+
+dt_test 'the log has the objects the program printed, with their process' '
+	for o in $(tail -n 2 objects | awk "{ print \$2 }"); do
+		grep -q "^a ${o#0x} [0-9a-f]* [0-9]* [0-9]*$" heap.mlog || return 1
+	done
+'
+
+dt_test 'every struct stats answer in a heap block lies inside it (0 wrong)' '
+	python3 "$DT_SRC/tests/heap-oracle.py" heap.mlog heap.json "$PWD/ps" >verdict 2>wrong &&
+	awk "\$6 >= 100 && \$6 == \$8 && \$10 == 0 { ok = 1 } END { exit !ok }" verdict ||
+	dt_show verdict wrong
+'
+
+# the same answers, each claiming an object that starts before its own
+# (offset N read as 1N): the objects start their blocks, so it is outside
+dt_test 'an answer moved off its object is wrong' '
+	sed "s/\"offset\":\([0-9]\)/\"offset\":1\1/" heap.json >moved.json &&
+	! python3 "$DT_SRC/tests/heap-oracle.py" heap.mlog moved.json "$PWD/ps" >moved 2>/dev/null &&
+	awk "\$10 > 0 { ok = 1 } END { exit !ok }" moved || dt_show moved
+'
+dt_done
