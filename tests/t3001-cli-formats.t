@@ -81,7 +81,7 @@ dt_test 'perf: the spelling of perf report -s typeoff' '
 dt_test 'json: one object per line' '
 	"$DTRESOLVE" -f json -e corpus requests | dt_normalize >out &&
 	sed -n 1p out >first &&
-	echo "{\"addr\":\"<ADDR>\",\"type\":\"struct node\",\"offset\":8,\"field\":\"key\",\"var\":\"n\",\"reason\":\"ok\",\"access\":\"load\",\"dso\":\"corpus\"}" >want &&
+	echo "{\"addr\":\"<ADDR>\",\"type\":\"struct node\",\"offset\":8,\"field\":\"key\",\"type_size\":24,\"var\":\"n\",\"reason\":\"ok\",\"access\":\"load\",\"dso\":\"corpus\"}" >want &&
 	dt_cmp want first && test $(wc -l <out) = 8 &&
 	{ ! command -v python3 >/dev/null ||
 	  python3 -c "import json,sys; [json.loads(l) for l in sys.stdin]" <out; }
