@@ -257,6 +257,8 @@ install: all $(O)/dtprof.pc
 	install -m 644 resolver/dtprof.h $(DESTDIR)$(INCLUDEDIR)/dtprof/dtprof.h
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libdtprof.a
 	install -m 644 $(O)/dtprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/dtprof.pc
+	install -d $(DESTDIR)$(PREFIX)/share/dtprof
+	install -m 644 contrib/types.sql $(DESTDIR)$(PREFIX)/share/dtprof/types.sql
 
 # the build directory (O=, build by default), and nothing else
 clean:

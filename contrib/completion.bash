@@ -39,7 +39,7 @@ _dtprof_perf_dlarg()
 			advise advise= code= html= format=tsv format=json filter=
 			output= source-dir= skid=auto skid=on
 			skid=off sort=samples sort=period sort=weight threads=1 threads=2
-			vmlinux= window=" -- "$cur"))
+			vmlinux= window= help" -- "$cur"))
 		return 0
 	fi
 	return 1

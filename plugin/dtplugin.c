@@ -111,6 +111,8 @@ struct state {
 	pthread_mutex_t dsos_lock;	/* both threads open binaries */
 	bool oom_said;
 	bool regs_said;			/* sampled registers: said once */
+	uint64_t filter_kept;		/* samples filter=TYPE kept */
+	bool help;			/* --dlarg help: the list, no tables */
 	struct dt_env env;		/* the environment, as options */
 	bool threads_kept;		/* the report keeps samples' threads */
 	uint64_t batched;		/* samples added as sums (DTPROF_DEBUG) */
@@ -128,6 +130,30 @@ struct state {
 };
 
 #define note(...) dt_message(PROG, __VA_ARGS__)
+
+/* Every --dlarg: perf script --list-dlfilters and --dlarg help. */
+static const char dlargs_help[] =
+		"dtprof " DTPROF_VERSION ": name the C type and field each sample's memory access touches.\n"
+		"  --dlarg report          types and offsets (the default)\n"
+		"  --dlarg annotate[=TYPE] annotated layouts: samples per field, holes, cache lines\n"
+		"  --dlarg advise[=TYPE]   a proposed member order of the hot structs, as C\n"
+		"  --dlarg code=SYMBOL     the function's instructions with the types they touch\n"
+		"  --dlarg html=FILE       all of it as one self-contained HTML page\n"
+		"  --dlarg source-dir=DIR[:DIR...]  html: embed source lines from\n"
+		"                          these too (always: each unit's directory)\n"
+		"  --dlarg stat            samples per unresolved reason (only)\n"
+		"  --dlarg sharing         threads per cache line: false and true sharing\n"
+		"  --dlarg window=MS       sharing: data addresses of two threads within MS\n"
+		"                          of each other in one line confirm a flag (10)\n"
+		"  --dlarg sort=samples|period|weight  order of the rows\n"
+		"  --dlarg format=tsv|json machine-readable tables\n"
+		"  --dlarg filter=TYPE     keep only the samples that access TYPE\n"
+		"  --dlarg output=FILE     write the tables to FILE\n"
+		"  --dlarg skid=auto|on|off  attribute non-precise samples to the access before them\n"
+		"  --dlarg threads=1|2     resolve on a second CPU while perf reads, opening the binaries\n"
+		"                          perf.data lists ahead (default: 2 CPUs or more)\n"
+		"  --dlarg vmlinux=PATH    kernel image with debug info\n"
+		"  --dlarg help            this list (every sample dropped, no table)";
 
 static void log_note(void *arg, const char *msg)
 {
@@ -158,6 +184,8 @@ static int parse_arg(struct state *st, const char *arg)
 		st->code_symbol = val;
 	} else if (KEY("stat") && !val) {
 		st->want_stat = true;
+	} else if (KEY("help") && !val) {
+		st->help = true;
 	} else if (KEY("sharing") && !val) {
 		st->want_sharing = true;
 	} else if (KEY("sort") && val) {
@@ -319,6 +347,10 @@ EXPORT int start(void **data, void *ctx)
 		dt_report_free(st->report);
 		free(st);
 		return -ENOMEM;
+	}
+	if (st->help) {
+		printf("%s\n", dlargs_help);
+		fflush(stdout);
 	}
 	if (!st->want_annotate && !st->want_sharing && !st->want_stat &&
 	    !st->want_advise && !st->code_symbol && !st->html && !st->filter_type)
@@ -761,6 +793,9 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 {
 	struct state *st = data;
 	unsigned k;
+
+	if (st->help)
+		return 1;	/* --dlarg help: every sample dropped */
 	const struct event_kind *kind = event_kind(st, sample, ctx, &k);
 	uint32_t sites_before = st->sites.n;
 	struct pending p = {
@@ -779,10 +814,12 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 		return 1;
 	}
 	const struct site *a = count(st, &p, &d, ctx, true);
-	if (st->filter_type)
-		return a && a->ans.reason == DT_OK &&
-		       dt_type_name_matches(a->session, a->ans.type,
-					    st->filter_type) ? 0 : 1;
+	if (st->filter_type) {
+		bool keep = a && a->ans.reason == DT_OK &&
+			    dt_type_name_matches(a->session, a->ans.type, st->filter_type);
+		st->filter_kept += keep;
+		return keep ? 0 : 1;
+	}
 	return 1;
 }
 
@@ -897,6 +934,24 @@ static void check_complete(struct state *st)
 	dt_report_incomplete(st->report, in_file);
 }
 
+/* filter=TYPE kept no sample: said, with the close names of the types
+ * the samples did touch (as annotate= does). */
+static void filter_missed(struct state *st)
+{
+	const char *names[4096], *close[5];
+	size_t n = dt_report_type_names(st->report, names, 4096), k = 0;
+	char list[1024] = "";
+
+	for (size_t i = 0; i < n && i < 4096 && k < 5; i++)
+		if (dt_type_name_close(names[i], st->filter_type))
+			close[k++] = names[i];
+	for (size_t i = 0, len = 0; i < k && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					i ? ", " : "; close names: ", close[i]);
+	note("filter=%s kept no sample: no sample touched that type%s",
+	     st->filter_type, list);
+}
+
 EXPORT int stop(void *data, void *ctx)
 {
 	struct state *st = data;
@@ -913,8 +968,12 @@ EXPORT int stop(void *data, void *ctx)
 		     " counted on perf's, %" PRIu64 " held in sums there; %" PRIu64
 		     " added to the tables as sums", st->handed, st->counted_here,
 		     st->held, st->batched + st->held);
-	check_complete(st);
-	err = print_tables(st);
+	if (!st->help) {
+		check_complete(st);
+		if (st->filter_type && !st->filter_kept)
+			filter_missed(st);
+	}
+	err = st->help ? 0 : print_tables(st);
 	if (st->html)
 		err |= write_html(st);
 	dt_report_free(st->report);
@@ -927,26 +986,6 @@ EXPORT int stop(void *data, void *ctx)
 
 EXPORT const char *filter_description(const char **long_description)
 {
-	*long_description =
-		"dtprof " DTPROF_VERSION ": name the C type and field each sample's memory access touches.\n"
-		"  --dlarg report          types and offsets (the default)\n"
-		"  --dlarg annotate[=TYPE] annotated layouts: samples per field, holes, cache lines\n"
-		"  --dlarg advise[=TYPE]   a proposed member order of the hot structs, as C\n"
-		"  --dlarg code=SYMBOL     the function's instructions with the types they touch\n"
-		"  --dlarg html=FILE       all of it as one self-contained HTML page\n"
-		"  --dlarg source-dir=DIR[:DIR...]  html: embed source lines from\n"
-		"                          these too (always: each unit's directory)\n"
-		"  --dlarg stat            samples per unresolved reason (only)\n"
-		"  --dlarg sharing         threads per cache line: false and true sharing\n"
-		"  --dlarg window=MS       sharing: data addresses of two threads within MS\n"
-		"                          of each other in one line confirm a flag (10)\n"
-		"  --dlarg sort=samples|period|weight  order of the rows\n"
-		"  --dlarg format=tsv|json machine-readable tables\n"
-		"  --dlarg filter=TYPE     keep only the samples that access TYPE\n"
-		"  --dlarg output=FILE     write the tables to FILE\n"
-		"  --dlarg skid=auto|on|off  attribute non-precise samples to the access before them\n"
-		"  --dlarg threads=1|2     resolve on a second CPU while perf reads, opening the binaries\n"
-		"                          perf.data lists ahead (default: 2 CPUs or more)\n"
-		"  --dlarg vmlinux=PATH    kernel image with debug info";
+	*long_description = dlargs_help;
 	return "dtprof data-type profile: types, fields and layouts of sampled accesses";
 }

@@ -600,6 +600,11 @@ void dt_report_incomplete(struct dt_report *r, uint64_t in_file);
  * DT_SHARING_WINDOW_NS by default.  Samples without times never meet. */
 #define DT_SHARING_WINDOW_NS 10000000ull
 void dt_report_set_window(struct dt_report *r, uint64_t ns);
+/* The names of the types r has rows of, pseudo types left out: at most
+ * max into names (strings live as long as r); returns how many there
+ * are. */
+size_t dt_report_type_names(const struct dt_report *r, const char **names,
+			    size_t max);
 /* Samples of event ev added so far (all events: ev = -1). */
 uint64_t dt_report_samples(const struct dt_report *r, int ev);
 

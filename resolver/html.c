@@ -103,7 +103,9 @@ static const char style[] =
 ".bytes i.hole{background:repeating-linear-gradient(45deg,#ddd 0 2px,#fff 2px 4px)}"
 ".bytes i.store{box-shadow:inset 0 -4px #2255cc}.bytes i.first{outline:1px solid #555}"
 ".members td{font-size:.85em}pre{background:#f6f6f6;padding:.6em;overflow:auto;"
-"font-size:12px}.adv{flex:1 1 30em;min-width:0}.legend i{display:inline-block;width:10px;"
+"font-size:12px}.adv{flex:1 1 30em;min-width:0}.adv pre{white-space:pre-wrap}"
+".fold{color:#888;font-size:.9em;font-style:italic}"
+".legend i{display:inline-block;width:10px;"
 "height:14px;margin:0 3px 0 10px;vertical-align:middle}";
 
 /* Sorting by a column click; #selftest sorts the type table by samples
@@ -123,7 +125,17 @@ static const char script[] =
 "sortTable(th);var v=Array.prototype.map.call(document.querySelectorAll('#types tbody tr'),"
 "function(r){return parseFloat(r.cells[th.cellIndex].dataset.v)});"
 "var ok=v.every(function(x,k){return !k||v[k-1]<=x});"
-"document.body.dataset.selftest=ok&&v.length?'pass':'fail'}"
+"document.body.dataset.selftest=ok&&v.length?'pass':'fail';"
+"var cs=document.querySelectorAll('.heat i[data-s]'),before=Array.prototype.map.call(cs,"
+"function(c){return c.style.background});setScale(true);"
+"var changed=Array.prototype.some.call(cs,function(c,k){return c.style.background!==before[k]});"
+"setScale(false);document.body.dataset.scale=changed||!cs.length?'pass':'fail'}"
+"function setScale(lin){document.querySelectorAll('.heat').forEach(function(m){"
+"var hot=parseFloat(m.dataset.hot)||1;m.querySelectorAll('i[data-s]').forEach(function(c){"
+"var s=parseFloat(c.dataset.s),h=lin?s/hot:Math.log1p(s)/Math.log1p(hot);"
+"c.style.background=s?'hsl(10,85%,'+(92-Math.floor(h*47))+'%)':'hsl(210,85%,94%)'})})}"
+"document.querySelectorAll('input[name=scale]').forEach(function(b){"
+"b.addEventListener('change',function(){setScale(b.value==='linear')})});"
 "document.body.dataset.ok='1';";
 
 static void type_table(FILE *f, const struct dt_report *r, struct type_row **v,
@@ -179,22 +191,60 @@ static size_t row_at(const struct dt_layout *l, uint64_t off)
 }
 
 /* What a layout row stands for, of the first event: the samples, loads
- * and stores report_row_counts() gives, computed once per row. */
+ * and stores report_row_counts() gives, computed once per row, and its
+ * member path ("link.next": the names of the rows enclosing it). */
 struct row_heat {
 	uint64_t samples, loads, stores;
+	char path[256];
 };
+
+/* Row i's member path from the names above it (rows come in layout
+ * order: a member's enclosing rows are the last ones at each depth). */
+static void row_path(const struct dt_layout *l, size_t i, const size_t *last,
+		     char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned d = 1; d <= l->rows[i].depth && n < len; d++) {
+		const char *name = d == l->rows[i].depth ? l->rows[i].name :
+				   l->rows[last[d]].name;
+		if (!*name)
+			continue;	/* an anonymous member adds no name */
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "." : "", name);
+	}
+}
 
 static struct row_heat *rows_heat(const struct type_row *t,
 				  const struct dt_layout *l)
 {
 	struct row_heat *h = calloc(l->n, sizeof(*h));
+	size_t last[64] = { 0 };	/* per depth, the last row there */
 	struct counts c;
 
 	for (size_t i = 0; h && i < l->n; i++) {
 		report_row_counts(t, l, i, &c);
-		h[i] = (struct row_heat){ c.samples[0], c.loads[0], c.stores[0] };
+		h[i].samples = c.samples[0];
+		h[i].loads = c.loads[0];
+		h[i].stores = c.stores[0];
+		if (l->rows[i].depth < 64) {
+			last[l->rows[i].depth] = i;
+			row_path(l, i, last, h[i].path, sizeof(h[i].path));
+		}
 	}
 	return h;
+}
+
+/* A run of cache lines without samples, folded into one line. */
+static void folded(FILE *f, uint64_t from, uint64_t to)
+{
+	if (from == to)
+		return;
+	fprintf(f, "<div class=\"line fold\">cache line%s %" PRIu64, to - from > 1 ? "s" : "",
+		from);
+	if (to - from > 1)
+		fprintf(f, "..%" PRIu64, to - 1);
+	fputs(": no samples</div>\n", f);
 }
 
 static void heat_map(FILE *f, const struct dt_report *r,
@@ -203,7 +253,10 @@ static void heat_map(FILE *f, const struct dt_report *r,
 {
 	unsigned phase = type_line_phase(t);
 	uint64_t lines = (l->size + phase + CACHE_LINE - 1) / CACHE_LINE;
-	uint64_t hottest = 1;
+	uint64_t hottest = 1, drawn = 0, empty_from = 0;
+	/* a big struct's lines without samples are folded, so its hot
+	 * lines are not lost among the empty ones */
+	bool fold = lines > 4;
 	struct row_heat *h = rows_heat(t, l);
 	struct counts c;
 
@@ -214,12 +267,18 @@ static void heat_map(FILE *f, const struct dt_report *r,
 	for (size_t i = 1; i < l->n; i++)
 		if (l->rows[i].kind == DT_LAYOUT_MEMBER && h[i].samples > hottest)
 			hottest = h[i].samples;
-	for (uint64_t n = 0; n < lines && n < HTML_LINES; n++) {
+	fprintf(f, "<div class=\"heat\" data-hot=\"%" PRIu64 "\">\n", hottest);
+	for (uint64_t n = 0; n < lines && drawn < HTML_LINES; n++) {
 		int64_t lo = (int64_t)(n * CACHE_LINE) - (int64_t)phase;
 		const char *flag, *evidence;
 		unsigned tids = sharing_view_line(r, sv, (uint32_t)(t - r->types),
 						  (int64_t)n, &flag, &evidence);
 		report_sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)(lo + CACHE_LINE), &c);
+		if (fold && !c.samples[0] && !*flag)
+			continue;
+		folded(f, empty_from, n);
+		empty_from = n + 1;
+		drawn++;
 		fprintf(f, "<div class=\"line\"><div class=\"lh\">cache line %" PRIu64
 			" (offset %" PRId64 "): %" PRIu64 " samples, %" PRIu64 " loads, %"
 			PRIu64 " stores", n, lo < 0 ? 0 : lo, c.samples[0], c.loads[0],
@@ -238,14 +297,16 @@ static void heat_map(FILE *f, const struct dt_report *r,
 					row->kind == DT_LAYOUT_HOLE ? "hole" : "padding");
 				continue;
 			}
-			/* a log scale: a field with a twentieth of the
-			 * hottest one's samples still shows */
+			/* a log scale by default: a field with a twentieth of
+			 * the hottest one's samples still shows (the page's
+			 * scale switch redraws from data-s) */
 			double heat = log1p((double)h[i].samples) / log1p((double)hottest);
 			bool first = (uint64_t)b == row->offset;	/* the field starts */
-			fprintf(f, "<i class=\"%s%s\" style=\"background:hsl(%d,85%%,%d%%)\" title=\"+%"
-				PRId64 " ", h[i].stores ? "store" : "", first ? " first" : "",
-				h[i].samples ? 10 : 210, h[i].samples ? 92 - (int)(heat * 47) : 94, b);
-			esc(f, row->name[0] ? row->name : "(anonymous)");
+			fprintf(f, "<i class=\"%s%s\" data-s=\"%" PRIu64 "\" style=\"background:"
+				"hsl(%d,85%%,%d%%)\" title=\"+%" PRId64 " ", h[i].stores ? "store" : "",
+				first ? " first" : "", h[i].samples, h[i].samples ? 10 : 210,
+				h[i].samples ? 92 - (int)(heat * 47) : 94, b);
+			esc(f, h[i].path[0] ? h[i].path : "(anonymous)");
 			fprintf(f, ": %" PRIu64 " samples, %" PRIu64 " loads, %" PRIu64
 				" stores\"></i>", h[i].samples, h[i].loads, h[i].stores);
 		}
@@ -253,11 +314,14 @@ static void heat_map(FILE *f, const struct dt_report *r,
 		      "<th>Size</th><th>Samples</th><th>Loads</th><th>Stores</th></tr>\n", f);
 		for (size_t i = 1; i < l->n; i++) {
 			const struct dt_layout_row *row = &l->rows[i];
-			if (type_line_of(t, (int64_t)row->offset) != (int64_t)n)
-				continue;
+			if (type_line_of(t, (int64_t)row->offset) != (int64_t)n ||
+			    (fold && !h[i].samples && row->kind == DT_LAYOUT_MEMBER &&
+			     row->size >= CACHE_LINE))
+				continue;	/* a member as big as a line shows
+						 * in the lines it has samples in */
 			fprintf(f, "<tr><td>%*s", (int)(row->depth - 1) * 2, "");
 			if (row->kind == DT_LAYOUT_MEMBER)
-				esc(f, row->name[0] ? row->name : "(anonymous)");
+				esc(f, h[i].path[0] ? h[i].path : "(anonymous)");
 			else
 				fputs(row->kind == DT_LAYOUT_HOLE ? "<i>hole</i>" : "<i>padding</i>", f);
 			fprintf(f, "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
@@ -266,8 +330,11 @@ static void heat_map(FILE *f, const struct dt_report *r,
 		}
 		fputs("</table></div>\n", f);
 	}
-	if (lines > HTML_LINES)
-		fprintf(f, "<p>%" PRIu64 " more cache lines not drawn.</p>\n", lines - HTML_LINES);
+	folded(f, empty_from, drawn < HTML_LINES ? lines : empty_from);
+	if (drawn == HTML_LINES && empty_from < lines)
+		fprintf(f, "<p>cache lines %" PRIu64 "..%" PRIu64 " not drawn (at most %d"
+			" lines with samples a struct).</p>\n", empty_from, lines - 1, HTML_LINES);
+	fputs("</div>\n", f);
 	free(h);
 }
 
@@ -337,12 +404,15 @@ int html_print(FILE *f, const struct dt_report *r, struct type_row **v,
 	if (r->nev > 1)
 		fputs("<p>Tables and heat maps show the first event.</p>\n", f);
 	type_table(f, r, v, drawn);
-	fputs("<p class=\"legend\">Heat maps: one cell per byte, redder is hotter (log scale)"
+	fputs("<p class=\"legend\">Heat maps: one cell per byte, redder is hotter; scale "
+	      "<label><input type=\"radio\" name=\"scale\" value=\"log\" checked>log</label> "
+	      "<label><input type=\"radio\" name=\"scale\" value=\"linear\">linear</label>"
 	      "<i style=\"background:hsl(10,85%,45%)\"></i>hottest field"
 	      "<i style=\"background:hsl(210,85%,94%)\"></i>no samples"
 	      "<i class=\"store\" style=\"background:#fff;box-shadow:inset 0 -4px #2255cc\"></i>"
 	      "stored to<i style=\"background:repeating-linear-gradient(45deg,#ddd 0 2px,#fff 2px 4px)\">"
-	      "</i>hole or padding. Hover a cell for its field and counts.</p>\n", f);
+	      "</i>hole or padding. Each line's fields and counts are listed below it (a"
+	      " cell's, on hover); lines without samples are folded.</p>\n", f);
 	for (size_t i = 0, k = 0; i < r->ntypes; i++) {
 		if (drawn[i] < 0)
 			continue;

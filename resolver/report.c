@@ -479,6 +479,21 @@ void dt_report_no_threads(struct dt_report *r)
 	r->no_threads = true;
 }
 
+size_t dt_report_type_names(const struct dt_report *r, const char **names,
+			    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ntypes; i++) {
+		if (r->types[i].name[0] == '(')
+			continue;
+		if (n < max)
+			names[n] = r->types[i].name;
+		n++;
+	}
+	return n;
+}
+
 uint64_t dt_report_samples(const struct dt_report *r, int ev)
 {
 	uint64_t n = 0;

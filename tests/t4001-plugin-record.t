@@ -94,6 +94,17 @@ for perf in $(dt_perf_list); do
 			>kept 2>/dev/null &&
 		test \$(wc -l <kept) = 3000 && ! grep -v 'node_key\|node_val\|node_next' kept
 	"
+	dt_test "perf $v: filter=TYPE that no sample touched says so, with the close names" "
+		dt_perf_script $perf -i bp-$v.data --dlarg 'filter=nod' -F ip >none 2>none.err &&
+		! test -s none &&
+		grep -q \"filter=nod kept no sample: no sample touched that type; close names: .*struct node\" none.err ||
+		dt_show none.err
+	"
+	dt_test "perf $v: --dlarg help lists every --dlarg, and prints no table" "
+		dt_perf_script $perf -i bp-$v.data --dlarg help >help.out 2>help.err &&
+		grep -q '^  --dlarg window=MS' help.out && grep -q '^  --dlarg help' help.out &&
+		! grep -q 'Data Type' help.out || dt_show help.out help.err
+	"
 	# (not with the sanitizers' runtime preloaded into perf: perf 6.12
 	# then hangs in its exit handlers, in libp11-kit's; unit-plugin
 	# checks the same failure under the sanitizers)

@@ -123,6 +123,14 @@ if command -v sqlite3 >/dev/null; then
 			"select sum(samples) from t;" >sql.out &&
 		test "$(cat sql.out)" = "$(perf script -i lw.data -F ip 2>/dev/null | wc -l)" || dt_show sql.out
 	'
+	dt_test 'contrib/types.sql gives the columns their types: numbers sort as numbers' '
+		sqlite3 typed.db <"$DT_SRC/contrib/types.sql" &&
+		sqlite3 typed.db ".mode tabs" ".import --skip 1 a.tsv types" &&
+		test "$(sqlite3 typed.db "select count(*) from types where typeof(samples) != \"integer\"")" = 0 &&
+		test "$(sqlite3 typed.db "select sum(samples) from types")" = "$(cat sql.out)" &&
+		sqlite3 typed.db "select samples from types order by samples desc limit 2" >top &&
+		test "$(sed -n 1p top)" -ge "$(sed -n 2p top)" || dt_show top
+	'
 elif [ "${DT_TEST_STRICT:-0}" = 1 ]; then
 	dt_test 'sqlite3 is installed (DT_TEST_STRICT=1)' false
 fi

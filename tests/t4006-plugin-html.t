@@ -31,7 +31,7 @@ dt_test 'Chromium runs its script without an error, and the type table sorts' '
 dt_test 'the hot struct is drawn by cache line, with link alone in line 1' '
 	grep -q "<section id=\"t0\"><h2>struct record</h2>" lw.dom &&
 	grep -q "cache line 1 (offset 64): [1-9][0-9]* samples" lw.dom &&
-	grep -q "title=\"+112 next: [1-9][0-9]* samples" lw.dom || dt_show lw.dom
+	grep -q "title=\"+112 link.next: [1-9][0-9]* samples" lw.dom || dt_show lw.dom
 '
 dt_test 'the advice sits beside the layout, and the code view below' '
 	grep -q "<div class=\"adv\"><h3>Advice</h3>" lw.dom &&
@@ -51,6 +51,28 @@ dt_test 'dtresolve --aggregate=html gives the page too' '
 	sh "$check" dom dt.html >dt.dom &&
 	grep -q "data-selftest=\"pass\"" dt.dom && grep -q "<h2>struct record</h2>" dt.dom ||
 	dt_show dt.dom
+'
+dt_test 'the scale switch redraws the cells (linear, then log again)' '
+	grep -q "<body[^>]* data-scale=\"pass\"" lw.dom || dt_show lw.dom
+'
+# a struct of 66 lines with samples in its first and last: the 64 lines
+# between are folded into one, nested members named by their path
+cat >big.c <<'EOF'
+struct inner { long x, y; };
+struct big { long a; char pad[4096]; struct inner in; };
+struct big the_big;
+__attribute__((noinline)) long touch(struct big *b) { return b->a + b->in.y; }
+int main(void) { return (int)touch(&the_big); }
+EOF
+gcc -O2 -g -o big big.c
+"$DTINSNS" big touch | grep "(%rdi)" | cut -f1 >big.addrs
+dt_test 'a big struct: lines without samples folded, nested names in full' '
+	test -s big.addrs && for k in 1 2 3 4; do cat big.addrs; done |
+		"$DTRESOLVE" -e big --aggregate=html >big.html 2>big.err &&
+	grep -q "cache lines 1\.\.63: no samples" big.html &&
+	test $(grep -o "<div class=\"line\">" big.html | wc -l) = 2 &&
+	grep -q "title=\"+4112 in\.y: [1-9]" big.html ||
+	dt_show big.err
 '
 dt_test 'a screenshot renders' '
 	sh "$check" shot lw.html lw.png && test $(wc -c <lw.png) -gt 20000
