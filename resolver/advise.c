@@ -36,7 +36,7 @@
 
 #include "report.h"
 
-enum group { G_HOT, G_FILL, G_WRITE, G_COLD, G_LAST };
+enum group { G_HOT, G_FILL, G_WRITE, G_COLD, G_LAST, G_FIRST };
 
 /* Members placed as one: a member, or bitfields that follow each other. */
 struct unit {
@@ -46,6 +46,7 @@ struct unit {
 	struct counts c;
 	struct range_sharing sh;
 	enum group group;
+	bool hot;			/* >= 0.5% of the struct's samples */
 	size_t bin;			/* hot: the line planned for it */
 };
 
@@ -180,7 +181,8 @@ static void count_lines(const struct plan *p, const uint64_t *unit_off,
 		writer[l] = none;
 	for (size_t k = 0; k < p->nu; k++) {
 		const struct unit *u = &p->u[k];
-		if (u->group != G_HOT && u->group != G_WRITE)
+		if (u->group != G_HOT && u->group != G_WRITE &&
+		    !(u->group == G_FIRST && u->hot))
 			continue;
 		uint64_t a = unit_off[k] / CACHE_LINE;
 		uint64_t b = (unit_off[k] + (u->bytes ? u->bytes : 1) - 1) / CACHE_LINE;
@@ -302,6 +304,14 @@ static void plan_order(struct plan *p)
 	size_t n = 0, nbins = 0;
 	size_t *v = p->order;		/* scratch until the order is made */
 	uint64_t used[MAX_BINS];
+	/* a common header stays first, in order: bin 0 starts with it */
+	for (size_t k = 0; k < p->nu; k++)
+		if (p->u[k].group == G_FIRST) {
+			if (!nbins)
+				used[nbins++] = 0;
+			p->u[k].bin = 0;
+			used[0] = round_up(used[0], p->u[k].align) + p->u[k].footprint;
+		}
 	size_t nhot = units_of(p, G_HOT, v, cmp_heat);
 
 	/* hot members: first fit, hottest first, into 64-byte lines */
@@ -338,11 +348,16 @@ static void plan_order(struct plan *p)
 			u->bin = b;
 			used[b] += u->footprint;
 		}
+	size_t first = 0;
+	for (size_t k = 0; k < p->nu; k++)	/* in their order */
+		if (p->u[k].group == G_FIRST)
+			p->order[first++] = k;
+	n = first;
 	for (size_t k = 0; k < p->nu; k++)
 		if (p->u[k].group == G_HOT || p->u[k].group == G_FILL ||
 		    p->u[k].group == G_WRITE)
 			p->order[n++] = k;
-	qsort_r(p->order, n, sizeof(*p->order), cmp_align, p);
+	qsort_r(p->order + first, n - first, sizeof(*p->order), cmp_align, p);
 	close_holes(p, n);
 }
 
@@ -513,8 +528,9 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	for (size_t k = 0; k < p->nu; k++) {
 		struct unit *u = &p->u[k];
 		bool flex = cs->m[u->first].flexible;
-		u->group = flex ? G_LAST : !is_hot(u, total) ? G_COLD :
-			   written_apart(p, u, total) ? G_WRITE : G_HOT;
+		u->hot = is_hot(u, total);
+		u->group = u->first < cs->fixed_prefix ? G_FIRST : flex ? G_LAST :
+			   !u->hot ? G_COLD : written_apart(p, u, total) ? G_WRITE : G_HOT;
 		writer_shares |= u->group == G_WRITE && u->sh.writes_beside;
 		p->true_sharing |= u->sh.written_by_threads;
 		uoff[k] = u->offset;
@@ -559,6 +575,7 @@ static const char *group_note(enum group g)
 			     "its line: a line of its own";
 	case G_COLD: return "cold";
 	case G_LAST: return "flexible array member: stays last";
+	case G_FIRST: return "a header another struct starts with too: stays first";
 	}
 	return "";
 }
@@ -568,24 +585,33 @@ static const char *group_note(enum group g)
  * line plus the pointer, at one more load per cold access.  Said, not
  * laid out: whether it pays depends on how objects are allocated and
  * walked, which samples do not show. */
+#define SPLIT_OBJECTS 16
 static void print_split(FILE *f, const struct plan *p)
 {
 	uint64_t hot = 0, cold_samples = 0, total = p->t->c.samples[0];
 
 	for (size_t k = 0; k < p->nu; k++) {
 		const struct unit *u = &p->u[k];
-		if (u->group == G_HOT || u->group == G_WRITE)
-			hot += u->footprint;
+		if (u->group == G_HOT || u->group == G_WRITE || u->group == G_FIRST)
+			hot += u->footprint;	/* a header stays in front */
 		else
 			cold_samples += u->c.samples[0];
 	}
-	if (!hot || hot > CACHE_LINE || p->cs->size < hot + 2 * CACHE_LINE)
+	/* it pays with many objects, in caches that hold more of them:
+	 * none when the addresses show only a few */
+	if (!hot || hot > CACHE_LINE || p->cs->size < hot + 2 * CACHE_LINE ||
+	    (p->addresses_cover && p->objects.objects < SPLIT_OBJECTS))
 		return;
 	fprintf(f, " * hot/cold split: the hot members take %" PRIu64 " bytes; the other %"
 		PRIu64 " bytes behind a pointer\n *   would make each object %" PRIu64
 		" bytes (hot part + 8), at one more load for the cold accesses (%.1f%% of"
 		" its samples)\n", hot, p->cs->size - hot, hot + 8,
 		total ? 100.0 * (double)cold_samples / (double)total : 0.0);
+	if (!p->addresses_cover)
+		fputs(" *   (worth it only with many such objects: data addresses would"
+		      " count them)\n", f);
+	else
+		fprintf(f, " *   (%" PRIu64 " objects seen in the samples)\n", p->objects.objects);
 }
 
 /* What a bigger struct costs: per object, and for the objects the data
@@ -707,7 +733,7 @@ static void print_c(FILE *f, const struct dt_report *r, const struct plan *p)
 		"this advice was computed for\");\n", name, p->size_after);
 }
 
-static const char *const group_key[] = { "hot", "fill", "write", "cold", "last" };
+static const char *const group_key[] = { "hot", "fill", "write", "cold", "last", "first" };
 
 /* Rows only for a proposal: a verdict has none (the json and the C
  * comment say it). */

@@ -412,6 +412,58 @@ static int add_member(struct dt_session *s, struct cstruct_obj *o,
 	return 0;
 }
 
+/* Member m's name, offset and spelled type, for comparing members of two
+ * structs; false when the DWARF does not give them. */
+static bool member_key(Dwarf_Die *m, const char **name, uint64_t *off,
+		       char *type, size_t len)
+{
+	Dwarf_Die mt, peeled;
+	uint64_t start, end;
+	bool open;
+
+	if (dwarf_tag(m) != DW_TAG_member || !die_type(m, &mt) ||
+	    !type_peel(&mt, &peeled) || !member_extent(m, &peeled, &start, &end, &open))
+		return false;
+	*name = dwarf_diename(m) ? dwarf_diename(m) : "";
+	*off = start;
+	type_spell(&mt, type, len);
+	return true;
+}
+
+/* How many of t's first members (n of them) another struct of t's unit
+ * starts with too: a common initial sequence the program may read
+ * through either (C11 6.5.2.3); the largest such count. */
+static size_t common_prefix(Dwarf_Die *t, size_t n)
+{
+	Dwarf_Die cu, d, m, om;
+	size_t best = 0;
+
+	if (!n || !dwarf_diecu(t, &cu, NULL, NULL) || dwarf_child(&cu, &d) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&d) != DW_TAG_structure_type ||
+		    dwarf_dieoffset(&d) == dwarf_dieoffset(t) ||
+		    dwarf_child(&d, &om) != 0 || dwarf_child(t, &m) != 0)
+			continue;
+		size_t k = 0;
+		for (;;) {
+			const char *na, *nb;
+			uint64_t oa, ob;
+			char ta[256], tb[256];
+			if (k == n || !member_key(&m, &na, &oa, ta, sizeof(ta)) ||
+			    !member_key(&om, &nb, &ob, tb, sizeof(tb)) ||
+			    strcmp(na, nb) || oa != ob || strcmp(ta, tb))
+				break;
+			k++;
+			if (dwarf_siblingof(&m, &m) != 0 || dwarf_siblingof(&om, &om) != 0)
+				break;
+		}
+		if (k > best)
+			best = k;
+	} while (dwarf_siblingof(&d, &d) == 0);
+	return best;
+}
+
 static int cstruct_new(struct dt_session *s, uint64_t type_id,
 		       struct dt_cstruct **out)
 {
@@ -454,6 +506,9 @@ static int cstruct_new(struct dt_session *s, uint64_t type_id,
 	}
 	if (!o->pub.why_not && (!o->pub.size || o->pub.size % o->pub.align))
 		o->pub.why_not = "packed (its size is not a multiple of its alignment)";
+	/* a kernel's units hold thousands of structs: not scanned there */
+	if (!o->pub.why_not && !s->large_debug_info)
+		o->pub.fixed_prefix = common_prefix(&t, o->pub.n);
 	o->pub.m = o->m;
 	*out = &o->pub;
 	return 0;

@@ -388,6 +388,11 @@ struct dt_cstruct {
 	const char *why_not;	/* set: it cannot be reordered, and why */
 	size_t n;
 	const struct dt_cmember *m;
+	/* The first fixed_prefix members are also the first members (same
+	 * names, types and offsets) of another struct of its unit: a common
+	 * header the program may read either struct through (Lua's
+	 * CommonHeader, a base "class"), which must stay first, in order. */
+	size_t fixed_prefix;
 };
 /* The struct of type_id; strings live until dt_session_close(), the
  * object until dt_cstruct_free() (NULL ok).  0, -ENOENT or -ENOMEM. */

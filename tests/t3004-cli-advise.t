@@ -213,4 +213,41 @@ dt_test 'a struct of a system header (FILE): not reordered, and said why' '
 	! grep -q "^struct _IO_FILE {" sysfile.h ||
 	dt_show sysfile.h sysfile.err
 '
+# --- a common header (Lua's CommonHeader): it stays first ---
+cat >header.c <<'EOF'
+#define HEADER struct gcobj *next; unsigned char tt; unsigned char marked
+struct gcobj { HEADER; };
+struct state {
+	HEADER;
+	long cold[10];
+	long hot_a;
+	long cold2[4];
+	long hot_b;
+};
+struct state the_state;
+__attribute__((noinline)) long use(struct state *s)
+{
+	return s->hot_a + s->hot_b;
+}
+__attribute__((noinline)) int mark(struct gcobj *o)
+{
+	return o->marked;
+}
+int main(void)
+{
+	return (int)use(&the_state) + mark((struct gcobj *)&the_state);
+}
+EOF
+gcc -O2 -g -o header header.c
+"$DTINSNS" header use | grep "(%rdi)" | cut -f1 >header.addrs
+dt_test 'a header another struct starts with stays first, in order; the hot members follow it' '
+	test -s header.addrs && for k in 1 2 3 4 5 6; do cat header.addrs; done |
+		"$DTRESOLVE" -e header --aggregate=advise=state >header.h 2>header.err &&
+	grep -A4 "^struct state {" header.h | sed -n "2,5p" | sed "s/^	//; s/	.*//" >got &&
+	printf "%s\n" "/* a header another struct starts with too: stays first */" \
+		"struct gcobj *next;" "unsigned char tt;" "unsigned char marked;" >want &&
+	dt_cmp want got &&
+	grep -q "long int hot_a;	/\* +16 (was +96)" header.h ||
+	dt_show header.h header.err
+'
 dt_done
