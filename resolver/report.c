@@ -1162,6 +1162,58 @@ void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
  * but not in the holes and padding inside it (a union's member shorter
  * than the union, a nested struct's tail): an access there touched no
  * field of the member, and its hole or padding row shows it. */
+/* The last component of a member path ("flags.state": "state"); a
+ * candidates list ("{state|prio}") is one component. */
+static const char *path_leaf(const char *field)
+{
+	const char *leaf = field;
+	int depth = 0;
+
+	for (const char *p = field; *p; p++) {
+		depth += (*p == '{') - (*p == '}');
+		if (*p == '.' && !depth)
+			leaf = p + 1;
+	}
+	return leaf;
+}
+
+/* A bitfield's samples: those whose bits named it (the mask or shift
+ * said which), not every sample of its bytes; the bytes' samples the
+ * access could not tell ("{state|prio}") are the group's
+ * (report_bits_undecided). */
+static void bitfield_counts(const struct type_row *t, const struct dt_layout_row *row,
+			    struct counts *c)
+{
+	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
+
+	memset(c, 0, sizeof(*c));
+	for (size_t j = 0; j < t->noffs; j++) {
+		const struct offset_row *o = &t->offs[j];
+		if (o->offset >= 0 && (uint64_t)o->offset >= lo && (uint64_t)o->offset < hi &&
+		    !strcmp(path_leaf(o->field), row->name))
+			add_counts(c, &o->c);
+	}
+}
+
+bool report_bits_undecided(const struct type_row *t, uint64_t lo, uint64_t hi,
+			   struct counts *c, const char **which)
+{
+	bool any = false;
+
+	memset(c, 0, sizeof(*c));
+	*which = "";
+	for (size_t j = 0; j < t->noffs; j++) {
+		const struct offset_row *o = &t->offs[j];
+		if (o->offset < 0 || (uint64_t)o->offset < lo || (uint64_t)o->offset >= hi ||
+		    path_leaf(o->field)[0] != '{')
+			continue;
+		add_counts(c, &o->c);
+		*which = o->field;
+		any = true;
+	}
+	return any;
+}
+
 void report_row_counts(const struct type_row *t, const struct dt_layout *l,
 		       size_t i, struct counts *c)
 {
@@ -1169,6 +1221,10 @@ void report_row_counts(const struct type_row *t, const struct dt_layout *l,
 	const struct dt_layout_row *row = &l->rows[i];
 	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
 
+	if (row->kind == DT_LAYOUT_MEMBER && row->bit_size) {
+		bitfield_counts(t, row, c);
+		return;
+	}
 	report_sum_range(t, lo, hi, c);
 	if (row->kind != DT_LAYOUT_MEMBER)
 		return;
@@ -1180,6 +1236,31 @@ void report_row_counts(const struct type_row *t, const struct dt_layout *l,
 		report_sum_range(t, g->offset, g->offset + g->size, &gap);
 		sub_counts(c, &gap);
 	}
+}
+
+/* After a run of bitfields in one storage unit: the samples of its bytes
+ * whose bits could not be told apart, as a row of their own. */
+static void bits_undecided_row(FILE *f, const struct dt_report *r,
+			       const struct type_row *t, const struct dt_layout *l,
+			       size_t last)
+{
+	const struct dt_layout_row *row = &l->rows[last];
+	size_t first = last;
+	const char *which;
+	struct counts c;
+
+	while (first > 1 && l->rows[first - 1].bit_size &&
+	       l->rows[first - 1].offset == row->offset)
+		first--;
+	if (!report_bits_undecided(t, l->rows[first].offset, row->offset +
+				   (row->size ? row->size : 1), &c, &which))
+		return;
+	fputc(' ', f);
+	for (int e = 0; e < nevents(r); e++)
+		fprintf(f, " %8" PRIu64 " %6.1f%% %8" PRIu64 " %8" PRIu64, c.samples[e],
+			pct(c.samples[e], t->c.samples[e]), c.loads[e], c.stores[e]);
+	fprintf(f, " %7" PRIu64 " %6" PRIu64 "  %*s/* bits not told apart: %s */\n",
+		row->offset, row->size, (int)(row->depth * 4), "", which);
 }
 
 /* The separator before cache line n of t, with the line's counts and,
@@ -1275,6 +1356,10 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 		if (straddles && row->kind != DT_LAYOUT_TYPE)
 			fputs("  /* crosses cache line */", f);
 		fputc('\n', f);
+		if (row->kind == DT_LAYOUT_MEMBER && row->bit_size &&
+		    (i + 1 == l->n || !l->rows[i + 1].bit_size ||
+		     l->rows[i + 1].offset >= row->offset + row->size))
+			bits_undecided_row(f, r, t, l, i);
 	}
 }
 

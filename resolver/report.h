@@ -112,6 +112,12 @@ struct object_facts {
 /* f[0..r->ntypes): each type's facts. */
 void objects_facts(const struct dt_report *r, struct object_facts *f);
 
+/* The samples of bytes [lo, hi) of t whose access could not tell the
+ * bitfields there apart ("{state|prio}"); false when none.  *which: one
+ * such field's spelling. */
+bool report_bits_undecided(const struct type_row *t, uint64_t lo, uint64_t hi,
+			   struct counts *c, const char **which);
+
 /* ---- reallines.c ---- */
 struct real_lines;
 enum { REAL_LINE_FALSE = 1, REAL_LINE_TRUE = 2 };
