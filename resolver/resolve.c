@@ -393,16 +393,22 @@ static uint64_t bits_tested_next(struct dt_session *s,
 	 * bits, moved back by the shift */
 	unsigned by = 0;
 	size_t at = insn->len + next.len;
-	if (s->arch->shifts_right &&
-	    s->arch->shifts_right(next.toks, next.ntoks, &reg, &by) && reg == d.dst &&
-	    (avail <= at || !decoder_run(s->decoder, insn->pc + at, code + at,
-					 avail - at, &next)))
+	uint64_t loaded = size < 8 ? (1ull << size * 8) - 1 : ~0ull;
+	bool shifted = s->arch->shifts_right &&
+		       s->arch->shifts_right(next.toks, next.ntoks, &reg, &by) &&
+		       reg == d.dst && by < size * 8;
+	if (shifted && (avail <= at || !decoder_run(s->decoder, insn->pc + at, code + at,
+						    avail - at, &next)))
 		return 0;
 	if (!s->arch->tests_bits(next.toks, next.ntoks, &reg, &bits) ||
-	    reg != d.dst || by >= 64)
-		return 0;
+	    reg != d.dst || by >= 64) {
+		/* "movzbl (%rdi),%eax; shr $0x3,%al": the load's value
+		 * survives only shifted in place, its bits from the
+		 * shift's count up */
+		return shifted ? loaded & ~((1ull << by) - 1) : 0;
+	}
 	bits <<= by;
-	return size < 8 ? bits & ((1ull << size * 8) - 1) : bits;
+	return bits & loaded;
 }
 
 /* Where in the module's TLS block the thread-local is whose offset reg
