@@ -241,15 +241,10 @@ static void bits_row(FILE *f, const struct type_row *t, const struct dt_layout *
 		     size_t last)
 {
 	const struct dt_layout_row *row = &l->rows[last];
-	size_t first = last;
 	const char *which;
 	struct counts c;
 
-	while (first > 1 && l->rows[first - 1].bit_size &&
-	       l->rows[first - 1].offset == row->offset)
-		first--;
-	if (!report_bits_undecided(t, l->rows[first].offset,
-				   row->offset + (row->size ? row->size : 1), &c, &which))
+	if (!report_bitfield_run_undecided(t, l, last, &c, &which))
 		return;
 	fputs("<tr><td><i>bits not told apart: ", f);
 	esc(f, which);
@@ -350,10 +345,7 @@ static void heat_map(FILE *f, const struct dt_report *r,
 			fprintf(f, "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
 				"</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n",
 				row->offset, row->size, h[i].samples, h[i].loads, h[i].stores);
-			if (row->kind == DT_LAYOUT_MEMBER && row->bit_size &&
-			    (i + 1 == l->n || !l->rows[i + 1].bit_size ||
-			     l->rows[i + 1].offset >= row->offset + row->size))
-				bits_row(f, t, l, i);
+			bits_row(f, t, l, i);
 		}
 		fputs("</table></div>\n", f);
 	}

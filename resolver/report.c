@@ -1238,6 +1238,23 @@ void report_row_counts(const struct type_row *t, const struct dt_layout *l,
 	}
 }
 
+bool report_bitfield_run_undecided(const struct type_row *t, const struct dt_layout *l,
+				   size_t last, struct counts *c, const char **which)
+{
+	const struct dt_layout_row *row = &l->rows[last];
+	size_t first = last;
+
+	if (row->kind != DT_LAYOUT_MEMBER || !row->bit_size ||
+	    (last + 1 < l->n && l->rows[last + 1].bit_size &&
+	     l->rows[last + 1].offset < row->offset + row->size))
+		return false;	/* not the run's last bitfield */
+	while (first > 1 && l->rows[first - 1].bit_size &&
+	       l->rows[first - 1].offset == row->offset)
+		first--;
+	return report_bits_undecided(t, l->rows[first].offset,
+				     row->offset + (row->size ? row->size : 1), c, which);
+}
+
 /* After a run of bitfields in one storage unit: the samples of its bytes
  * whose bits could not be told apart, as a row of their own. */
 static void bits_undecided_row(FILE *f, const struct dt_report *r,
@@ -1245,15 +1262,10 @@ static void bits_undecided_row(FILE *f, const struct dt_report *r,
 			       size_t last)
 {
 	const struct dt_layout_row *row = &l->rows[last];
-	size_t first = last;
 	const char *which;
 	struct counts c;
 
-	while (first > 1 && l->rows[first - 1].bit_size &&
-	       l->rows[first - 1].offset == row->offset)
-		first--;
-	if (!report_bits_undecided(t, l->rows[first].offset, row->offset +
-				   (row->size ? row->size : 1), &c, &which))
+	if (!report_bitfield_run_undecided(t, l, last, &c, &which))
 		return;
 	fputc(' ', f);
 	for (int e = 0; e < nevents(r); e++)
@@ -1356,10 +1368,7 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 		if (straddles && row->kind != DT_LAYOUT_TYPE)
 			fputs("  /* crosses cache line */", f);
 		fputc('\n', f);
-		if (row->kind == DT_LAYOUT_MEMBER && row->bit_size &&
-		    (i + 1 == l->n || !l->rows[i + 1].bit_size ||
-		     l->rows[i + 1].offset >= row->offset + row->size))
-			bits_undecided_row(f, r, t, l, i);
+		bits_undecided_row(f, r, t, l, i);
 	}
 }
 

@@ -117,6 +117,10 @@ void objects_facts(const struct dt_report *r, struct object_facts *f);
  * such field's spelling. */
 bool report_bits_undecided(const struct type_row *t, uint64_t lo, uint64_t hi,
 			   struct counts *c, const char **which);
+/* The same for the storage unit of the run of bitfields that layout row
+ * last ends (false when it ends none, or none could not be told). */
+bool report_bitfield_run_undecided(const struct type_row *t, const struct dt_layout *l,
+				   size_t last, struct counts *c, const char **which);
 
 /* ---- reallines.c ---- */
 struct real_lines;
