@@ -340,7 +340,9 @@ EXPORT int start(void **data, void *ctx)
 	/* The report is the default; every other table replaces it (ask for
 	 * both with report).  With filter=TYPE perf prints the kept samples,
 	 * and tables only when asked for. */
-	if ((st->code_symbol || st->html) && dt_report_keep_pcs(st->report)) {
+	/* advise reads which functions read which members (co-access) */
+	if ((st->code_symbol || st->html || st->want_advise) &&
+	    dt_report_keep_pcs(st->report)) {
 		if (st->count_fd >= 0)
 			close(st->count_fd);
 		dt_dsos_free(st->dsos);

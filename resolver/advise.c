@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "report.h"
 
 enum group { G_HOT, G_FILL, G_WRITE, G_COLD, G_LAST, G_FIRST };
@@ -47,6 +48,7 @@ struct unit {
 	struct range_sharing sh;
 	enum group group;
 	bool hot;			/* >= 0.5% of the struct's samples */
+	bool placed;			/* pack_by_co_access: in a line */
 	size_t bin;			/* hot: the line planned for it */
 };
 
@@ -66,6 +68,8 @@ struct plan {
 	bool suspected;			/* keeping a writer apart would rest on
 					 * sharing no address confirms */
 	struct object_facts objects;	/* what addresses show of its objects */
+	uint64_t *co;			/* nu x nu: samples of two units in one
+					 * function (the lesser), or NULL */
 	bool addresses_cover;		/* most of its samples have addresses */
 	const char *verdict;		/* set: no proposal, and why */
 	bool refused;			/* the verdict is a refusal (not
@@ -299,6 +303,151 @@ static uint64_t line_room(uint64_t used)
 	return used ? (CACHE_LINE - used % CACHE_LINE) % CACHE_LINE : CACHE_LINE;
 }
 
+/* ---- co-access: members read in the same function ---- */
+
+/* One function's samples on one unit. */
+struct fn_unit {
+	uint64_t fn;			/* the function's start */
+	size_t unit;
+	uint64_t samples;
+};
+
+struct co_build {
+	struct plan *p;
+	struct fn_unit *v;
+	size_t n, cap;
+	bool oom;
+};
+
+/* The unit holding byte off of the struct, or SIZE_MAX. */
+static size_t unit_at(const struct plan *p, int64_t off)
+{
+	for (size_t k = 0; off >= 0 && k < p->nu; k++) {
+		const struct unit *u = &p->u[k];
+		if ((uint64_t)off >= u->offset && (uint64_t)off < u->offset + (u->bytes ? u->bytes : 1))
+			return k;
+	}
+	return SIZE_MAX;
+}
+
+static void co_add(void *arg, uint64_t pc, uint64_t charged)
+{
+	struct co_build *b = arg;
+	const struct type_row *t = b->p->t;
+	struct dt_answer a;
+	const char *name;
+	uint64_t start, size;
+
+	if (dt_resolve_pc(t->session, pc, &a) != DT_OK || a.type_id != t->type_id ||
+	    dt_session_symbol_at(t->session, pc, &name, &start, &size))
+		return;
+	size_t k = unit_at(b->p, a.offset);
+	if (k == SIZE_MAX)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i].fn == start && b->v[i].unit == k) {
+			b->v[i].samples += charged;
+			return;
+		}
+	if (GROW(b->v, b->cap, b->n, 64)) {
+		b->oom = true;
+		return;
+	}
+	b->v[b->n++] = (struct fn_unit){ start, k, charged };
+}
+
+/* Units read in the same function are read together: the weight of two
+ * is, summed over the functions that read both, the lesser of their
+ * samples there.  NULL (heat alone) without per-instruction counts. */
+#define CO_MAX_UNITS 512
+static void co_access(struct plan *p, const struct dt_report *r)
+{
+	struct co_build b = { .p = p };
+
+	if (!r->pcs || !p->nu || p->nu > CO_MAX_UNITS)
+		return;
+	codeview_each_charged(r, p->t->session, co_add, &b);
+	p->co = b.oom ? NULL : calloc(p->nu * p->nu, sizeof(*p->co));
+	for (size_t i = 0; p->co && i < b.n; i++)
+		for (size_t j = i + 1; j < b.n; j++) {
+			if (b.v[i].fn != b.v[j].fn || b.v[i].unit == b.v[j].unit)
+				continue;
+			uint64_t w = b.v[i].samples < b.v[j].samples ? b.v[i].samples :
+				     b.v[j].samples;
+			p->co[b.v[i].unit * p->nu + b.v[j].unit] += w;
+			p->co[b.v[j].unit * p->nu + b.v[i].unit] += w;
+		}
+	free(b.v);
+}
+
+/* How much unit k is read with the units of bin b already placed. */
+static uint64_t co_weight(const struct plan *p, size_t k, size_t b)
+{
+	uint64_t w = 0;
+
+	for (size_t j = 0; j < p->nu; j++)
+		if (j != k && p->u[j].bin == b && p->u[j].placed)
+			w += p->co[k * p->nu + j];
+	return w;
+}
+
+/* Hot units into lines by co-access: each line starts with the hottest
+ * unit left and takes the unit read most with its members while one
+ * fits; then lines that fit together are merged (fewer lines). */
+static size_t pack_by_co_access(struct plan *p, const size_t *hot, size_t nhot,
+				uint64_t *used, size_t nbins)
+{
+	for (size_t i = 0; i < nhot; i++) {
+		struct unit *u = &p->u[hot[i]];
+		if (u->placed)
+			continue;
+		/* bin 0 holds only a fixed header so far: the first line
+		 * goes on after it */
+		size_t b = nbins == 1 && i == 0 && used[0] < CACHE_LINE ? 0 : nbins;
+		if (b == nbins) {
+			if (nbins == MAX_BINS)
+				b = nbins - 1;
+			else
+				used[nbins++] = 0;
+		}
+		u->bin = b;
+		u->placed = true;
+		used[b] += u->footprint;
+		for (;;) {
+			size_t best = SIZE_MAX;
+			uint64_t best_w = 0;
+			for (size_t j = 0; j < nhot; j++) {
+				const struct unit *v = &p->u[hot[j]];
+				uint64_t w;
+				if (v->placed || v->footprint > line_room(used[b]) ||
+				    !(w = co_weight(p, hot[j], b)) || w <= best_w)
+					continue;
+				best = hot[j];
+				best_w = w;
+			}
+			if (best == SIZE_MAX)
+				break;
+			p->u[best].bin = b;
+			p->u[best].placed = true;
+			used[b] += p->u[best].footprint;
+		}
+	}
+	/* a line's group moves whole into an earlier line it fits in */
+	for (size_t b = 1; b < nbins; b++)
+		for (size_t a = 0; a < b; a++) {
+			if (!used[b] || used[a] % CACHE_LINE + used[b] > CACHE_LINE ||
+			    used[a] + used[b] > CACHE_LINE || used[b] > CACHE_LINE)
+				continue;
+			for (size_t k = 0; k < p->nu; k++)
+				if (p->u[k].placed && p->u[k].bin == b)
+					p->u[k].bin = a;
+			used[a] += used[b];
+			used[b] = 0;
+			break;
+		}
+	return nbins;
+}
+
 static void plan_order(struct plan *p)
 {
 	size_t n = 0, nbins = 0;
@@ -314,8 +463,11 @@ static void plan_order(struct plan *p)
 		}
 	size_t nhot = units_of(p, G_HOT, v, cmp_heat);
 
-	/* hot members: first fit, hottest first, into 64-byte lines */
-	for (size_t i = 0; i < nhot; i++) {
+	/* hot members read together share lines; without counts per
+	 * instruction, first fit, hottest first, into 64-byte lines */
+	if (p->co)
+		nbins = pack_by_co_access(p, v, nhot, used, nbins);
+	for (size_t i = 0; !p->co && i < nhot; i++) {
 		struct unit *u = &p->u[v[i]];
 		size_t b = 0;
 		while (b < nbins && u->footprint > line_room(used[b]))
@@ -363,6 +515,7 @@ static void plan_order(struct plan *p)
 
 static void plan_free(struct plan *p)
 {
+	free(p->co);
 	free(p->u);
 	free(p->order);
 	free(p->old_bit);
@@ -538,6 +691,7 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	join_writers_own(p);
 	count_lines(p, uoff, &p->lines_before, &p->shared_before);
 	p->holes_before = holes(cs, cs->size);
+	co_access(p, r);
 	plan_order(p);
 	members_of(p, p->order, morder);
 	p->size_after = lay_out(cs, morder, cs->n, p->line_start, p->new_bit,
@@ -657,6 +811,8 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 	}
 	fprintf(f, " * cache lines with hot members: %u -> %u%s\n", p->lines_before,
 		p->lines_after, p->shared_before ? " (the writers' own lines among them)" : "");
+	fputs(p->co ? " * hot members read in the same functions share lines (co-access)\n" :
+	      " * hot members packed hottest first (no per-instruction counts: no co-access)\n", f);
 	if (p->shared_before || p->shared_after)
 		fprintf(f, " * lines a writer shares with other threads' members: %u -> %u\n",
 			p->shared_before, p->shared_after);

@@ -108,6 +108,15 @@ bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session 
 	return true;
 }
 
+void codeview_each_charged(const struct dt_report *r, const struct dt_session *s,
+			   void (*fn)(void *arg, uint64_t pc, uint64_t charged),
+			   void *arg)
+{
+	for (size_t i = 0; r->pcs && i < r->pcs->n; i++)
+		if (r->pcs->v[i].s == s && r->pcs->v[i].charged[0])
+			fn(arg, r->pcs->v[i].pc, r->pcs->v[i].charged[0]);
+}
+
 void codeview_free(struct pc_table *t)
 {
 	if (!t)

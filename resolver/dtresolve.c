@@ -461,7 +461,8 @@ static int start(struct run *r)
 	if (err)
 		r->status = EXIT_INPUT;		/* the message came through log_cb */
 	if ((r->opt.stat || r->opt.aggregate) && (dt_report_new(&r->report) ||
-	    ((r->opt.symbol || r->opt.table == DT_TABLE_HTML) &&
+	    ((r->opt.symbol || r->opt.table == DT_TABLE_HTML ||
+	      r->opt.table == DT_TABLE_ADVISE) &&
 	     dt_report_keep_pcs(r->report)))) {
 		msg("out of memory");
 		return EXIT_INPUT;

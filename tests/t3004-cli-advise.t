@@ -250,4 +250,35 @@ dt_test 'a header another struct starts with stays first, in order; the hot memb
 	grep -q "long int hot_a;	/\* +16 (was +96)" header.h ||
 	dt_show header.h header.err
 '
+# --- co-access: members read in the same function share a line ---
+# a is the hottest, then c, b, d; f1 reads a and b, f2 reads c and d:
+# hottest first would put a with c; co-access puts a with b, c with d
+cat >co.c <<'EOF'
+struct rec {
+	char a[24];
+	char pad1[64];
+	char c[24];
+	char pad2[64];
+	char b[24];
+	char pad3[64];
+	char d[24];
+};
+__attribute__((noinline)) int f1(struct rec *r) { return r->a[0] + r->b[0]; }
+__attribute__((noinline)) int f2(struct rec *r) { return r->c[0] + r->d[0]; }
+struct rec the_rec;
+int main(void) { return f1(&the_rec) + f2(&the_rec); }
+EOF
+gcc -O2 -g -o co co.c
+"$DTINSNS" co f1 f2 | grep "(%rdi)" | cut -f1 >co.addrs
+dt_test 'co-access: the members one function reads together share a line' '
+	test $(wc -l <co.addrs) = 4 &&
+	{ for i in $(seq 40); do sed -n 1p co.addrs; done
+	  for i in $(seq 20); do sed -n 2p co.addrs; done
+	  for i in $(seq 30); do sed -n 3p co.addrs; done
+	  for i in $(seq 10); do sed -n 4p co.addrs; done; } >co.lines &&
+	"$DTRESOLVE" -e co --skid=off --aggregate=advise=rec <co.lines >co.h 2>co.err &&
+	grep -q "read in the same functions share lines (co-access)" co.h &&
+	sed -n "/^struct rec {/,/cold/p" co.h | grep -o "char [a-d]\[" | sed "s/char \(.\).*/\1/" | tr -d "\n" >order &&
+	test "$(cat order)" = abcd || dt_show co.h order
+'
 dt_done
