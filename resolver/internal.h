@@ -631,6 +631,12 @@ struct access {
 	bool fp;		/* through a floating-point or vector register */
 	uint64_t bits;		/* the bits it tests or changes, counted from
 				 * its first byte (test/and/or $imm); 0: all */
+	/* a load whose value the code dereferences next ("mov 0x18(%rax),
+	 * %rcx; movzbl 0x4e(%rcx),%edx"): at that offset, that many bytes;
+	 * union members that cannot be such a pointer are not candidates */
+	bool deref_known;
+	int64_t deref_off;
+	unsigned deref_size;
 };
 
 struct type_hit {

@@ -441,6 +441,54 @@ static bool operand_address(struct dt_session *s, uint64_t pc,
 	       track_address(s, pc, op->index, addr, step);
 }
 
+/* A pointer-sized load's value, dereferenced next in its block before
+ * anything writes its register ("mov 0x18(%rax),%rcx; movzbl
+ * 0x4e(%rcx),%edx"): that access's displacement and size.  What it is
+ * used as tells union members apart (typewalk.c ties_by_deref). */
+static bool next_deref(struct dt_session *s, const struct decoded_insn *insn,
+		       int64_t *off, unsigned *size)
+{
+	struct dt_def d = { .kind = DT_DEF_NONE, .dst = -1, .src = -1,
+			    .src2 = -1, .src3 = -1, .wb_reg = -1 };
+	const struct func_map *fm;
+	long i;
+
+	if (!s->arch->def)
+		return false;
+	s->arch->def(insn->toks, insn->ntoks, insn->pc, insn->len, &d);
+	if (d.kind != DT_DEF_LOAD || d.dst < 0 || (unsigned)d.dst >= s->arch->ngpr ||
+	    !(fm = funcmap_get(s, insn->pc)) || (i = func_map_index(fm, insn->pc)) < 0)
+		return false;
+	for (size_t k = (size_t)i + 1; k < fm->n && k <= (size_t)i + 16; k++) {
+		const struct func_insn *in = &fm->insns[k];
+		if (in->leader)
+			return false;	/* another path may come in */
+		if (in->op == DT_OP_MEMORY && in->acc == ACC_BASED &&
+		    in->acc_base == d.dst && in->acc_size) {
+			*off = in->mem_disp;
+			*size = in->acc_size;
+			return true;
+		}
+		if (in->op == DT_OP_MEMORY && in->acc == ACC_DECODE) {
+			struct decoded_insn next;
+			struct dt_mem_op op;
+			const uint8_t *code;
+			size_t avail;
+			if (decode_at(s, in->pc, &next, &op, &code, &avail) == DT_OP_MEMORY &&
+			    op.base == d.dst && op.index < 0 && op.segment < 0 && op.size) {
+				*off = op.disp;
+				*size = op.size;
+				return true;
+			}
+		}
+		if (in->def_dst == d.dst || in->wb_reg == d.dst ||
+		    (d.dst < 64 && (in->clobbers >> d.dst & 1)) ||
+		    in->flow != DT_FLOW_NEXT)
+			return false;
+	}
+	return false;
+}
+
 static enum dt_reason classify_and_attribute(struct dt_session *s,
 					     struct dt_answer *ans)
 {
@@ -468,6 +516,8 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	struct access acc = { .size = op.size, .fp = op.fp, .bits = op.bits };
 	if (!acc.bits)
 		acc.bits = bits_tested_next(s, &insn, code, avail, op.size);
+	if (op.access == DT_MEM_READ && op.size == s->arch->ptr_size && !op.fp)
+		acc.deref_known = next_deref(s, &insn, &acc.deref_off, &acc.deref_size);
 	ans->disp = op.disp;
 	if (s->arch->is_stack_canary(&op)) {
 		answer_pseudo(ans, DT_TYPE_CANARY);

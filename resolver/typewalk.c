@@ -451,6 +451,94 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 	return best > 0;
 }
 
+enum step { STEP_ARRAY, STEP_MEMBER, STEP_LEAF, STEP_NONE };
+static enum step step_down(struct dt_session *s, Dwarf_Die *t, uint64_t *off,
+			   const struct access *acc, int depth, uint64_t *esize,
+			   struct member_pick *pick);
+
+/* Whether an access of acc->size bytes at off into t reads one whole
+ * scalar member that starts there ("movzbl 0xc(%rcx)": Proto's
+ * maxstacksize, not four bytes into Table's alimit). */
+static bool exact_leaf(struct dt_session *s, Dwarf_Die *t, uint64_t off,
+		       const struct access *acc, int depth)
+{
+	for (; depth <= MAX_DEPTH; depth++) {
+		struct member_pick pick;
+		uint64_t esize, size;
+		switch (step_down(s, t, &off, acc, depth, &esize, &pick)) {
+		case STEP_LEAF:
+			return !off && type_byte_size(t, &size) && size == acc->size;
+		case STEP_NONE:
+			return false;
+		case STEP_ARRAY:
+		case STEP_MEMBER:
+			break;
+		}
+	}
+	return false;
+}
+
+/* Whether a member of type t, the access at off into it, can hold the
+ * pointer the code dereferences next (acc->deref_*): a pointer to a
+ * struct or union with a member there, directly or through one of the
+ * union members or the struct member covering off. */
+static bool fits_deref(struct dt_session *s, Dwarf_Die *t, uint64_t off,
+		       const struct access *acc, int depth)
+{
+	Dwarf_Die pt;
+	int tag = dwarf_tag(t);
+
+	if (depth > MAX_DEPTH)
+		return false;
+	if (tag == DW_TAG_pointer_type) {
+		struct member_pick pick;
+		struct access at = { .size = acc->deref_size };
+		if (off || !die_type(t, &pt) || !type_peel(&pt, &pt))
+			return false;
+		tag = dwarf_tag(&pt);
+		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+		    tag != DW_TAG_class_type)
+			return false;
+		(void)pick;
+		return acc->deref_off >= 0 &&
+		       exact_leaf(s, &pt, (uint64_t)acc->deref_off, &at, depth + 1);
+	}
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_class_type)
+		return false;
+	const struct member_table *tab = member_table_get(s, t);
+	for (size_t i = 0; tab && i < tab->n; i++) {
+		const struct member_entry *e = &tab->v[i];
+		Dwarf_Die mt = e->mt;
+		if (off >= e->start && off < e->end && !e->nbits &&
+		    fits_deref(s, &mt, off - e->start, acc, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* Ties the next dereference decides: the members that can hold such a
+ * pointer; all of them when none can (the dereference says nothing). */
+static void ties_by_deref(struct dt_session *s, struct ties *ties, uint64_t off,
+			  const struct access *acc, int depth)
+{
+	size_t kept = 0;
+	struct member_pick fit[MAX_TIES];
+
+	if (!acc || !acc->deref_known || ties->more)
+		return;
+	for (size_t i = 0; i < ties->n; i++) {
+		Dwarf_Die mt = ties->m[i].type;
+		if (off >= ties->m[i].start &&
+		    fits_deref(s, &mt, off - ties->m[i].start, acc, depth + 1))
+			fit[kept++] = ties->m[i];
+	}
+	if (!kept)
+		return;
+	memcpy(ties->m, fit, kept * sizeof(fit[0]));
+	ties->n = kept;
+}
+
 /* Union members the access fits equally well: not one of them, all of
  * them, "{lnglen|hnext}" (each with its own path inside: "{a.x|b}"), as
  * DESIGN.md says; the first's leaf is returned. */
@@ -516,6 +604,11 @@ static struct leaf walk_members(struct dt_session *s, Dwarf_Die *t,
 	struct ties ties;
 	if (!pick_member(s, t, off, acc, depth, &pick, p ? &ties : NULL))
 		return l;	/* a hole or tail padding */
+	if (p && ties.n > 1) {
+		ties_by_deref(s, &ties, off, acc, depth);
+		if (ties.n == 1)
+			pick = ties.m[0];
+	}
 	if (p && ties.n > 1)
 		return name_ties(s, &ties, off, acc, p, depth);
 	if (p) {
@@ -534,7 +627,6 @@ static struct leaf walk_members(struct dt_session *s, Dwarf_Die *t,
  * or into the struct or union member covering *off (*pick set); *t and
  * *off follow.  STEP_LEAF: *t is neither; STEP_NONE: a hole, padding, or
  * a type without a size. */
-enum step { STEP_ARRAY, STEP_MEMBER, STEP_LEAF, STEP_NONE };
 static enum step step_down(struct dt_session *s, Dwarf_Die *t, uint64_t *off,
 			   const struct access *acc, int depth, uint64_t *esize,
 			   struct member_pick *pick)

@@ -25,10 +25,10 @@ _members = {}
 
 
 def union_members(binary, union):
-    """{member: size} of a union's top-level members, from pahole."""
+    """{member: (type, size)} of a union's top-level members, from pahole."""
     key = (binary, union)
     if key not in _members:
-        sizes = {}
+        members = {}
         try:
             out = subprocess.run(["pahole", "-C", union, binary], capture_output=True,
                                  text=True, timeout=60).stdout
@@ -36,12 +36,48 @@ def union_members(binary, union):
             out = ""
         depth = 0
         for line in out.splitlines():
-            m = re.match(r"\s+.*?\b(\w+)(\[\d+\])*;\s+/\*\s+(\d+)\s+(\d+)\s+\*/", line)
+            m = re.match(r"\s+(.*?)\s*\b(\w+)(\[\d+\])*;\s+/\*\s+(\d+)\s+(\d+)\s+\*/", line)
             if depth == 1 and m:
-                sizes[m.group(1)] = int(m.group(4))
+                members[m.group(2)] = (m.group(1).strip(), int(m.group(5)))
             depth += line.count("{") - line.count("}")
-        _members[key] = sizes
+        _members[key] = members
     return _members[key]
+
+
+def split_candidates(path):
+    """'{a.x|b}.y' or 'a.b': the alternatives at this level, each with
+    the rest of its path."""
+    if not path.startswith("{"):
+        head, _, rest = path.partition(".")
+        return [(head.split("[")[0], rest)]
+    alts, depth, cur = [], 0, ""
+    for i, ch in enumerate(path[1:], 1):
+        if depth == 0 and ch in "|}":
+            head, _, rest = cur.partition(".")
+            alts.append((head.split("[")[0], rest))
+            cur = ""
+            if ch == "}":
+                break
+            continue
+        depth += (ch == "{") - (ch == "}")
+        cur += ch
+    return alts
+
+
+def union_extent(binary, union, path):
+    """The bytes a claim through union `union` along `path` needs: the
+    member it goes through (the least of candidates), followed into a
+    member that is a union itself."""
+    members = union_members(binary, union)
+    best = None
+    for head, rest in (split_candidates(path) if path else [(m, "") for m in members]):
+        if head not in members:
+            continue
+        mtype, size = members[head]
+        if mtype.startswith("union ") and rest:
+            size = union_extent(binary, mtype[len("union "):], rest) or size
+        best = size if best is None else min(best, size)
+    return best
 
 
 def extent(a):
@@ -49,23 +85,7 @@ def extent(a):
     t = a["type"]
     if not t.startswith("union "):
         return a["type_size"]
-    sizes = union_members(a["dso"], t[len("union "):])
-    field = a.get("field", "")
-    if field.startswith("{"):
-        firsts, depth, cur = [], 0, ""
-        for ch in field[1:]:
-            if depth == 0 and ch in "|}":
-                firsts.append(cur.split(".")[0].split("[")[0])
-                cur = ""
-                if ch == "}":
-                    break
-                continue
-            depth += (ch == "{") - (ch == "}")
-            cur += ch
-    else:
-        firsts = [field.split(".")[0].split("[")[0]] if field else list(sizes)
-    known = [sizes[f] for f in firsts if f in sizes]
-    return min(known) if known else a["type_size"]
+    return union_extent(a["dso"], t[len("union "):], a.get("field", "")) or a["type_size"]
 
 
 def blocks_of(path):

@@ -85,4 +85,30 @@ dt_test 'annotate: a bitfield has the samples its bits named; the rest is the gr
 	grep -q "<i>bits not told apart: {state|prio}</i></td><td>0</td><td>1</td><td>2<" bits.html ||
 	dt_show bits.ann
 '
+# a union of pointers: what the loaded pointer is dereferenced as next
+# decides the member ("mov 0x8(%rdi),%rax; movsbl 0xc(%rax),%eax": a
+# whole char at 12 is struct ta's small, in struct tb only the middle
+# of z)
+cat >deref.c <<'EOF'
+struct ta { long x; int tag; char small; };
+struct tb { long y; long z; };
+union u { struct ta *a; struct tb *b; };
+struct holder { long h; union u p; };
+__attribute__((noinline)) int use(struct holder *h) { return h->p.a->small; }
+__attribute__((noinline)) long both(struct holder *h) { return (long)h->p.b; }
+int main(void)
+{
+	struct ta t = { 1, 2, 3 };
+	struct holder h = { 0, { &t } };
+	return use(&h) + (int)both(&h);
+}
+EOF
+gcc -O2 -g -o deref deref.c
+dt_test 'a union of pointers: the next dereference names the member; none, the candidates' '
+	dt_answers deref use -f perf >deref.use &&
+	dt_answers deref both -f perf >deref.both &&
+	grep -qx "struct holder +8 (p.a)" deref.use &&
+	grep -qx "struct holder +8 (p.{a|b})" deref.both ||
+	dt_show deref.use deref.both
+'
 dt_done
