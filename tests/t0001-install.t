@@ -6,6 +6,8 @@
 dt_require make
 # install from the build under test, never rebuilding it with other flags
 case $DT_BUILD in */san) san=SANITIZE=1 ;; *) san= ;; esac
+# a program linking the sanitizer build's archive needs their runtimes
+case $DT_BUILD in */san) san_cc=-fsanitize=address,undefined ;; *) san_cc= ;; esac
 
 dt_test 'make install DESTDIR=... installs every file' '
 	make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/root" PREFIX=/usr \
@@ -36,7 +38,7 @@ int main(int argc, char **argv)
 EOF
 	flags=$(PKG_CONFIG_SYSROOT_DIR=$PWD/root PKG_CONFIG_PATH=$PWD/root/usr/lib/pkgconfig \
 		pkg-config --cflags --libs --static dtprof) &&
-	cc -o linkit linkit.c $flags -ldl >cc.log 2>&1 &&
+	cc $san_cc -o linkit linkit.c $flags -ldl >cc.log 2>&1 &&
 	./linkit ./linkit | grep -q "^0\.[0-9.]* [a-z_]*$" || dt_show cc.log
 '
 dt_test 'make install PREFIX=DIR keeps the plugin under DIR' '
