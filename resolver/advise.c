@@ -68,8 +68,9 @@ struct plan {
 	bool suspected;			/* keeping a writer apart would rest on
 					 * sharing no address confirms */
 	struct object_facts objects;	/* what addresses show of its objects */
-	uint64_t *co;			/* nu x nu: samples of two units in one
-					 * function (the lesser), or NULL */
+	uint64_t *co;			/* nu x nu: how much two units are read
+					 * together (co_access), or NULL */
+	bool co_in_time;		/* from data addresses and times */
 	bool addresses_cover;		/* most of its samples have addresses */
 	const char *verdict;		/* set: no proposal, and why */
 	bool refused;			/* the verdict is a refusal (not
@@ -356,15 +357,51 @@ static void co_add(void *arg, uint64_t pc, uint64_t charged)
 	b->v[b->n++] = (struct fn_unit){ start, k, charged };
 }
 
-/* Units read in the same function are read together: the weight of two
- * is, summed over the functions that read both, the lesser of their
- * samples there.  NULL (heat alone) without per-instruction counts. */
+struct co_time {
+	struct plan *p;
+	uint64_t total;
+};
+
+static void co_pair(void *arg, int64_t a, int64_t b, uint64_t n)
+{
+	struct co_time *c = arg;
+	struct plan *p = c->p;
+	size_t ua = unit_at(p, a), ub = unit_at(p, b);
+
+	if (ua == SIZE_MAX || ub == SIZE_MAX || ua == ub)
+		return;
+	p->co[ua * p->nu + ub] += n;
+	p->co[ub * p->nu + ua] += n;
+	c->total += n;
+}
+
+/* Which units are read together.  With data addresses and times dense
+ * enough (precise memory events): the members one thread touched on one
+ * object within CO_WINDOW_NS, weighted by how often.  Else the members
+ * read in the same function: the weight of two is, summed over the
+ * functions that read both, the lesser of their samples there.  NULL
+ * (heat alone) without either. */
 #define CO_MAX_UNITS 512
+#define CO_MIN_PAIRS 8
 static void co_access(struct plan *p, const struct dt_report *r)
 {
 	struct co_build b = { .p = p };
 
-	if (!r->pcs || !p->nu || p->nu > CO_MAX_UNITS)
+	if (!p->nu || p->nu > CO_MAX_UNITS)
+		return;
+	if (p->t->addressed && r->objects) {
+		struct co_time c = { .p = p };
+		p->co = calloc(p->nu * p->nu, sizeof(*p->co));
+		if (p->co)
+			objects_co_pairs(r, (uint32_t)(p->t - r->types), co_pair, &c);
+		if (c.total >= CO_MIN_PAIRS) {
+			p->co_in_time = true;
+			return;
+		}
+		free(p->co);
+		p->co = NULL;
+	}
+	if (!r->pcs)
 		return;
 	codeview_each_charged(r, p->t->session, co_add, &b);
 	p->co = b.oom ? NULL : calloc(p->nu * p->nu, sizeof(*p->co));
@@ -811,7 +848,9 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 	}
 	fprintf(f, " * cache lines with hot members: %u -> %u%s\n", p->lines_before,
 		p->lines_after, p->shared_before ? " (the writers' own lines among them)" : "");
-	fputs(p->co ? " * hot members read in the same functions share lines (co-access)\n" :
+	fputs(p->co_in_time ? " * hot members one thread reads together on one object"
+			      " (within 1 us) share lines\n" :
+	      p->co ? " * hot members read in the same functions share lines (co-access)\n" :
 	      " * hot members packed hottest first (no per-instruction counts: no co-access)\n", f);
 	if (p->shared_before || p->shared_after)
 		fprintf(f, " * lines a writer shares with other threads' members: %u -> %u\n",

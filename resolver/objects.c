@@ -8,7 +8,10 @@
  *
  * This is what tells per-thread objects from one shared object when the
  * type's cache lines alone look the same, and what the advice needs
- * before it keeps members apart (or packs them) for threads' sake.
+ * before it keeps members apart (or packs them) for threads' sake.  And
+ * which members a thread reads together: two offsets of one object one
+ * thread touched within CO_WINDOW_NS (1 us, as pahole's --perf-data-type;
+ * precise memory events sample that densely, cpu-clock's 4 kHz never).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,7 +29,17 @@ struct object_thread {
 	bool timed;
 	bool wrote;
 	uint64_t last, last_write;	/* ns */
+	int64_t last_offset;		/* of its last access, at last */
 };
+
+/* Two offsets of one type one thread touched on one object within
+ * CO_WINDOW_NS: read together (co-access), for the advice. */
+struct co_pair {
+	uint32_t ti;			/* UINT32_MAX: empty */
+	int64_t a, b;			/* a < b */
+	uint64_t n;
+};
+#define MAX_CO_PAIRS (1u << 16)
 
 struct object_seen {
 	uint64_t base;			/* runtime address of the object */
@@ -43,6 +56,8 @@ struct objects {
 	struct object_seen *slot;
 	size_t size, used;
 	uint64_t untracked;		/* samples past MAX_OBJECTS */
+	struct co_pair *pairs;
+	size_t pairs_size, pairs_used;
 };
 
 static size_t obj_hash(uint64_t base, uint32_t ti)
@@ -76,6 +91,72 @@ static int grow(struct objects *o)
 	o->slot = ns;
 	o->size = n;
 	return 0;
+}
+
+static size_t pair_hash(uint32_t ti, int64_t a, int64_t b)
+{
+	uint64_t h = ((uint64_t)ti << 32 ^ (uint64_t)a * 0x9e3779b97f4a7c15ull) ^
+		     (uint64_t)b * 0xc2b2ae3d27d4eb4full;
+
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int pairs_grow(struct objects *o)
+{
+	size_t n = o->pairs_size ? o->pairs_size * 2 : 256;
+	struct co_pair *np;
+
+	if (n > MAX_CO_PAIRS)
+		return -ENOSPC;
+	np = malloc(n * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		np[i].ti = UINT32_MAX;
+	for (size_t i = 0; i < o->pairs_size; i++) {
+		const struct co_pair *q = &o->pairs[i];
+		if (q->ti == UINT32_MAX)
+			continue;
+		size_t h = pair_hash(q->ti, q->a, q->b) & (n - 1);
+		while (np[h].ti != UINT32_MAX)
+			h = (h + 1) & (n - 1);
+		np[h] = *q;
+	}
+	free(o->pairs);
+	o->pairs = np;
+	o->pairs_size = n;
+	return 0;
+}
+
+/* Offsets a and b of type ti read together once more. */
+static void pair_add(struct objects *o, uint32_t ti, int64_t a, int64_t b)
+{
+	if (a > b) {
+		int64_t x = a;
+		a = b;
+		b = x;
+	}
+	if ((o->pairs_used + 1) * 4 > o->pairs_size * 3 && pairs_grow(o))
+		return;		/* past the table: co-access is advice only */
+	size_t h = pair_hash(ti, a, b) & (o->pairs_size - 1);
+	while (o->pairs[h].ti != UINT32_MAX &&
+	       (o->pairs[h].ti != ti || o->pairs[h].a != a || o->pairs[h].b != b))
+		h = (h + 1) & (o->pairs_size - 1);
+	if (o->pairs[h].ti == UINT32_MAX) {
+		o->pairs[h] = (struct co_pair){ ti, a, b, 0 };
+		o->pairs_used++;
+	}
+	o->pairs[h].n++;
+}
+
+void objects_co_pairs(const struct dt_report *r, uint32_t ti,
+		      void (*fn)(void *arg, int64_t a, int64_t b, uint64_t n), void *arg)
+{
+	const struct objects *o = r->objects;
+
+	for (size_t i = 0; o && i < o->pairs_size; i++)
+		if (o->pairs[i].ti == ti)
+			fn(arg, o->pairs[i].a, o->pairs[i].b, o->pairs[i].n);
 }
 
 static bool near(uint64_t a, uint64_t b, uint64_t window)
@@ -126,8 +207,13 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 	}
 	if (!me) {
 		me = &ob->t[ob->n++];
-		*me = (struct object_thread){ .pid = pid, .tid = tid, .timed = timed };
+		*me = (struct object_thread){ .pid = pid, .tid = tid, .timed = timed,
+					      .last_offset = ans->offset };
+	} else if (me->timed && timed && me->last_offset != ans->offset &&
+		   near(smp->time, me->last, CO_WINDOW_NS)) {
+		pair_add(o, ti, me->last_offset, ans->offset);
 	}
+	me->last_offset = ans->offset;
 	me->timed &= timed;
 	if (timed) {
 		me->last = smp->time;
@@ -152,6 +238,7 @@ void objects_free(struct objects *o)
 {
 	if (!o)
 		return;
+	free(o->pairs);
 	free(o->slot);
 	free(o);
 }

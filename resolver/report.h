@@ -111,6 +111,11 @@ struct object_facts {
 };
 /* f[0..r->ntypes): each type's facts. */
 void objects_facts(const struct dt_report *r, struct object_facts *f);
+/* Offsets a < b of type row ti one thread touched on one object within
+ * CO_WINDOW_NS of each other, n times: each pair. */
+#define CO_WINDOW_NS 1000
+void objects_co_pairs(const struct dt_report *r, uint32_t ti,
+		      void (*fn)(void *arg, int64_t a, int64_t b, uint64_t n), void *arg);
 
 /* The samples of bytes [lo, hi) of t whose access could not tell the
  * bitfields there apart ("{state|prio}"); false when none.  *which: one

@@ -281,4 +281,32 @@ dt_test 'co-access: the members one function reads together share a line' '
 	sed -n "/^struct rec {/,/cold/p" co.h | grep -o "char [a-d]\[" | sed "s/char \(.\).*/\1/" | tr -d "\n" >order &&
 	test "$(cat order)" = abcd || dt_show co.h order
 '
+# the same struct with data addresses and ns times, as precise memory
+# events give them: one thread reads a then c within 100 ns (20 times),
+# b then d (10 times); co-access in time pairs a with c, b with d, though
+# f1 reads a and b and heat ranks a, b, c, d
+f1=0x$(nm co | awk '$3 == "f1" { print $1 }') f2=0x$(nm co | awk '$3 == "f2" { print $1 }')
+timed() {	# timed MEMBER NS: one sample line of that member's access
+	case $1 in
+	a) pc=$(sed -n 1p co.addrs) fn=f1 start=$f1 off=0 ;;
+	b) pc=$(sed -n 2p co.addrs) fn=f1 start=$f1 off=176 ;;
+	c) pc=$(sed -n 3p co.addrs) fn=f2 start=$f2 off=88 ;;
+	d) pc=$(sed -n 4p co.addrs) fn=f2 start=$f2 off=264 ;;
+	esac
+	printf 'co 7/7 %d.%09d: %16x %16x %s+0x%x (%s)\n' $(($2 / 1000000000)) \
+		$(($2 % 1000000000)) $((0x7ffd00010000 + off)) $((0x555555554000 + pc)) \
+		$fn $((pc - start)) "$PWD/co"
+}
+t=1000000000
+{ for i in $(seq 20); do timed a $t; timed c $((t + 100)); t=$((t + 1000000)); done
+  for i in $(seq 10); do timed b $t; timed d $((t + 100)); t=$((t + 1000000)); done
+  for i in $(seq 20); do timed a $t; t=$((t + 1000000)); done
+  for i in $(seq 20); do timed b $t; t=$((t + 1000000)); done; } >co-timed.lines
+dt_test 'co-access in time (data addresses): members one thread reads within 1 us share a line' '
+	"$DTRESOLVE" --skid=off --aggregate=advise=rec co-timed.lines >co-timed.h 2>co-timed.err &&
+	grep -q "one thread reads together on one object (within 1 us) share lines" co-timed.h &&
+	sed -n "/^struct rec {/,/cold/p" co-timed.h | grep -o "char [a-d]\\[" |
+		sed "s/char \\(.\\).*/\\1/" | tr -d "\\n" >order-timed &&
+	test "$(cat order-timed)" = acbd || dt_show co-timed.h order-timed co-timed.err
+'
 dt_done
