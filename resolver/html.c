@@ -289,7 +289,7 @@ static void heat_map(FILE *f, const struct dt_report *r,
 	for (uint64_t n = 0; n < lines && drawn < HTML_LINES; n++) {
 		int64_t lo = (int64_t)(n * CACHE_LINE) - (int64_t)phase;
 		const char *flag, *evidence;
-		unsigned tids = sharing_view_line(r, sv, (uint32_t)(t - r->types),
+		unsigned tids = sharing_view_line(sv, (uint32_t)(t - r->types),
 						  (int64_t)n, &flag, &evidence);
 		report_sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)(lo + CACHE_LINE), &c);
 		if (fold && !c.samples[0] && !*flag)

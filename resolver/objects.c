@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "report.h"
 
 #define OBJ_THREADS 4
 #define OBJECT_MEETING_PERCENT 5
 #define OBJECT_MIN_MEETINGS 2
 #define MAX_OBJECTS (1u << 17)
+#define MAX_CO_PAIRS (1u << 16)
 
 struct object_thread {
 	int32_t pid, tid;
@@ -35,15 +37,14 @@ struct object_thread {
 /* Two offsets of one type one thread touched on one object within
  * CO_WINDOW_NS: read together (co-access), for the advice. */
 struct co_pair {
-	uint32_t ti;			/* UINT32_MAX: empty */
+	uint32_t ti;
 	int64_t a, b;			/* a < b */
 	uint64_t n;
 };
-#define MAX_CO_PAIRS (1u << 16)
 
 struct object_seen {
 	uint64_t base;			/* runtime address of the object */
-	uint32_t ti;			/* its type row; UINT32_MAX: empty */
+	uint32_t ti;			/* its type row */
 	uint8_t n;
 	uint32_t met;			/* samples where two threads met
 					 * within the window, one writing */
@@ -52,101 +53,57 @@ struct object_seen {
 	struct object_thread t[OBJ_THREADS];
 };
 
+/* Both tables: arrays with an open-addressing index (arrays.h). */
 struct objects {
-	struct object_seen *slot;
-	size_t size, used;
-	uint64_t untracked;		/* samples past MAX_OBJECTS */
+	struct object_seen *v;
+	size_t n, cap;
+	uint32_t *index;
+	size_t index_size;
 	struct co_pair *pairs;
-	size_t pairs_size, pairs_used;
+	size_t npairs, pairs_cap;
+	uint32_t *pair_index;
+	size_t pair_index_size;
+	uint64_t untracked;		/* samples past MAX_OBJECTS */
+	uint64_t pairs_lost;		/* pairs past MAX_CO_PAIRS */
 };
 
-static size_t obj_hash(uint64_t base, uint32_t ti)
+static uint64_t object_hash(uint64_t base, uint32_t ti)
 {
-	uint64_t h = (base ^ ((uint64_t)ti << 40)) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h ^ (h >> 31));
+	return hash_mix(hash_mix(HASH_SEED, base), ti);
 }
 
-static int grow(struct objects *o)
+static uint64_t pair_hash(uint32_t ti, int64_t a, int64_t b)
 {
-	size_t n = o->size ? o->size * 2 : 1024;
-	struct object_seen *ns;
-
-	if (n > MAX_OBJECTS)
-		return -ENOSPC;
-	ns = malloc(n * sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		ns[i].ti = UINT32_MAX;
-	for (size_t i = 0; i < o->size; i++) {
-		if (o->slot[i].ti == UINT32_MAX)
-			continue;
-		size_t h = obj_hash(o->slot[i].base, o->slot[i].ti) & (n - 1);
-		while (ns[h].ti != UINT32_MAX)
-			h = (h + 1) & (n - 1);
-		ns[h] = o->slot[i];
-	}
-	free(o->slot);
-	o->slot = ns;
-	o->size = n;
-	return 0;
-}
-
-static size_t pair_hash(uint32_t ti, int64_t a, int64_t b)
-{
-	uint64_t h = ((uint64_t)ti << 32 ^ (uint64_t)a * 0x9e3779b97f4a7c15ull) ^
-		     (uint64_t)b * 0xc2b2ae3d27d4eb4full;
-
-	return (size_t)(h ^ (h >> 29));
-}
-
-static int pairs_grow(struct objects *o)
-{
-	size_t n = o->pairs_size ? o->pairs_size * 2 : 256;
-	struct co_pair *np;
-
-	if (n > MAX_CO_PAIRS)
-		return -ENOSPC;
-	np = malloc(n * sizeof(*np));
-	if (!np)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		np[i].ti = UINT32_MAX;
-	for (size_t i = 0; i < o->pairs_size; i++) {
-		const struct co_pair *q = &o->pairs[i];
-		if (q->ti == UINT32_MAX)
-			continue;
-		size_t h = pair_hash(q->ti, q->a, q->b) & (n - 1);
-		while (np[h].ti != UINT32_MAX)
-			h = (h + 1) & (n - 1);
-		np[h] = *q;
-	}
-	free(o->pairs);
-	o->pairs = np;
-	o->pairs_size = n;
-	return 0;
+	return hash_mix(hash_mix(hash_mix(HASH_SEED, ti), (uint64_t)a), (uint64_t)b);
 }
 
 /* Offsets a and b of type ti read together once more. */
-static void pair_add(struct objects *o, uint32_t ti, int64_t a, int64_t b)
+static int pair_add(struct objects *o, uint32_t ti, int64_t a, int64_t b)
 {
 	if (a > b) {
 		int64_t x = a;
 		a = b;
 		b = x;
 	}
-	if ((o->pairs_used + 1) * 4 > o->pairs_size * 3 && pairs_grow(o))
-		return;		/* past the table: co-access is advice only */
-	size_t h = pair_hash(ti, a, b) & (o->pairs_size - 1);
-	while (o->pairs[h].ti != UINT32_MAX &&
-	       (o->pairs[h].ti != ti || o->pairs[h].a != a || o->pairs[h].b != b))
-		h = (h + 1) & (o->pairs_size - 1);
-	if (o->pairs[h].ti == UINT32_MAX) {
-		o->pairs[h] = (struct co_pair){ ti, a, b, 0 };
-		o->pairs_used++;
+	uint64_t h = pair_hash(ti, a, b);
+	uint32_t k = INDEX_FIND(o->pair_index, o->pair_index_size, h, i,
+				o->pairs[i].ti == ti && o->pairs[i].a == a && o->pairs[i].b == b);
+	if (!k) {
+		if (o->npairs == MAX_CO_PAIRS) {
+			o->pairs_lost++;
+			return 0;
+		}
+		if (INDEX_READY(o->pair_index, o->pair_index_size, o->npairs, i,
+				pair_hash(o->pairs[i].ti, o->pairs[i].a, o->pairs[i].b)) ||
+		    GROW(o->pairs, o->pairs_cap, o->npairs, 256))
+			return -ENOMEM;
+		o->pair_index[INDEX_FREE(o->pair_index, o->pair_index_size, h)] =
+			(uint32_t)++o->npairs;
+		o->pairs[o->npairs - 1] = (struct co_pair){ ti, a, b, 0 };
+		k = (uint32_t)o->npairs;
 	}
-	o->pairs[h].n++;
+	o->pairs[k - 1].n++;
+	return 0;
 }
 
 void objects_co_pairs(const struct dt_report *r, uint32_t ti,
@@ -154,14 +111,35 @@ void objects_co_pairs(const struct dt_report *r, uint32_t ti,
 {
 	const struct objects *o = r->objects;
 
-	for (size_t i = 0; o && i < o->pairs_size; i++)
+	for (size_t i = 0; o && i < o->npairs; i++)
 		if (o->pairs[i].ti == ti)
 			fn(arg, o->pairs[i].a, o->pairs[i].b, o->pairs[i].n);
 }
 
-static bool near(uint64_t a, uint64_t b, uint64_t window)
+/* The object at base of type ti, added when new; NULL past the table
+ * (counted) or out of memory (*err). */
+static struct object_seen *object_get(struct objects *o, uint64_t base, uint32_t ti,
+				      int *err)
 {
-	return (a > b ? a - b : b - a) <= window;
+	uint64_t h = object_hash(base, ti);
+	uint32_t k = INDEX_FIND(o->index, o->index_size, h, i,
+				o->v[i].base == base && o->v[i].ti == ti);
+
+	if (k)
+		return &o->v[k - 1];
+	if (o->n == MAX_OBJECTS) {
+		o->untracked++;
+		return NULL;
+	}
+	if (INDEX_READY(o->index, o->index_size, o->n, i,
+			object_hash(o->v[i].base, o->v[i].ti)) ||
+	    GROW(o->v, o->cap, o->n, 1024)) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	o->index[INDEX_FREE(o->index, o->index_size, h)] = (uint32_t)o->n + 1;
+	o->v[o->n] = (struct object_seen){ .base = base, .ti = ti };
+	return &o->v[o->n++];
 }
 
 int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
@@ -173,27 +151,16 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 	bool wrote = (ans->access & DT_ACCESS_STORE) != 0;
 	int32_t pid = smp->has & DT_SAMPLE_PID ? smp->pid : -1;
 	int32_t tid = smp->has & DT_SAMPLE_TID ? smp->tid : -1;
+	int err = 0;
 
 	if (!o) {
 		o = r->objects = calloc(1, sizeof(*o));
 		if (!o)
 			return -ENOMEM;
 	}
-	if ((o->used + 1) * 4 > o->size * 3 && grow(o)) {
-		o->untracked++;
-		return 0;
-	}
-	size_t h = obj_hash(base, ti) & (o->size - 1);
-	while (o->slot[h].ti != UINT32_MAX &&
-	       (o->slot[h].ti != ti || o->slot[h].base != base))
-		h = (h + 1) & (o->size - 1);
-	struct object_seen *ob = &o->slot[h];
-	if (ob->ti == UINT32_MAX) {
-		memset(ob, 0, sizeof(*ob));
-		ob->ti = ti;
-		ob->base = base;
-		o->used++;
-	}
+	struct object_seen *ob = object_get(o, base, ti, &err);
+	if (!ob)
+		return err;
 	ob->samples++;
 	if (tid < 0)
 		return 0;
@@ -210,8 +177,8 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		*me = (struct object_thread){ .pid = pid, .tid = tid, .timed = timed,
 					      .last_offset = ans->offset };
 	} else if (me->timed && timed && me->last_offset != ans->offset &&
-		   near(smp->time, me->last, CO_WINDOW_NS)) {
-		pair_add(o, ti, me->last_offset, ans->offset);
+		   within(smp->time, me->last, CO_WINDOW_NS)) {
+		err = pair_add(o, ti, me->last_offset, ans->offset);
 	}
 	me->last_offset = ans->offset;
 	me->timed &= timed;
@@ -225,13 +192,13 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		const struct object_thread *x = &ob->t[i];
 		if (x == me || x->pid != pid || !x->timed)
 			continue;
-		if ((wrote && near(smp->time, x->last, r->window)) ||
-		    (x->wrote && near(smp->time, x->last_write, r->window))) {
+		if ((wrote && within(smp->time, x->last, r->window)) ||
+		    (x->wrote && within(smp->time, x->last_write, r->window))) {
 			ob->met++;
 			break;
 		}
 	}
-	return 0;
+	return err;
 }
 
 void objects_free(struct objects *o)
@@ -239,8 +206,36 @@ void objects_free(struct objects *o)
 	if (!o)
 		return;
 	free(o->pairs);
-	free(o->slot);
+	free(o->pair_index);
+	free(o->v);
+	free(o->index);
 	free(o);
+}
+
+uint64_t objects_untracked(const struct dt_report *r)
+{
+	return r->objects ? r->objects->untracked + r->objects->pairs_lost : 0;
+}
+
+/* One object into its type's facts. */
+static void facts_add(struct object_facts *t, const struct object_seen *ob)
+{
+	t->objects++;
+	/* as for lines: a hand-over meets once or twice */
+	t->shared += ob->met >= OBJECT_MIN_MEETINGS &&
+		     ob->met * 100 >= ob->samples * OBJECT_MEETING_PERCENT;
+	t->several += ob->n > 1 || ob->crowded;
+	for (unsigned k = 0; k < OBJECT_HOTTEST; k++) {
+		if (ob->samples <= t->hot_samples[k])
+			continue;
+		memmove(&t->hot_base[k + 1], &t->hot_base[k],
+			(OBJECT_HOTTEST - 1 - k) * sizeof(t->hot_base[0]));
+		memmove(&t->hot_samples[k + 1], &t->hot_samples[k],
+			(OBJECT_HOTTEST - 1 - k) * sizeof(t->hot_samples[0]));
+		t->hot_base[k] = ob->base;
+		t->hot_samples[k] = ob->samples;
+		break;
+	}
 }
 
 void objects_facts(const struct dt_report *r, struct object_facts *f)
@@ -248,28 +243,17 @@ void objects_facts(const struct dt_report *r, struct object_facts *f)
 	const struct objects *o = r->objects;
 
 	memset(f, 0, r->ntypes * sizeof(*f));
-	for (size_t i = 0; o && i < o->size; i++) {
-		const struct object_seen *ob = &o->slot[i];
-		if (ob->ti == UINT32_MAX || ob->ti >= r->ntypes)
-			continue;
-		struct object_facts *t = &f[ob->ti];
-		t->objects++;
-		/* as for lines: a hand-over meets once or twice */
-		t->shared += ob->met >= OBJECT_MIN_MEETINGS &&
-			     ob->met * 100 >= ob->samples * OBJECT_MEETING_PERCENT;
-		t->several += ob->n > 1 || ob->crowded;
-		for (unsigned k = 0; k < OBJECT_HOTTEST; k++) {
-			if (ob->samples <= t->hot_samples[k])
-				continue;
-			memmove(&t->hot_base[k + 1], &t->hot_base[k],
-				(OBJECT_HOTTEST - 1 - k) * sizeof(t->hot_base[0]));
-			memmove(&t->hot_samples[k + 1], &t->hot_samples[k],
-				(OBJECT_HOTTEST - 1 - k) * sizeof(t->hot_samples[0]));
-			t->hot_base[k] = ob->base;
-			t->hot_samples[k] = ob->samples;
-			break;
-		}
-	}
-	for (size_t i = 0; i < r->ntypes; i++)
-		f[i].untracked = o ? o->untracked : 0;
+	for (size_t i = 0; o && i < o->n; i++)
+		if (o->v[i].ti < r->ntypes)
+			facts_add(&f[o->v[i].ti], &o->v[i]);
+}
+
+void objects_facts_of(const struct dt_report *r, uint32_t ti, struct object_facts *f)
+{
+	const struct objects *o = r->objects;
+
+	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; o && i < o->n; i++)
+		if (o->v[i].ti == ti)
+			facts_add(f, &o->v[i]);
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "report.h"
 
 /* One access: where in the line, and which type row and offset. */
@@ -46,51 +47,48 @@ struct line_meeting {
 #define LINE_THREADS 4
 #define LINE_MEETINGS 4
 struct real_line {
-	uint64_t key;			/* address / 64 + 1; 0: empty slot */
+	uint64_t key;			/* address / 64 */
 	uint8_t nthreads, nmeetings;
 	struct line_thread t[LINE_THREADS];
 	struct line_meeting m[LINE_MEETINGS];
 };
 #define MAX_REAL_LINES (1u << 16)
 
+/* An array of lines with an open-addressing index (arrays.h). */
 struct real_lines {
-	struct real_line *slot;
-	size_t size, used;
+	struct real_line *v;
+	size_t n, cap;
+	uint32_t *index;
+	size_t index_size;
 	uint64_t untracked;		/* samples past a table's room */
 };
 
-static size_t line_hash(uint64_t key)
+static uint64_t line_hash(uint64_t key)
 {
-	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 20);
+	return hash_mix(HASH_SEED, key);
 }
 
-static int grow(struct real_lines *rl)
+/* Line key's entry, added when new; NULL past the table (counted) or
+ * out of memory (*err). */
+static struct real_line *line_get(struct real_lines *rl, uint64_t key, int *err)
 {
-	size_t n = rl->size ? rl->size * 2 : 1024;
-	struct real_line *ns;
+	uint64_t h = line_hash(key);
+	uint32_t k = INDEX_FIND(rl->index, rl->index_size, h, i, rl->v[i].key == key);
 
-	if (n > MAX_REAL_LINES)
-		return -ENOSPC;
-	ns = calloc(n, sizeof(*ns));
-	if (!ns)
-		return -ENOMEM;
-	for (size_t i = 0; i < rl->size; i++) {
-		if (!rl->slot[i].key)
-			continue;
-		size_t h = line_hash(rl->slot[i].key) & (n - 1);
-		while (ns[h].key)
-			h = (h + 1) & (n - 1);
-		ns[h] = rl->slot[i];
+	if (k)
+		return &rl->v[k - 1];
+	if (rl->n == MAX_REAL_LINES) {
+		rl->untracked++;
+		return NULL;
 	}
-	free(rl->slot);
-	rl->slot = ns;
-	rl->size = n;
-	return 0;
-}
-
-static bool near(uint64_t a, uint64_t b, uint64_t window)
-{
-	return (a > b ? a - b : b - a) <= window;
+	if (INDEX_READY(rl->index, rl->index_size, rl->n, i, line_hash(rl->v[i].key)) ||
+	    GROW(rl->v, rl->cap, rl->n, 256)) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	rl->index[INDEX_FREE(rl->index, rl->index_size, h)] = (uint32_t)rl->n + 1;
+	rl->v[rl->n] = (struct real_line){ .key = key };
+	return &rl->v[rl->n++];
 }
 
 static bool overlap(const struct line_access *a, const struct line_access *b)
@@ -107,11 +105,11 @@ static unsigned meets(const struct line_access *a, bool wrote,
 
 	/* another thread's write near in time: beside a is false sharing,
 	 * on a's bytes true sharing if a writes too */
-	if (o->wrote && near(a->time, o->last_write.time, window))
+	if (o->wrote && within(a->time, o->last_write.time, window))
 		kind |= !overlap(a, &o->last_write) ? REAL_LINE_FALSE :
 			wrote ? REAL_LINE_TRUE : 0;
 	/* a write beside another thread's access near in time */
-	if (wrote && near(a->time, o->last.time, window) && !overlap(a, &o->last))
+	if (wrote && within(a->time, o->last.time, window) && !overlap(a, &o->last))
 		kind |= REAL_LINE_FALSE;
 	return kind;
 }
@@ -143,7 +141,7 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 		   int32_t pid, uint64_t window)
 {
 	struct real_lines *rl = *rlp;
-	uint64_t key = smp->addr / CACHE_LINE + 1;
+	uint64_t key = smp->addr / CACHE_LINE;
 	bool wrote = (ans->access & DT_ACCESS_STORE) != 0;
 	bool timed = (smp->has & DT_SAMPLE_TIME) != 0;
 	struct line_access a = {
@@ -158,21 +156,10 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 		if (!rl)
 			return -ENOMEM;
 	}
-	if ((rl->used + 1) * 4 > rl->size * 3) {
-		int err = grow(rl);
-		if (err) {
-			rl->untracked++;
-			return err == -ENOSPC ? 0 : err;
-		}
-	}
-	size_t h = line_hash(key) & (rl->size - 1);
-	while (rl->slot[h].key && rl->slot[h].key != key)
-		h = (h + 1) & (rl->size - 1);
-	struct real_line *l = &rl->slot[h];
-	if (!l->key) {
-		l->key = key;
-		rl->used++;
-	}
+	int err = 0;
+	struct real_line *l = line_get(rl, key, &err);
+	if (!l)
+		return err;
 	struct line_thread *me = NULL;
 	for (unsigned i = 0; i < l->nthreads && !me; i++)
 		if (l->t[i].tid == smp->tid && l->t[i].pid == pid)
@@ -208,10 +195,10 @@ void real_lines_meetings(const struct real_lines *rl,
 				    int64_t offset, unsigned kind, uint64_t samples),
 			 void *arg)
 {
-	for (size_t i = 0; rl && i < rl->size; i++) {
-		const struct real_line *l = &rl->slot[i];
-		for (unsigned k = 0; l->key && k < l->nmeetings; k++)
-			fn(arg, l->key - 1, l->m[k].ti, l->m[k].offset, l->m[k].kind,
+	for (size_t i = 0; rl && i < rl->n; i++) {
+		const struct real_line *l = &rl->v[i];
+		for (unsigned k = 0; k < l->nmeetings; k++)
+			fn(arg, l->key, l->m[k].ti, l->m[k].offset, l->m[k].kind,
 			   l->m[k].samples);
 	}
 }
@@ -225,6 +212,7 @@ void real_lines_free(struct real_lines *rl)
 {
 	if (!rl)
 		return;
-	free(rl->slot);
+	free(rl->v);
+	free(rl->index);
 	free(rl);
 }

@@ -1284,7 +1284,7 @@ static void line_banner(FILE *f, const struct dt_report *r,
 	struct counts c;
 	int64_t lo = n * CACHE_LINE - (int64_t)phase, hi = lo + CACHE_LINE;
 	const char *flag, *evidence;
-	unsigned tids = sharing_view_line(r, sv, (uint32_t)(t - r->types), n,
+	unsigned tids = sharing_view_line(sv, (uint32_t)(t - r->types), n,
 					  &flag, &evidence);
 
 	report_sum_range(t, lo < 0 ? 0 : (uint64_t)lo, (uint64_t)hi, &c);

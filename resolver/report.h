@@ -92,6 +92,12 @@ int64_t type_line_of(const struct type_row *t, int64_t off);
  * is dtresolve's --aggregate= ("sharing", "advise=struct foo"). */
 void report_confirm_hint(FILE *f, const char *prefix, const char *table);
 
+/* Whether two times are at most window apart. */
+static inline bool within(uint64_t a, uint64_t b, uint64_t window)
+{
+	return (a > b ? a - b : b - a) <= window;
+}
+
 /* ---- objects.c ---- */
 /* Count one addressed sample typed row ti (ans->offset into it) on the
  * object it touched.  0 or -ENOMEM. */
@@ -107,10 +113,13 @@ struct object_facts {
 					 * of its process touched it, within
 					 * the window */
 	uint64_t hot_base[OBJECT_HOTTEST], hot_samples[OBJECT_HOTTEST];
-	uint64_t untracked;		/* samples past the table (all types) */
 };
+/* Samples past the objects' table, and pairs past the co-access one. */
+uint64_t objects_untracked(const struct dt_report *r);
 /* f[0..r->ntypes): each type's facts. */
 void objects_facts(const struct dt_report *r, struct object_facts *f);
+/* The facts of type row ti alone. */
+void objects_facts_of(const struct dt_report *r, uint32_t ti, struct object_facts *f);
 /* Offsets a < b of type row ti one thread touched on one object within
  * CO_WINDOW_NS of each other, n times: each pair. */
 #define CO_WINDOW_NS 1000
@@ -158,8 +167,7 @@ struct sharing_view *sharing_view_new(const struct dt_report *r);
 void sharing_view_free(struct sharing_view *sv);
 /* How many threads touched cache line `line` of type ti (0: none seen or
  * no view), the flag's text ("" when none) and its evidence. */
-unsigned sharing_view_line(const struct dt_report *r,
-			   const struct sharing_view *sv, uint32_t ti,
+unsigned sharing_view_line(const struct sharing_view *sv, uint32_t ti,
 			   int64_t line, const char **flags, const char **evidence);
 /* What threads did to bytes [lo, hi) of type ti, from the view's lines:
  * a thread wrote them while another touched other bytes of the line

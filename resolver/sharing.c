@@ -350,10 +350,8 @@ static const char *const flag_key[] = {
 
 /* The flags a group shows and how sure they are: confirmed by real
  * lines, refuted by them, or suspected (the type's lines only). */
-static unsigned shown_flags(const struct dt_report *r, const struct group *g,
-			    const char **evidence)
+static unsigned shown_flags(const struct group *g, const char **evidence)
 {
-	(void)r;
 	if (g->confirmed) {
 		*evidence = "confirmed";
 		return g->confirmed;
@@ -394,7 +392,7 @@ static void print_human(FILE *f, const struct dt_report *r,
 	for (size_t i = 0; i < ng; i++) {
 		const char *ev;
 		shared += g[i].tids > 1;
-		if (shown_flags(r, &g[i], &ev)) {
+		if (shown_flags(&g[i], &ev)) {
 			confirmed += g[i].confirmed != 0;
 			suspected += !g[i].confirmed && !g[i].refuted;
 			refuted += g[i].refuted;
@@ -421,11 +419,14 @@ static void print_human(FILE *f, const struct dt_report *r,
 	if (r->sharing && real_lines_untracked(r->sharing->lines))
 		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table:"
 			" their meetings not seen\n", real_lines_untracked(r->sharing->lines));
+	if (objects_untracked(r))
+		fprintf(f, "# %" PRIu64 " addressed samples past the objects' tables:"
+			" not counted in their objects\n", objects_untracked(r));
 	for (size_t i = 0; i < ng; i++) {
 		const struct group *gr = &g[i];
 		const struct type_row *t = &r->types[gr->ti];
 		const char *ev;
-		unsigned fl = shown_flags(r, gr, &ev);
+		unsigned fl = shown_flags(gr, &ev);
 		if (gr->tids < 2)
 			continue;
 		int64_t lo = gr->line * CACHE_LINE - (int64_t)type_line_phase(t);
@@ -476,7 +477,7 @@ static void print_tsv(FILE *f, const struct dt_report *r,
 	for (size_t i = 0; i < ng; i++) {
 		const struct type_row *t = &r->types[g[i].ti];
 		const char *ev;
-		unsigned fl = shown_flags(r, &g[i], &ev);
+		unsigned fl = shown_flags(&g[i], &ev);
 		for (size_t j = 0; j < g[i].n; j++) {
 			const struct touch *w = &v[g[i].first + j];
 			cpus_text(w, cpus, sizeof(cpus));
@@ -496,7 +497,7 @@ static void print_json(FILE *f, const struct dt_report *r,
 	for (size_t i = 0; i < ng; i++) {
 		const struct type_row *t = &r->types[g[i].ti];
 		const char *ev;
-		unsigned fl = shown_flags(r, &g[i], &ev);
+		unsigned fl = shown_flags(&g[i], &ev);
 		fprintf(f, "%s{\"type\":", i ? "," : "");
 		report_json_string(f, t->name);
 		fprintf(f, ",\"line\":%" PRId64 ",\"samples\":%" PRIu64 ",\"threads\":%u,"
@@ -574,8 +575,7 @@ struct sharing_view *sharing_view_new(const struct dt_report *r)
 	return sv;
 }
 
-unsigned sharing_view_line(const struct dt_report *r,
-			   const struct sharing_view *sv, uint32_t ti,
+unsigned sharing_view_line(const struct sharing_view *sv, uint32_t ti,
 			   int64_t line, const char **flags, const char **evidence)
 {
 	size_t i = sv ? group_find(sv->g, sv->ng, ti, line) : 0;
@@ -583,7 +583,7 @@ unsigned sharing_view_line(const struct dt_report *r,
 	*flags = *evidence = "";
 	if (!sv || i == sv->ng)
 		return 0;
-	*flags = flag_text[shown_flags(r, &sv->g[i], evidence)];
+	*flags = flag_text[shown_flags(&sv->g[i], evidence)];
 	return sv->g[i].tids;
 }
 
