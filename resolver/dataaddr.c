@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "lineparse.h"
 
 static const char *const why_names[DT_ADDR_WHY_COUNT] = {
 	[DT_ADDR_OK] = "ok",
@@ -40,34 +41,16 @@ static bool is_space(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* "NAME:0xHEX" at p[0..n): the name's length and the value. */
-static bool reg_token(const char *p, size_t n, size_t *name_len, uint64_t *val)
+/* Whether NUL-terminated want is name[0..len). */
+static bool name_is(const char *want, const char *name, size_t len)
 {
-	const char *colon = memchr(p, ':', n);
-	size_t i;
-
-	if (!colon || colon == p || (size_t)(colon - p) + 3 > n ||
-	    colon[1] != '0' || colon[2] != 'x')
-		return false;
-	*name_len = (size_t)(colon - p);
-	*val = 0;
-	for (i = (size_t)(colon - p) + 3; i < n; i++) {
-		char c = p[i];
-		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
-			     c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
-			     c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
-		if (d > 15 || *val >> 60)
-			return false;
-		*val = *val << 4 | d;
-	}
-	return i > (size_t)(colon - p) + 3;
+	return want && want[0] == name[0] && !strncmp(want, name, len) && !want[len];
 }
 
 static int perf_reg_number(const struct dt_arch *a, const char *name, size_t len)
 {
 	for (unsigned r = 0; r < a->perf_regs_n && r < 64; r++)
-		if (a->perf_regs[r] && strlen(a->perf_regs[r]) == len &&
-		    !strncmp(a->perf_regs[r], name, len))
+		if (name_is(a->perf_regs[r], name, len))
 			return (int)r;
 	return -1;
 }
@@ -92,7 +75,10 @@ int dt_session_perf_regs(const struct dt_session *s, const char *text,
 			p++;
 		size_t n = (size_t)(p - t), nl;
 		uint64_t v;
-		if (!n || (n > 4 && !strncmp(t, "ABI:", 4))) {
+		bool abi = false;
+		if (n && !perf_reg_token(t, n, &abi, &nl, &v))
+			return -EINVAL;
+		if (!n || abi) {
 			if (in_group && cur_ip_ok && !found) {
 				*out = cur;
 				found = true;
@@ -104,10 +90,10 @@ int dt_session_perf_regs(const struct dt_session *s, const char *text,
 			cur_ip_ok = false;
 			continue;
 		}
-		if (!in_group || !reg_token(t, n, &nl, &v))
+		if (!in_group)
 			return -EINVAL;
 		int r = perf_reg_number(a, t, nl);
-		if (a->perf_ip && strlen(a->perf_ip) == nl && !strncmp(a->perf_ip, t, nl))
+		if (name_is(a->perf_ip, t, nl))
 			cur_ip_ok = v == ip;
 		if (r >= 0) {
 			cur.mask |= 1ull << r;
@@ -118,14 +104,6 @@ int dt_session_perf_regs(const struct dt_session *s, const char *text,
 }
 
 /* ---- the address ---- */
-
-/* Whether instruction in may change register r. */
-static bool writes(const struct dt_arch *a, const struct func_insn *in, int r)
-{
-	return in->def_dst == r || in->wb_reg == r ||
-	       (r < 64 && (in->clobbers >> r & 1)) ||
-	       (in->def == DT_DEF_CALL && (a->caller_saved >> r & 1));
-}
 
 /* Whether the instructions from access_pc up to (not including) pc run
  * in a straight line without writing base or index. */
@@ -142,8 +120,9 @@ static enum dt_addr_why unchanged(struct dt_session *s, uint64_t access_pc,
 		const struct func_insn *in = &fm->insns[k];
 		if (in->flow != DT_FLOW_NEXT || fm->insns[k + 1].leader)
 			return DT_ADDR_NO_PATH;
-		if ((base >= 0 && writes(s->arch, in, base)) ||
-		    (index >= 0 && writes(s->arch, in, index)))
+		uint64_t w = func_insn_writes(in);
+		if ((base >= 0 && base < 64 && w >> base & 1) ||
+		    (index >= 0 && index < 64 && w >> index & 1))
 			return DT_ADDR_CHANGED;
 	}
 	return DT_ADDR_OK;

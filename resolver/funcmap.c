@@ -341,11 +341,7 @@ static bool leaf_insn(const struct func_insn *in, uint64_t start, uint64_t end,
 	if ((in->flow == DT_FLOW_JUMP || in->flow == DT_FLOW_BRANCH) &&
 	    ((uint64_t)in->value < start || (uint64_t)in->value >= end))
 		return false;	/* a tail call */
-	if (in->def_dst >= 0 && in->def_dst < 64)
-		*w |= 1ull << in->def_dst;
-	if (in->wb_reg >= 0 && in->wb_reg < 64)
-		*w |= 1ull << in->wb_reg;
-	*w |= in->clobbers;
+	*w |= func_insn_writes(in);
 	return true;
 }
 

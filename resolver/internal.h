@@ -565,6 +565,20 @@ struct func_map {
 	uint64_t used;		/* funcmap_get's clock when last asked for */
 };
 
+/* The registers instruction in writes, bit n for DWARF register n (n <
+ * 64): its destination, its write-back and what it clobbers besides (a
+ * call's caller-saved registers are for the caller to add). */
+static inline uint64_t func_insn_writes(const struct func_insn *in)
+{
+	uint64_t w = in->clobbers;
+
+	if (in->def_dst >= 0 && in->def_dst < 64)
+		w |= 1ull << in->def_dst;
+	if (in->wb_reg >= 0 && in->wb_reg < 64)
+		w |= 1ull << in->wb_reg;
+	return w;
+}
+
 /* The decoded function containing pc, built on first use; NULL when pc is
  * in no sized function symbol or memory ran out. */
 struct func_map *funcmap_get(struct dt_session *s, uint64_t pc);

@@ -335,9 +335,8 @@ static bool is_address_at(const char *line, const char *tok, size_t n)
 	return blanks >= 1 && blanks + n >= 17;
 }
 
-/* Whether t[0..n) is one of the tokens of perf's register dump: "ABI:2"
- * or "NAME:0xHEX". */
-static bool is_reg_token(const char *t, size_t n)
+bool perf_reg_token(const char *t, size_t n, bool *abi, size_t *name_len,
+		    uint64_t *val)
 {
 	const char *colon = memchr(t, ':', n);
 	size_t i = colon ? (size_t)(colon - t) + 1 : n;
@@ -347,15 +346,23 @@ static bool is_reg_token(const char *t, size_t n)
 	for (size_t k = 0; k < i - 1; k++)
 		if (!isalnum((unsigned char)t[k]))
 			return false;
-	if (i + 2 < n && t[i] == '0' && t[i + 1] == 'x')
-		i += 2;
-	else if (!(i - 1 == 3 && !memcmp(t, "ABI", 3)))
+	*abi = i - 1 == 3 && !memcmp(t, "ABI", 3);
+	*name_len = i - 1;
+	*val = 0;
+	if (*abi) {		/* "ABI:2" */
+		for (; i < n; i++)
+			if (!isdigit((unsigned char)t[i]))
+				return false;
+		return n > 4;
+	}
+	if (i + 2 >= n || t[i] != '0' || t[i + 1] != 'x' || n - i - 2 > 16)
 		return false;
-	if (i == n)
-		return false;
-	for (; i < n; i++)
+	for (i += 2; i < n; i++) {
 		if (!is_hex_digit(t[i]))
 			return false;
+		char c = (char)tolower((unsigned char)t[i]);
+		*val = *val << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+	}
 	return true;
 }
 
@@ -375,9 +382,12 @@ static const char *regs_suffix(const char *line, const char *stop,
 		const char *t = e;
 		while (t > line && t[-1] != ' ' && t[-1] != '\t')
 			t--;
-		if (t == e || !is_reg_token(t, (size_t)(e - t)))
+		bool abi;
+		size_t nl;
+		uint64_t v;
+		if (t == e || !perf_reg_token(t, (size_t)(e - t), &abi, &nl, &v))
 			break;
-		if (e - t > 4 && !memcmp(t, "ABI:", 4))
+		if (abi)
 			start = t;
 		p = t;
 	}

@@ -62,6 +62,12 @@ struct line_req {
 	struct span file;
 };
 
+/* One token of perf script's register dump, t[0..n): "ABI:2" (*abi) or
+ * "NAME:0xHEX" (the name's length and the value); false for anything
+ * else. */
+bool perf_reg_token(const char *t, size_t n, bool *abi, size_t *name_len,
+		    uint64_t *val);
+
 /* Parse line[0..len) (no newline).  Never fails: bad input is LINE_BAD. */
 void line_parse(const char *line, size_t len, struct line_req *req);
 

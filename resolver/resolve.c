@@ -243,8 +243,7 @@ static long last_def_before(const struct dt_session *s,
 		    (fm->insns[i].target || fm->insns[i - 1].flow != DT_FLOW_CALL))
 			return -1;
 		const struct func_insn *in = &fm->insns[--i];
-		if (in->def_dst == reg || in->wb_reg == reg ||
-		    (reg < 64 && in->clobbers >> reg & 1))
+		if (reg >= 0 && reg < 64 && func_insn_writes(in) >> reg & 1)
 			return i;
 		if (in->flow == DT_FLOW_CALL &&
 		    (reg == s->arch->dwarf_retval ||
@@ -481,9 +480,7 @@ static bool next_deref(struct dt_session *s, const struct decoded_insn *insn,
 				return true;
 			}
 		}
-		if (in->def_dst == d.dst || in->wb_reg == d.dst ||
-		    (d.dst < 64 && (in->clobbers >> d.dst & 1)) ||
-		    in->flow != DT_FLOW_NEXT)
+		if (func_insn_writes(in) >> d.dst & 1 || in->flow != DT_FLOW_NEXT)
 			return false;
 	}
 	return false;
