@@ -123,7 +123,7 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 # packages (.dwp); dtprof builds with 0.188 too, and says what it misses.
 DEB_PACKAGES = build-essential pkg-config binutils-dev \
 	binutils-multiarch-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross zlib1g-dev \
-	clang llvm linux-perf perl python3 time valgrind qemu-user sqlite3 gdb strace \
+	clang llvm linux-perf perl python3 time valgrind qemu-user sqlite3 gdb strace libc6-dbg \
 	chromium 'libdw-dev>=0.191' 'libelf-dev>=0.191' 'elfutils>=0.191'
 # make bench also builds perf from Debian's kernel source as its large binary
 BENCH_PACKAGES = $(DEB_PACKAGES) bc linux-source-6.1 flex bison

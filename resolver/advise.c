@@ -628,35 +628,39 @@ static bool written_apart(struct plan *p, const struct unit *u, uint64_t total)
 	return false;
 }
 
-/* Whether path starts with one of the directories Debian installs
- * system libraries and headers in. */
-static bool in_system_dir(const char *path)
+/* Whether path is in a directory the dynamic loader searches by default
+ * (/lib, /usr/lib, their lib64 and multiarch ones: /usr/lib/x86_64-
+ * linux-gnu): a system library, glibc's and its kind.  A program's own
+ * libraries in a directory of their own (/usr/lib/firefox-esr/) are not. */
+static bool in_loader_dir(const char *path)
 {
-	static const char *const dirs[] = {
-		"/usr/include/", "/usr/lib/", "/lib/", "/lib64/", "/usr/lib64/",
-		"/usr/libexec/", "/usr/local/include/",
-	};
+	static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/" };
+	const char *last = strrchr(path, '/');
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (!strncmp(path, dirs[i], strlen(dirs[i])))
+	for (size_t i = 0; last && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t n = strlen(dirs[i]);
+		if (strncmp(path, dirs[i], n))
+			continue;
+		const char *sub = path + n;	/* what follows the directory */
+		if (sub == last + 1)
 			return true;
+		const char *slash = strchr(sub, '/');
+		return slash == last && memmem(sub, (size_t)(slash - sub), "-linux-", 7);
+	}
 	return false;
 }
 
 /* A struct the profiled program does not define (glibc's malloc_chunk,
- * a header's FILE): not its to reorder.  The kernel's, and its
- * modules', are (their debug files live under /usr/lib/debug). */
+ * a header's FILE): not its to reorder.  A kernel's and its modules' are
+ * (their debug files live under /usr/lib/debug, no loader directory). */
 static const char *system_type(const struct type_row *t, const struct dt_cstruct *cs)
 {
 	const char *bin = t->session ? dt_session_path(t->session) : "";
 
-	if (!strncmp(bin, "/usr/lib/debug/boot/", 20) ||
-	    !strncmp(bin, "/usr/lib/debug/lib/modules/", 27))
-		return NULL;
 	if (!strncmp(cs->decl_file, "/usr/include/", 13) ||
 	    !strncmp(cs->decl_file, "/usr/local/include/", 19))
 		return "defined in a system header: not the program's to reorder";
-	if (in_system_dir(bin))
+	if (in_loader_dir(bin))
 		return "defined in a system library: not the program's to reorder";
 	return NULL;
 }
@@ -674,14 +678,8 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	p->t = t;
 	p->cs = cs;
 	p->addresses_cover = t->addressed * 2 >= t->c.samples[0] && t->addressed;
-	if (t->addressed && r->objects) {
-		struct object_facts *all = calloc(r->ntypes, sizeof(*all));
-		if (!all)
-			return -ENOMEM;
-		objects_facts(r, all);
-		p->objects = all[t - r->types];
-		free(all);
-	}
+	if (t->addressed)
+		objects_facts_of(r, (uint32_t)(t - r->types), &p->objects);
 	p->verdict = cs->why_not ? cs->why_not : system_type(t, cs);
 	p->refused = p->verdict != NULL;
 	if (p->refused)

@@ -309,4 +309,35 @@ dt_test 'co-access in time (data addresses): members one thread reads within 1 u
 		sed "s/char \\(.\\).*/\\1/" | tr -d "\\n" >order-timed &&
 	test "$(cat order-timed)" = acbd || dt_show co-timed.h order-timed co-timed.err
 '
+# --- a struct of a system library (glibc's malloc_chunk, libc6-dbg's
+# DWARF): never reordered; the same library in a directory of its own,
+# as a program ships its libraries, is the program's ---
+libc=$(ldd "$DTRESOLVE" | awk '$1 ~ /^libc\.so/ { print $3 }')
+"$DTINSNS" "$libc" _int_free 2>/dev/null | grep "(" | cut -f1 >libc.addrs
+mkdir -p own && cp "$libc" own/libc.so.6
+dt_test 'a struct of a system library: not reordered, said why; the same file elsewhere is advised' '
+	test -s libc.addrs &&
+	"$DTRESOLVE" -e "$libc" --aggregate=advise=malloc_chunk <libc.addrs >libc.h 2>libc.err &&
+	grep -q "not reordered: defined in a system library" libc.h &&
+	"$DTRESOLVE" -e own/libc.so.6 --aggregate=advise=malloc_chunk <libc.addrs >own.h 2>own.err &&
+	grep -q "dtprof advice for struct malloc_chunk" own.h &&
+	! grep -q "system library" own.h ||
+	dt_show libc.h libc.err own.h own.err
+'
+# --- a hot/cold split: said with its cost, and only where it can pay ---
+cat >split.c <<'EOF'
+struct big { long hot; char cold[240]; long warm; };
+__attribute__((noinline)) long use(struct big *b) { return b->hot + b->warm; }
+struct big the_big;
+int main(void) { return (int)use(&the_big); }
+EOF
+gcc -O2 -g -o split split.c
+"$DTINSNS" split use | grep "(%rdi)" | cut -f1 >split.addrs
+dt_test 'a hot part of one line and a large cold part: a split proposed, with its cost' '
+	for k in 1 2 3 4; do cat split.addrs; done |
+		"$DTRESOLVE" -e split --aggregate=advise=big >split.h 2>split.err &&
+	grep -q "^ \* hot/cold split: the hot members take 16 bytes; the other 240 bytes behind a pointer$" split.h &&
+	grep -q "would make each object 24 bytes (hot part + 8)" split.h &&
+	grep -q "worth it only with many such objects" split.h || dt_show split.h split.err
+'
 dt_done

@@ -66,6 +66,7 @@ dt_test 'two processes with registers: nothing flagged' '
 dt_test 'advice pads the confirmed writer, and only it' '
 	through threads --aggregate=advise=stats >threads.adv 2>&1 &&
 	grep -q "long int writes __attribute__((aligned(64)));" threads.adv &&
+	grep -q "^ \* memory: +88 bytes per object; 1 object seen in the samples: +88 bytes at least$" threads.adv &&
 	through private --aggregate=advise=stats >private.adv 2>&1 &&
 	! grep -q "aligned(64)\|ALIGNMENT CHANGES" private.adv &&
 	grep -q "nothing worth changing" private.adv &&
