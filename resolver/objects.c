@@ -27,7 +27,7 @@
 #define MAX_CO_PAIRS (1u << 16)
 
 struct object_thread {
-	int32_t pid, tid;
+	int32_t tid;
 	bool timed;
 	bool wrote;
 	uint64_t last, last_write;	/* ns */
@@ -44,6 +44,7 @@ struct co_pair {
 
 struct object_seen {
 	uint64_t base;			/* runtime address of the object */
+	int32_t pid;			/* in this process (-1: not known) */
 	uint32_t ti;			/* its type row */
 	uint8_t n;
 	uint32_t met;			/* samples where two threads met
@@ -67,9 +68,9 @@ struct objects {
 	uint64_t pairs_lost;		/* pairs past MAX_CO_PAIRS */
 };
 
-static uint64_t object_hash(uint64_t base, uint32_t ti)
+static uint64_t object_hash(uint64_t base, int32_t pid, uint32_t ti)
 {
-	return hash_mix(hash_mix(HASH_SEED, base), ti);
+	return hash_mix(hash_mix(hash_mix(HASH_SEED, base), (uint32_t)pid), ti);
 }
 
 static uint64_t pair_hash(uint32_t ti, int64_t a, int64_t b)
@@ -116,14 +117,15 @@ void objects_co_pairs(const struct dt_report *r, uint32_t ti,
 			fn(arg, o->pairs[i].a, o->pairs[i].b, o->pairs[i].n);
 }
 
-/* The object at base of type ti, added when new; NULL past the table
+/* The object at base of type ti in process pid (one address in two
+ * processes is two objects), added when new; NULL past the table
  * (counted) or out of memory (*err). */
-static struct object_seen *object_get(struct objects *o, uint64_t base, uint32_t ti,
-				      int *err)
+static struct object_seen *object_get(struct objects *o, uint64_t base, int32_t pid,
+				      uint32_t ti, int *err)
 {
-	uint64_t h = object_hash(base, ti);
+	uint64_t h = object_hash(base, pid, ti);
 	uint32_t k = INDEX_FIND(o->index, o->index_size, h, i,
-				o->v[i].base == base && o->v[i].ti == ti);
+				o->v[i].base == base && o->v[i].pid == pid && o->v[i].ti == ti);
 
 	if (k)
 		return &o->v[k - 1];
@@ -132,13 +134,13 @@ static struct object_seen *object_get(struct objects *o, uint64_t base, uint32_t
 		return NULL;
 	}
 	if (INDEX_READY(o->index, o->index_size, o->n, i,
-			object_hash(o->v[i].base, o->v[i].ti)) ||
+			object_hash(o->v[i].base, o->v[i].pid, o->v[i].ti)) ||
 	    GROW(o->v, o->cap, o->n, 1024)) {
 		*err = -ENOMEM;
 		return NULL;
 	}
 	o->index[INDEX_FREE(o->index, o->index_size, h)] = (uint32_t)o->n + 1;
-	o->v[o->n] = (struct object_seen){ .base = base, .ti = ti };
+	o->v[o->n] = (struct object_seen){ .base = base, .pid = pid, .ti = ti };
 	return &o->v[o->n++];
 }
 
@@ -158,7 +160,7 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		if (!o)
 			return -ENOMEM;
 	}
-	struct object_seen *ob = object_get(o, base, ti, &err);
+	struct object_seen *ob = object_get(o, base, pid, ti, &err);
 	if (!ob)
 		return err;
 	ob->samples++;
@@ -166,7 +168,7 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		return 0;
 	struct object_thread *me = NULL;
 	for (unsigned i = 0; i < ob->n && !me; i++)
-		if (ob->t[i].tid == tid && ob->t[i].pid == pid)
+		if (ob->t[i].tid == tid)
 			me = &ob->t[i];
 	if (!me && ob->n == OBJ_THREADS) {
 		ob->crowded = true;
@@ -174,7 +176,7 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 	}
 	if (!me) {
 		me = &ob->t[ob->n++];
-		*me = (struct object_thread){ .pid = pid, .tid = tid, .timed = timed,
+		*me = (struct object_thread){ .tid = tid, .timed = timed,
 					      .last_offset = ans->offset };
 	} else if (me->timed && timed && me->last_offset != ans->offset &&
 		   within(smp->time, me->last, CO_WINDOW_NS)) {
@@ -190,7 +192,7 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 	me->wrote |= wrote;
 	for (unsigned i = 0; me->timed && i < ob->n; i++) {
 		const struct object_thread *x = &ob->t[i];
-		if (x == me || x->pid != pid || !x->timed)
+		if (x == me || !x->timed)	/* the object is of one process */
 			continue;
 		if ((wrote && within(smp->time, x->last, r->window)) ||
 		    (x->wrote && within(smp->time, x->last_write, r->window))) {

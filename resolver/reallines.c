@@ -27,7 +27,7 @@ struct line_access {
 };
 
 struct line_thread {
-	int32_t pid, tid;
+	int32_t tid;
 	bool timed;			/* all its samples here had times */
 	bool wrote;
 	struct line_access last, last_write;
@@ -48,6 +48,8 @@ struct line_meeting {
 #define LINE_MEETINGS 4
 struct real_line {
 	uint64_t key;			/* address / 64 */
+	int32_t pid;			/* its process: one address in two
+					 * processes is two lines */
 	uint8_t nthreads, nmeetings;
 	struct line_thread t[LINE_THREADS];
 	struct line_meeting m[LINE_MEETINGS];
@@ -63,17 +65,19 @@ struct real_lines {
 	uint64_t untracked;		/* samples past a table's room */
 };
 
-static uint64_t line_hash(uint64_t key)
+static uint64_t line_hash(uint64_t key, int32_t pid)
 {
-	return hash_mix(HASH_SEED, key);
+	return hash_mix(hash_mix(HASH_SEED, key), (uint32_t)pid);
 }
 
 /* Line key's entry, added when new; NULL past the table (counted) or
  * out of memory (*err). */
-static struct real_line *line_get(struct real_lines *rl, uint64_t key, int *err)
+static struct real_line *line_get(struct real_lines *rl, uint64_t key, int32_t pid,
+				   int *err)
 {
-	uint64_t h = line_hash(key);
-	uint32_t k = INDEX_FIND(rl->index, rl->index_size, h, i, rl->v[i].key == key);
+	uint64_t h = line_hash(key, pid);
+	uint32_t k = INDEX_FIND(rl->index, rl->index_size, h, i,
+				rl->v[i].key == key && rl->v[i].pid == pid);
 
 	if (k)
 		return &rl->v[k - 1];
@@ -81,13 +85,14 @@ static struct real_line *line_get(struct real_lines *rl, uint64_t key, int *err)
 		rl->untracked++;
 		return NULL;
 	}
-	if (INDEX_READY(rl->index, rl->index_size, rl->n, i, line_hash(rl->v[i].key)) ||
+	if (INDEX_READY(rl->index, rl->index_size, rl->n, i,
+			line_hash(rl->v[i].key, rl->v[i].pid)) ||
 	    GROW(rl->v, rl->cap, rl->n, 256)) {
 		*err = -ENOMEM;
 		return NULL;
 	}
 	rl->index[INDEX_FREE(rl->index, rl->index_size, h)] = (uint32_t)rl->n + 1;
-	rl->v[rl->n] = (struct real_line){ .key = key };
+	rl->v[rl->n] = (struct real_line){ .key = key, .pid = pid };
 	return &rl->v[rl->n++];
 }
 
@@ -157,12 +162,12 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 			return -ENOMEM;
 	}
 	int err = 0;
-	struct real_line *l = line_get(rl, key, &err);
+	struct real_line *l = line_get(rl, key, pid, &err);
 	if (!l)
 		return err;
 	struct line_thread *me = NULL;
 	for (unsigned i = 0; i < l->nthreads && !me; i++)
-		if (l->t[i].tid == smp->tid && l->t[i].pid == pid)
+		if (l->t[i].tid == smp->tid)
 			me = &l->t[i];
 	if (!me && l->nthreads == LINE_THREADS) {
 		rl->untracked++;
@@ -170,14 +175,13 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 	}
 	if (!me) {
 		me = &l->t[l->nthreads++];
-		*me = (struct line_thread){ .pid = pid, .tid = smp->tid, .timed = timed };
+		*me = (struct line_thread){ .tid = smp->tid, .timed = timed };
 	}
 	me->timed &= timed;
 	unsigned kind = 0;
 	for (unsigned i = 0; me->timed && i < l->nthreads; i++) {
 		const struct line_thread *o = &l->t[i];
-		/* one address in two processes: two lines */
-		if (o != me && o->pid == pid && o->timed)
+		if (o != me && o->timed)	/* the line is of one process */
 			kind |= meets(&a, wrote, o, window);
 	}
 	if (kind)
