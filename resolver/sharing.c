@@ -317,24 +317,24 @@ static void confirm(const struct dt_report *r, struct group *g, size_t ng)
 }
 
 /* Whether addresses cover a group's accesses well enough that not
- * meeting in a real line refutes its flag: each thread's accesses to the
- * line carry addresses, at least half of its samples there (touches are
- * sorted by field, so a thread's are gathered here). */
+ * meeting in a real line refutes its flag: each thread has addresses for
+ * at least half of its samples in the line, and so has every field it
+ * touched there with a twentieth of them or more (a field whose address
+ * is never known, read through a pointer chase, may be the shared one). */
 static bool addresses_cover(const struct touch *v, const struct group *g)
 {
 	for (size_t i = 0; i < g->n; i++) {
 		const struct touch *w = &v[g->first + i];
 		uint64_t samples = 0, addressed = 0;
-		bool first = true;
 		for (size_t j = 0; j < g->n; j++) {
 			const struct touch *o = &v[g->first + j];
-			if (!same_thread(o, w))
-				continue;
-			first &= j >= i;
-			samples += o->samples;
-			addressed += o->addressed;
+			if (same_thread(o, w)) {
+				samples += o->samples;
+				addressed += o->addressed;
+			}
 		}
-		if (first && addressed * 2 < samples)
+		if (addressed * 2 < samples ||
+		    (w->samples * 20 >= samples && w->addressed * 2 < w->samples))
 			return false;
 	}
 	return true;
