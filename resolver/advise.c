@@ -71,7 +71,9 @@ struct plan {
 	uint64_t *co;			/* nu x nu: how much two units are read
 					 * together (co_access), or NULL */
 	bool co_in_time;		/* from data addresses and times */
-	bool addresses_cover;		/* most of its samples have addresses */
+	bool addresses_cover;		/* half of its samples have addresses */
+	bool addresses_refute;		/* nine in ten: enough to say threads
+					 * share none of its objects */
 	const char *verdict;		/* set: no proposal, and why */
 	bool refused;			/* the verdict is a refusal (not
 					 * "nothing worth changing") */
@@ -621,7 +623,9 @@ static bool written_apart(struct plan *p, const struct unit *u, uint64_t total)
 			 * objects, which only addresses tell */
 			if (p->objects.shared)
 				return true;
-			p->suspected |= !p->addresses_cover;
+			/* the samples without an address may be the ones
+			 * on a shared object: refuted only when few are */
+			p->suspected |= !p->addresses_refute;
 			return false;
 		}
 	}
@@ -678,6 +682,7 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	p->t = t;
 	p->cs = cs;
 	p->addresses_cover = t->addressed * 2 >= t->c.samples[0] && t->addressed;
+	p->addresses_refute = t->addressed * 10 >= t->c.samples[0] * 9 && t->addressed;
 	if (t->addressed)
 		objects_facts_of(r, (uint32_t)(t - r->types), &p->objects);
 	p->verdict = cs->why_not ? cs->why_not : system_type(t, cs);

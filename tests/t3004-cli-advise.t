@@ -186,6 +186,21 @@ dt_test 'a writer already on a line of its own: nothing worth changing' '
 	grep -q "nothing worth changing" APART.h && ! grep -q "^struct" APART.h ||
 	dt_show APART.txt APART.h APART.err
 '
+# the writer on an object of its own (its rdi a page on): the addresses
+# show no object shared, so nothing keeps the writer apart; the same
+# with the writer's samples without registers: too few addresses to
+# say so, and the struct is left as it is
+sed '/^1\/202 /s/DI:0x\([0-9a-f]*\)/DI:0x1\1/' APART.txt >OWN.txt
+sed '/^1\/202 /s/ ABI:2 .*//' OWN.txt >PARTIAL.txt
+for v in OWN PARTIAL; do
+	"$DTRESOLVE" --skid=off --aggregate=advise='struct q' <$v.txt >$v.h 2>$v.err
+done
+dt_test 'objects of their own: packed; too few addresses to tell: left as it is' '
+	! grep -q "a line of its own\|threads may share" OWN.h &&
+	grep -q "cache lines with hot members: 2 -> 1" OWN.h &&
+	grep -q "not reordered: threads may share its objects" PARTIAL.h ||
+	dt_show OWN.txt OWN.h PARTIAL.h
+'
 dt_test 'the same writer beside the reader'"'"'s members: a line of its own' '
 	grep -q "packets __attribute__((aligned(64)));	/\* +64 (was +16)" BESIDE.h ||
 	dt_show BESIDE.h BESIDE.err
