@@ -29,7 +29,8 @@ static unsigned keep_functions(struct dt_env *e)
 	unsigned long n = strtoul(v, &end, 10);
 	if (!*end && !errno && n >= 1 && n <= UINT32_MAX && *v >= '0' && *v <= '9')
 		return (unsigned)n;
-	e->bad_keep = v;
+	snprintf(e->warning, sizeof(e->warning), "DTPROF_KEEP_FUNCTIONS='%.64s' is not "
+		 "a number of functions (1 or more): %u are kept", v, DT_KEEP_FUNCTIONS);
 	return 0;
 }
 

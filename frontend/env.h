@@ -25,7 +25,8 @@ struct dt_env {
 	struct dt_session_opts session;	/* flags, keep_functions, cache_dir */
 	const char *buildid_dir;	/* perf's build-id cache, or NULL */
 	bool debug;			/* DTPROF_DEBUG=1 */
-	const char *bad_keep;		/* a DTPROF_KEEP_FUNCTIONS not read */
+	char warning[256];		/* what the front end is to say of a
+					 * variable it could not take, or "" */
 	char cache[PATH_MAX];
 	char buildids[PATH_MAX];
 };

@@ -196,14 +196,12 @@ static int parse_arg(struct state *st, const char *arg)
 		}
 		st->sort = (enum dt_sort)k;
 	} else if (KEY("window") && val) {
-		char *end;
-		errno = 0;
-		double ms = strtod(val, &end);
-		if (errno || end == val || *end || !(ms >= 0) || ms > 1e12) {
+		uint64_t ns;
+		if (dt_window_from_str(val, &ns)) {
 			note("window=%s: milliseconds, a number from 0", val);
 			return -EINVAL;
 		}
-		dt_report_set_window(st->report, (uint64_t)(ms * 1e6));
+		dt_report_set_window(st->report, ns);
 	} else if (KEY("format") && val) {
 		int f = dt_format_from_str(val);
 		if (f != DT_FORMAT_TSV && f != DT_FORMAT_JSON) {
@@ -324,9 +322,8 @@ EXPORT int start(void **data, void *ctx)
 	 * as options. */
 	dt_catch_libdw_aborts();
 	dt_env_read(&st->env);
-	if (st->env.bad_keep)
-		note("DTPROF_KEEP_FUNCTIONS='%s' is not a number of functions (1 or "
-		     "more): %u are kept", st->env.bad_keep, DT_KEEP_FUNCTIONS);
+	if (st->env.warning[0])
+		note("%s", st->env.warning);
 	struct dt_dsos_opts o = { .sz = sizeof(o), .vmlinux = st->vmlinux,
 				  .log = log_note, .session = &st->env.session,
 				  .buildid_dir = st->env.buildid_dir };

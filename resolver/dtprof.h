@@ -605,6 +605,9 @@ void dt_report_incomplete(struct dt_report *r, uint64_t in_file);
  * DT_SHARING_WINDOW_NS by default.  Samples without times never meet. */
 #define DT_SHARING_WINDOW_NS 10000000ull
 void dt_report_set_window(struct dt_report *r, uint64_t ns);
+/* Parse a window in milliseconds ("10", "0.5") into *ns: 0, or -EINVAL
+ * for anything but a number from 0 to 10^12. */
+int dt_window_from_str(const char *s, uint64_t *ns);
 /* The names of the types r has rows of, pseudo types left out: at most
  * max into names (strings live as long as r); returns how many there
  * are. */

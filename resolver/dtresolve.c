@@ -321,18 +321,13 @@ static int parse_options(int argc, char **argv, struct options *o)
 			}
 			o->sort = (enum dt_sort)fmt;
 			break;
-		case 'W': {
-			char *end;
-			errno = 0;
-			double ms = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(ms >= 0) || ms > 1e12) {
+		case 'W':
+			if (dt_window_from_str(optarg, &o->window)) {
 				msg("--window=%s: milliseconds, a number from 0", optarg);
 				return EXIT_USAGE;
 			}
-			o->window = (uint64_t)(ms * 1e6);
 			o->window_given = true;
 			break;
-		}
 		case 'M':
 			o->merge = o->aggregate = true;
 			break;
@@ -635,9 +630,8 @@ int main(int argc, char **argv)
 
 	dt_env_read(&r.env);
 	r.tracing = r.env.debug;
-	if (r.env.bad_keep)
-		msg("DTPROF_KEEP_FUNCTIONS='%s' is not a number of functions (1 or "
-		    "more): %u are kept", r.env.bad_keep, DT_KEEP_FUNCTIONS);
+	if (r.env.warning[0])
+		msg("%s", r.env.warning);
 	/* dtresolve owns its process: a kernel's session may tune the heap,
 	 * and libdw's asserts on a failed allocation answer no_memory */
 	r.env.session.large_debug_info = dt_tune_heap;

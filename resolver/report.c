@@ -102,6 +102,19 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 	fputs("}\n", f);
 }
 
+int dt_window_from_str(const char *s, uint64_t *ns)
+{
+	char *end;
+	double ms;
+
+	errno = 0;
+	ms = strtod(s, &end);
+	if (errno || end == s || *end || !(ms >= 0) || ms > 1e12)
+		return -EINVAL;
+	*ns = (uint64_t)(ms * 1e6);
+	return 0;
+}
+
 int dt_sort_from_str(const char *s)
 {
 	if (!strcmp(s, "samples"))

@@ -49,6 +49,13 @@ dt_test 'objects of their own: false sharing, refuted' '
 	dt_show private.share private.err
 '
 
+dt_test 'a window that is not milliseconds: exit 2, named, in both front ends' '
+	{ "$DTRESOLVE" --window=-1 </dev/null 2>w.err; test $? = 2; } &&
+	grep -q "^dtresolve: --window=-1: milliseconds, a number from 0$" w.err &&
+	! dt_perf_script perf -i threads.data --dlarg window=soon >/dev/null 2>pw.err &&
+	grep -q "^dtplugin: window=soon: milliseconds, a number from 0$" pw.err ||
+	dt_show w.err pw.err
+'
 dt_test 'one object, two threads one after the other: refuted by the window' '
 	through turns --aggregate=sharing >turns.share 2>turns.err &&
 	grep -q "^struct stats, cache line 0 .*: false sharing, refuted$" turns.share &&
