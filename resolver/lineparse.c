@@ -335,33 +335,44 @@ static bool is_address_at(const char *line, const char *tok, size_t n)
 	return blanks >= 1 && blanks + n >= 17;
 }
 
+/* A hex digit's value, 16 for anything else (no locale: perf's text). */
+static unsigned hex_value(char c)
+{
+	unsigned l = (unsigned char)c | 32;
+
+	return c >= '0' && c <= '9' ? (unsigned)(c - '0') :
+	       l >= 'a' && l <= 'f' ? l - 'a' + 10 : 16;
+}
+
 bool perf_reg_token(const char *t, size_t n, bool *abi, size_t *name_len,
 		    uint64_t *val)
 {
-	const char *colon = memchr(t, ':', n);
-	size_t i = colon ? (size_t)(colon - t) + 1 : n;
+	size_t i = 0;
 
-	if (!colon || colon == t)
-		return false;
-	for (size_t k = 0; k < i - 1; k++)
-		if (!isalnum((unsigned char)t[k]))
+	/* the name: letters and digits, up to the colon */
+	for (; i < n && t[i] != ':'; i++) {
+		unsigned l = (unsigned char)t[i] | 32;
+		if (!(l >= 'a' && l <= 'z') && !(t[i] >= '0' && t[i] <= '9'))
 			return false;
-	*abi = i - 1 == 3 && !memcmp(t, "ABI", 3);
-	*name_len = i - 1;
+	}
+	if (!i || i == n)
+		return false;
+	*name_len = i;
+	*abi = i == 3 && !memcmp(t, "ABI", 3);
 	*val = 0;
 	if (*abi) {		/* "ABI:2" */
-		for (; i < n; i++)
-			if (!isdigit((unsigned char)t[i]))
+		for (i++; i < n; i++)
+			if (t[i] < '0' || t[i] > '9')
 				return false;
 		return n > 4;
 	}
-	if (i + 2 >= n || t[i] != '0' || t[i + 1] != 'x' || n - i - 2 > 16)
+	if (n - i < 4 || t[i + 1] != '0' || t[i + 2] != 'x' || n - i - 3 > 16)
 		return false;
-	for (i += 2; i < n; i++) {
-		if (!is_hex_digit(t[i]))
+	for (i += 3; i < n; i++) {
+		unsigned d = hex_value(t[i]);
+		if (d > 15)
 			return false;
-		char c = (char)tolower((unsigned char)t[i]);
-		*val = *val << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+		*val = *val << 4 | d;
 	}
 	return true;
 }
