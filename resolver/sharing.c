@@ -249,20 +249,10 @@ static void group_flags(const struct touch *v, struct group *g)
 	}
 }
 
-/* The index of type ti's line in g[0..n), or n. */
+/* The group of type ti's line in g[0..n), sorted by type and line (the
+ * view's order), or n. */
 static size_t group_find(const struct group *g, size_t n, uint32_t ti,
 			 int64_t line)
-{
-	size_t i = 0;
-
-	while (i < n && (g[i].ti != ti || g[i].line != line))
-		i++;
-	return i;
-}
-
-/* The group of (ti, line) in g[0..n) sorted by type and line, or n. */
-static size_t group_search(const struct group *g, size_t n, uint32_t ti,
-			   int64_t line)
 {
 	size_t lo = 0, hi = n;
 
@@ -286,7 +276,7 @@ static void add_meeting(void *arg, uint64_t line, uint32_t ti, int64_t offset,
 			unsigned kind, uint64_t samples)
 {
 	struct confirming *c = arg;
-	size_t gi = group_search(c->g, c->ng, ti, line_of(c->r, ti, offset));
+	size_t gi = group_find(c->g, c->ng, ti, line_of(c->r, ti, offset));
 
 	if (gi == c->ng)
 		return;
@@ -298,7 +288,7 @@ static void add_meeting(void *arg, uint64_t line, uint32_t ti, int64_t offset,
 	}
 }
 
-/* Flags the real lines prove (g still sorted by type and line): threads
+/* Flags the real lines prove: threads
  * that met in one line within the window, a writer at other bytes (false
  * sharing) or two writers at the same bytes (true sharing), in a good
  * part of the line's samples (one object handed from thread to thread
@@ -525,7 +515,7 @@ static void print_json(FILE *f, const struct dt_report *r,
  * ranked: what every view of sharing prints from. */
 struct sharing_view {
 	struct touch *v;
-	struct group *g;
+	struct group *g;		/* by type and line: group_find */
 	size_t ng;
 };
 
@@ -571,7 +561,6 @@ struct sharing_view *sharing_view_new(const struct dt_report *r)
 	for (size_t i = 0; i < sv->ng; i++)
 		sv->g[i].refuted = sv->g[i].flags && !sv->g[i].confirmed &&
 				   addresses_cover(sv->v, &sv->g[i]);
-	qsort(sv->g, sv->ng, sizeof(*sv->g), cmp_group);
 	return sv;
 }
 
@@ -659,6 +648,8 @@ void sharing_print(FILE *f, const struct dt_report *r,
 				sv->g[kept++] = sv->g[i];
 		ng = kept;
 	}
+	/* flagged lines first, then the busiest (sv is not looked up again) */
+	qsort(sv->g, ng, sizeof(*sv->g), cmp_group);
 	if (o->type && o->format == DT_FORMAT_PERF)
 		report_name_note(f, r, o->type, false);
 	if (o->format == DT_FORMAT_TSV)
