@@ -8,9 +8,10 @@
  * reached through a typedef; the typedef names it only when it has no tag.
  * A union names its member covering the offset whose innermost field
  * there has the access's size and kind; when several fit equally, all of
- * them ("{lnglen|hnext}"), never one picked by order.  An array member names the element index ("slots[3]").  An
- * offset past the end of the type is an element of an array of it
- * (p[1].x): type and field of the element, offset taken modulo the size.
+ * them ("{lnglen|hnext}"), never one picked by order.  An array member
+ * names the element index ("slots[3]").  An offset past the end of the
+ * type is an element of an array of it (p[1].x): type and field of the
+ * element, offset taken modulo the size.
  */
 #include <dwarf.h>
 #include <inttypes.h>
@@ -359,18 +360,22 @@ static int member_score(struct dt_session *s, Dwarf_Die *m, Dwarf_Die *mt,
 	return score;
 }
 
-/* The member of a struct or union covering off; several do in a union,
- * and bitfields share bytes: the best by member_score(), the first
- * declared of equals.  When off is in a hole or padding, the first member
- * the access reaches into (a wide load of a bitfield word that starts
- * before the bitfields). */
-/* Union members the access cannot tell apart, for naming them all. */
+/* Members the access cannot tell apart (a union's, bitfields sharing
+ * its bytes), for naming them all. */
 #define MAX_TIES 6
 struct ties {
 	struct member_pick m[MAX_TIES];
 	size_t n;
 	bool more;			/* past MAX_TIES */
 };
+
+static void tie_add(struct ties *ties, const struct member_entry *e)
+{
+	if (ties->n < MAX_TIES)
+		ties->m[ties->n++] = (struct member_pick){ e->m, e->mt, e->start };
+	else
+		ties->more = true;
+}
 
 /* Whether bits [fb, fb + nb) meet bytes [off, off + len). */
 static bool bits_in_bytes(uint64_t fb, uint64_t nb, uint64_t off, uint64_t len)
@@ -390,16 +395,18 @@ static bool bitfield_group(const struct member_table *tab, size_t i,
 			continue;
 		if (!e->nbits)
 			break;		/* a whole member: the group ends */
-		if (!bits_in_bytes(e->first_bit, e->nbits, off, reach))
-			continue;
-		if (ties->n < MAX_TIES)
-			ties->m[ties->n++] = (struct member_pick){ e->m, e->mt, e->start };
-		else
-			ties->more = true;
+		if (bits_in_bytes(e->first_bit, e->nbits, off, reach))
+			tie_add(ties, e);
 	}
 	return true;
 }
 
+/* The member of a struct or union covering off; several do in a union,
+ * and bitfields share bytes: the best by member_score(), the first
+ * declared of equals, and in *ties (when not NULL) every union member or
+ * bitfield the access fits as well.  When off is in a hole or padding,
+ * the first member the access reaches into (a wide load of a bitfield
+ * word that starts before the bitfields). */
 static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 			const struct access *acc, int depth,
 			struct member_pick *pick, struct ties *ties)
@@ -433,12 +440,8 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 		}
 		/* union members, or bitfields sharing the bytes, that the
 		 * access fits as well: named together */
-		if (ties && (is_union || bits) && score == best) {
-			if (ties->n < MAX_TIES)
-				ties->m[ties->n++] = (struct member_pick){ e->m, e->mt, e->start };
-			else
-				ties->more = true;
-		}
+		if (ties && (is_union || bits) && score == best)
+			tie_add(ties, e);
 		if (!is_union && !bits && !(acc && acc->bits))
 			return true;	/* one member covers a byte of a struct */
 		if (bits && !(acc && acc->bits))
@@ -491,7 +494,6 @@ static bool fits_deref(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 	if (depth > MAX_DEPTH)
 		return false;
 	if (tag == DW_TAG_pointer_type) {
-		struct member_pick pick;
 		struct access at = { .size = acc->deref_size };
 		if (off || !die_type(t, &pt) || !type_peel(&pt, &pt))
 			return false;
@@ -499,7 +501,6 @@ static bool fits_deref(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 		if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 		    tag != DW_TAG_class_type)
 			return false;
-		(void)pick;
 		return acc->deref_off >= 0 &&
 		       exact_leaf(s, &pt, (uint64_t)acc->deref_off, &at, depth + 1);
 	}
