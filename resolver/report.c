@@ -1157,24 +1157,28 @@ static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
 
 /* ---- annotated layouts ---- */
 
-/* Counts of offsets within [lo, hi) of type t. */
-void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
-		      struct counts *c)
+/* Counts of the offsets within [lo, hi) of type t that keep(o, arg)
+ * takes (all of them when keep is NULL). */
+static void sum_offsets(const struct type_row *t, uint64_t lo, uint64_t hi,
+			bool (*keep)(const struct offset_row *o, void *arg),
+			void *arg, struct counts *c)
 {
 	memset(c, 0, sizeof(*c));
 	for (size_t j = 0; j < t->noffs; j++) {
 		const struct offset_row *o = &t->offs[j];
 		if (o->offset < 0 || (uint64_t)o->offset < lo ||
-		    (uint64_t)o->offset >= hi)
+		    (uint64_t)o->offset >= hi || (keep && !keep(o, arg)))
 			continue;
 		add_counts(c, &o->c);
 	}
 }
 
-/* The samples a layout row stands for.  A member's are those inside it
- * but not in the holes and padding inside it (a union's member shorter
- * than the union, a nested struct's tail): an access there touched no
- * field of the member, and its hole or padding row shows it. */
+void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
+		      struct counts *c)
+{
+	sum_offsets(t, lo, hi, NULL, NULL, c);
+}
+
 /* The last component of a member path ("flags.state": "state"); a
  * candidates list ("{state|prio}") is one component. */
 static const char *path_leaf(const char *field)
@@ -1190,43 +1194,37 @@ static const char *path_leaf(const char *field)
 	return leaf;
 }
 
-/* A bitfield's samples: those whose bits named it (the mask or shift
- * said which), not every sample of its bytes; the bytes' samples the
- * access could not tell ("{state|prio}") are the group's
- * (report_bits_undecided). */
-static void bitfield_counts(const struct type_row *t, const struct dt_layout_row *row,
-			    struct counts *c)
+/* Rows of the bitfield named name. */
+static bool leaf_is(const struct offset_row *o, void *name)
 {
-	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
+	return !strcmp(path_leaf(o->field), name);
+}
 
-	memset(c, 0, sizeof(*c));
-	for (size_t j = 0; j < t->noffs; j++) {
-		const struct offset_row *o = &t->offs[j];
-		if (o->offset >= 0 && (uint64_t)o->offset >= lo && (uint64_t)o->offset < hi &&
-		    !strcmp(path_leaf(o->field), row->name))
-			add_counts(c, &o->c);
-	}
+/* Rows whose access named several bitfields ("{state|prio}"): the last
+ * one's field in *which. */
+static bool leaf_undecided(const struct offset_row *o, void *which)
+{
+	if (path_leaf(o->field)[0] != '{')
+		return false;
+	*(const char **)which = o->field;
+	return true;
 }
 
 bool report_bits_undecided(const struct type_row *t, uint64_t lo, uint64_t hi,
 			   struct counts *c, const char **which)
 {
-	bool any = false;
-
-	memset(c, 0, sizeof(*c));
 	*which = "";
-	for (size_t j = 0; j < t->noffs; j++) {
-		const struct offset_row *o = &t->offs[j];
-		if (o->offset < 0 || (uint64_t)o->offset < lo || (uint64_t)o->offset >= hi ||
-		    path_leaf(o->field)[0] != '{')
-			continue;
-		add_counts(c, &o->c);
-		*which = o->field;
-		any = true;
-	}
-	return any;
+	sum_offsets(t, lo, hi, leaf_undecided, which, c);
+	return (*which)[0] != '\0';
 }
 
+/* The samples a layout row stands for.  A member's are those inside it
+ * but not in the holes and padding inside it (a union's member shorter
+ * than the union, a nested struct's tail): an access there touched no
+ * field of the member, and its hole or padding row shows it.  A
+ * bitfield's are those whose bits named it (the mask or shift said
+ * which), not every sample of its bytes: the bytes' samples the access
+ * could not tell ("{state|prio}") are the run's (report_bits_undecided). */
 void report_row_counts(const struct type_row *t, const struct dt_layout *l,
 		       size_t i, struct counts *c)
 {
@@ -1235,7 +1233,7 @@ void report_row_counts(const struct type_row *t, const struct dt_layout *l,
 	uint64_t lo = row->offset, hi = lo + (row->size ? row->size : 1);
 
 	if (row->kind == DT_LAYOUT_MEMBER && row->bit_size) {
-		bitfield_counts(t, row, c);
+		sum_offsets(t, lo, hi, leaf_is, (void *)row->name, c);
 		return;
 	}
 	report_sum_range(t, lo, hi, c);
@@ -1443,9 +1441,16 @@ void report_confirm_hint(FILE *f, const char *prefix, const char *table)
 {
 	fprintf(f, "%sperf record -e cpu-clock --user-regs -- PROGRAM     (registers: any machine)\n"
 		"%sperf script -F " DT_PERF_SCRIPT_REGS_FIELDS " --show-mmap-events |\n"
-		"%s    dtresolve --aggregate='%s'\n"
-		"%sor perf mem record / perf record -d where the PMU gives data addresses\n",
-		prefix, prefix, prefix, table, prefix);
+		"%s    dtresolve --aggregate='", prefix, prefix, prefix);
+	/* one shell word: a quote in a type's name ("foo<'a'>") closes,
+	 * escapes and reopens it (names hold no control bytes: escaped) */
+	for (const char *c = table; *c; c++)
+		if (*c == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*c, f);
+	fprintf(f, "'\n%sor perf mem record / perf record -d where the PMU gives data addresses\n",
+		prefix);
 }
 
 void report_name_note(FILE *f, const struct dt_report *r, const char *query,

@@ -6,9 +6,12 @@
  * report that keeps types, fed the same answers.  Then the plugin's
  * shortcuts: dt_report_add_many() counts as that many dt_report_add()s,
  * and dt_report_no_threads() leaves every table but sharing as it was.
+ * And the recording hint a suspected flag prints: a command a shell runs
+ * as printed, whatever the type's name holds.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../resolver/dtprof.h"
 #include "../resolver/report.h"
@@ -179,6 +182,35 @@ static void pcs_growing(void)
 	dt_report_free(r);
 }
 
+/* The hint's dtresolve line quotes the table as one shell word: run
+ * through sh, it gives the name back. */
+static void hint_quoted(void)
+{
+	static const char name[] = "advise=struct foo<'a'> $(x) \"q\"";
+	char *buf = NULL, cmd[1024], got[256] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_confirm_hint(f, "# ", name);
+	fclose(f);
+	const char *at = strstr(buf, "--aggregate=");
+	const char *end = at ? strchr(at, '\n') : NULL;
+	if (!ok(at && end, "the hint names dtresolve --aggregate=")) {
+		free(buf);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "printf %%s %.*s", (int)(end - at), at);
+	FILE *p = popen(cmd, "r");
+	if (p) {
+		if (!fgets(got, sizeof(got), p))
+			got[0] = '\0';
+		pclose(p);
+	}
+	is_str(got, "--aggregate=advise=struct foo<'a'> $(x) \"q\"",
+	       "a quote in the name survives the shell");
+	free(buf);
+}
+
 int main(void)
 {
 	struct dt_report *counted, *typed;
@@ -212,5 +244,6 @@ int main(void)
 	many_against_one_by_one();
 	without_threads();
 	pcs_growing();
+	hint_quoted();
 	return done_testing();
 }
