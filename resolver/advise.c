@@ -72,8 +72,9 @@ struct plan {
 					 * together (co_access), or NULL */
 	bool co_in_time;		/* from data addresses and times */
 	bool addresses_cover;		/* half of its samples have addresses */
-	bool addresses_refute;		/* nine in ten: enough to say threads
-					 * share none of its objects */
+	bool addresses_refute;		/* nine in ten on objects with their
+					 * process and thread known: enough
+					 * to say threads share none of them */
 	const char *verdict;		/* set: no proposal, and why */
 	bool refused;			/* the verdict is a refusal (not
 					 * "nothing worth changing") */
@@ -681,10 +682,13 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->cs = cs;
-	p->addresses_cover = t->addressed * 2 >= t->c.samples[0] && t->addressed;
-	p->addresses_refute = t->addressed * 10 >= t->c.samples[0] * 9 && t->addressed;
 	if (t->addressed)
 		objects_facts_of(r, (uint32_t)(t - r->types), &p->objects);
+	p->addresses_cover = t->addressed * 2 >= t->c.samples[0] && t->addressed;
+	/* no sharing is said only from samples whose process and thread
+	 * the objects kept, on objects no crowd of threads touched */
+	p->addresses_refute = p->objects.tracked * 10 >= t->c.samples[0] * 9 &&
+			      p->objects.tracked && !p->objects.crowded;
 	p->verdict = cs->why_not ? cs->why_not : system_type(t, cs);
 	p->refused = p->verdict != NULL;
 	if (p->refused)

@@ -51,6 +51,7 @@ struct object_seen {
 					 * within the window, one writing */
 	bool crowded;			/* more threads than kept */
 	uint64_t samples;
+	uint64_t tracked;		/* of them, with their thread kept */
 	struct object_thread t[OBJ_THREADS];
 };
 
@@ -164,7 +165,9 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 	if (!ob)
 		return err;
 	ob->samples++;
-	if (tid < 0)
+	/* threads only within a known process: without the pid, forked
+	 * processes' objects at one address would look shared */
+	if (tid < 0 || pid < 0)
 		return 0;
 	struct object_thread *me = NULL;
 	for (unsigned i = 0; i < ob->n && !me; i++)
@@ -182,6 +185,7 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		   within(smp->time, me->last, CO_WINDOW_NS)) {
 		err = pair_add(o, ti, me->last_offset, ans->offset);
 	}
+	ob->tracked++;
 	me->last_offset = ans->offset;
 	me->timed &= timed;
 	if (timed) {
@@ -227,6 +231,8 @@ static void facts_add(struct object_facts *t, const struct object_seen *ob)
 	t->shared += ob->met >= OBJECT_MIN_MEETINGS &&
 		     ob->met * 100 >= ob->samples * OBJECT_MEETING_PERCENT;
 	t->several += ob->n > 1 || ob->crowded;
+	t->crowded += ob->crowded;
+	t->tracked += ob->tracked;
 	for (unsigned k = 0; k < OBJECT_HOTTEST; k++) {
 		if (ob->samples <= t->hot_samples[k])
 			continue;

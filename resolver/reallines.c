@@ -63,6 +63,7 @@ struct real_lines {
 	uint32_t *index;
 	size_t index_size;
 	uint64_t untracked;		/* samples past a table's room */
+	uint64_t meetings_lost;		/* meetings past a line's room */
 };
 
 static uint64_t line_hash(uint64_t key, int32_t pid)
@@ -133,7 +134,7 @@ static void note_meeting(struct real_lines *rl, struct real_line *l,
 		}
 	}
 	if (l->nmeetings == LINE_MEETINGS) {
-		rl->untracked++;
+		rl->meetings_lost++;
 		return;
 	}
 	l->m[l->nmeetings++] = (struct line_meeting){
@@ -171,7 +172,7 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 			me = &l->t[i];
 	if (!me && l->nthreads == LINE_THREADS) {
 		rl->untracked++;
-		return 0;
+		return 0;	/* its meetings would go unseen */
 	}
 	if (!me) {
 		me = &l->t[l->nthreads++];
@@ -191,7 +192,7 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 		me->last_write = a;
 		me->wrote = true;
 	}
-	return 0;
+	return 1;
 }
 
 void real_lines_meetings(const struct real_lines *rl,
@@ -210,6 +211,11 @@ void real_lines_meetings(const struct real_lines *rl,
 uint64_t real_lines_untracked(const struct real_lines *rl)
 {
 	return rl ? rl->untracked : 0;
+}
+
+uint64_t real_lines_meetings_lost(const struct real_lines *rl)
+{
+	return rl ? rl->meetings_lost : 0;
 }
 
 void real_lines_free(struct real_lines *rl)

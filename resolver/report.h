@@ -112,6 +112,12 @@ struct object_facts {
 	uint64_t shared;		/* written by one thread while another
 					 * of its process touched it, within
 					 * the window */
+	uint64_t crowded;		/* touched by more threads than an
+					 * object keeps: meetings may be
+					 * unseen */
+	uint64_t tracked;		/* samples on them whose process and
+					 * thread are known and kept: what
+					 * may say no thread shares them */
 	uint64_t hot_base[OBJECT_HOTTEST], hot_samples[OBJECT_HOTTEST];
 };
 /* Samples past the objects' table, and pairs past the co-access one. */
@@ -139,9 +145,10 @@ bool report_bitfield_run_undecided(const struct type_row *t, const struct dt_lay
 /* ---- reallines.c ---- */
 struct real_lines;
 enum { REAL_LINE_FALSE = 1, REAL_LINE_TRUE = 2 };
-/* Count one addressed sample (type row ti, offset into it) in its real
- * line: *rl made on first use.  0 (a sample past the table's room is
- * counted as untracked), or -ENOMEM. */
+/* Count one addressed sample (type row ti, offset into it) of thread
+ * smp->tid of process pid in its real line: *rl made on first use.  1
+ * when its meetings are seen, 0 when the sample is past the table's or
+ * the line's room (counted as untracked), or -ENOMEM. */
 int real_lines_add(struct real_lines **rl, uint32_t ti, int64_t offset,
 		   const struct dt_answer *ans, const struct dt_sample *smp,
 		   int32_t pid, uint64_t window);
@@ -152,6 +159,9 @@ void real_lines_meetings(const struct real_lines *rl,
 				    int64_t offset, unsigned kind, uint64_t samples),
 			 void *arg);
 uint64_t real_lines_untracked(const struct real_lines *rl);
+/* Meetings past a line's room: their lines' flags can be neither
+ * confirmed nor refuted. */
+uint64_t real_lines_meetings_lost(const struct real_lines *rl);
 void real_lines_free(struct real_lines *rl);
 
 /* ---- sharing.c ---- */

@@ -51,6 +51,8 @@ struct sharing {
 	uint32_t *index;		/* open addressing: touch index + 1 */
 	size_t index_size;
 	struct real_lines *lines;	/* reallines.c: from data addresses */
+	uint64_t no_pid;		/* addressed samples of no known
+					 * process: not in the real lines */
 };
 
 enum { FLAG_FALSE = REAL_LINE_FALSE, FLAG_TRUE = REAL_LINE_TRUE };
@@ -133,11 +135,20 @@ int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 		else
 			t->more_cpus = true;
 	}
-	if ((smp->has & DT_SAMPLE_ADDR) && smp->addr) {
-		t->addressed++;
-		return real_lines_add(&sh->lines, ti, r->types[ti].offs[oi].offset,
-				      ans, smp, pid, r->window);
+	if (!(smp->has & DT_SAMPLE_ADDR) || !smp->addr)
+		return 0;
+	/* one address in two processes is two lines: without the process
+	 * (perf script's default fields have no pid), forked processes
+	 * would meet in lines they never shared */
+	if (!(smp->has & DT_SAMPLE_PID)) {
+		sh->no_pid++;
+		return 0;
 	}
+	int seen = real_lines_add(&sh->lines, ti, r->types[ti].offs[oi].offset,
+				  ans, smp, pid, r->window);
+	if (seen < 0)
+		return seen;
+	t->addressed += (uint64_t)seen;	/* what may refute a flag */
 	return 0;
 }
 
@@ -409,6 +420,12 @@ static void print_human(FILE *f, const struct dt_report *r,
 	if (r->sharing && real_lines_untracked(r->sharing->lines))
 		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table:"
 			" their meetings not seen\n", real_lines_untracked(r->sharing->lines));
+	if (r->sharing && real_lines_meetings_lost(r->sharing->lines))
+		fprintf(f, "# %" PRIu64 " meetings past a real line's room: no flag refuted\n",
+			real_lines_meetings_lost(r->sharing->lines));
+	if (r->sharing && r->sharing->no_pid)
+		fprintf(f, "# %" PRIu64 " addressed samples of no known process (add pid to"
+			" perf script -F): not used to confirm or refute\n", r->sharing->no_pid);
 	if (objects_untracked(r))
 		fprintf(f, "# %" PRIu64 " addressed samples past the objects' tables:"
 			" not counted in their objects\n", objects_untracked(r));
@@ -558,8 +575,10 @@ struct sharing_view *sharing_view_new(const struct dt_report *r)
 		group_flags(sv->v, &sv->g[i]);
 	if (sh->lines)
 		confirm(r, sv->g, sv->ng);
+	/* a meeting the lines had no room for may be any line's */
+	bool all_met_seen = !real_lines_meetings_lost(sh->lines);
 	for (size_t i = 0; i < sv->ng; i++)
-		sv->g[i].refuted = sv->g[i].flags && !sv->g[i].confirmed &&
+		sv->g[i].refuted = sv->g[i].flags && !sv->g[i].confirmed && all_met_seen &&
 				   addresses_cover(sv->v, &sv->g[i]);
 	return sv;
 }
@@ -648,8 +667,10 @@ void sharing_print(FILE *f, const struct dt_report *r,
 				sv->g[kept++] = sv->g[i];
 		ng = kept;
 	}
-	/* flagged lines first, then the busiest (sv is not looked up again) */
-	qsort(sv->g, ng, sizeof(*sv->g), cmp_group);
+	/* flagged lines first, then the busiest (sv is not looked up again);
+	 * no groups may mean no array at all, and qsort wants one */
+	if (ng > 1)
+		qsort(sv->g, ng, sizeof(*sv->g), cmp_group);
 	if (o->type && o->format == DT_FORMAT_PERF)
 		report_name_note(f, r, o->type, false);
 	if (o->format == DT_FORMAT_TSV)

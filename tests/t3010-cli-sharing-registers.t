@@ -73,6 +73,22 @@ dt_test 'two processes with registers, one address: nothing flagged, two objects
 	dt_show procs.share procs.err
 '
 
+# perf script's default fields have the tid, not the pid: the two
+# processes' threads look like one process's, and their one address like
+# one object, so nothing is confirmed from it, and no padding advised
+dt_test 'two processes, no pid in the text: suspected at most, not padded' '
+	perf script -i procs.data -F comm,tid,time,event,ip,sym,symoff,dso,uregs \
+		--show-mmap-events 2>/dev/null >procs-nopid.txt &&
+	"$DTRESOLVE" --aggregate=sharing procs-nopid.txt >nopid.share 2>nopid.err &&
+	! grep -q "confirmed (" nopid.share &&
+	grep -q "^struct stats, cache line 0 .*: false sharing, suspected$" nopid.share &&
+	grep -q "^# [0-9]* addressed samples of no known process (add pid to perf script -F)" nopid.share &&
+	"$DTRESOLVE" --aggregate=advise=stats procs-nopid.txt >nopid.adv 2>&1 &&
+	! grep -q "aligned(64)" nopid.adv &&
+	grep -q "not reordered: threads may share its objects" nopid.adv ||
+	dt_show nopid.share nopid.err nopid.adv
+'
+
 dt_test 'advice pads the confirmed writer, and only it' '
 	through threads --aggregate=advise=stats >threads.adv 2>&1 &&
 	grep -q "long int writes __attribute__((aligned(64)));" threads.adv &&
@@ -151,20 +167,60 @@ struct s3 x, y;
 int main(void) { wa(&x); return (int)(rb(&y) + rc(&y)); }
 EOF
 gcc -O2 -g -o cover cover.c
-line() {	# line TID FUNC ADDR|- NS
-	pc=$("$DTINSNS" cover $2 | grep "(%rdi)" | cut -f1)
-	start=0x$(nm cover | awk -v f=$2 '$3 == f { print $1 }')
+line() {	# line BINARY TID FUNC ADDR|- NS
+	pc=$("$DTINSNS" $1 $3 | grep "(%rdi)" | cut -f1)
+	start=0x$(nm $1 | awk -v f=$3 '$3 == f { print $1 }')
 	addr=
-	[ "$3" = - ] || addr=$(printf '%16x ' $3)
-	printf 'p 1/%d 1.%09d: %s%16x %s+0x%x (%s)\n' $1 $4 "$addr" \
-		$((0x555555554000 + pc)) $2 $((pc - start)) "$PWD/cover"
+	[ "$4" = - ] || addr=$(printf '%16x ' $4)
+	printf 'p 1/%d 1.%09d: %s%16x %s+0x%x (%s)\n' $2 $5 "$addr" \
+		$((0x555555554000 + pc)) $3 $((pc - start)) "$PWD/$1"
 }
-{ for k in 1 2 3 4 5 6; do line 11 wa 0x7ffd00001000 $((k * 1000)); done
-  for k in 1 2 3 4 5 6; do line 12 rb 0x7ffd00002008 $((k * 1000 + 500)); done
-  for k in 1 2 3 4; do line 12 rc - $((k * 1000 + 700)); done; } >cover.lines
+{ for k in 1 2 3 4 5 6; do line cover 11 wa 0x7ffd00001000 $((k * 1000)); done
+  for k in 1 2 3 4 5 6; do line cover 12 rb 0x7ffd00002008 $((k * 1000 + 500)); done
+  for k in 1 2 3 4; do line cover 12 rc - $((k * 1000 + 700)); done; } >cover.lines
 dt_test 'a field a thread reads without addresses keeps the flag suspected, not refuted' '
 	"$DTRESOLVE" --skid=off --aggregate=sharing cover.lines >cover.share 2>cover.err &&
 	grep -q "^struct s3, cache line 0 .*: false sharing, suspected$" cover.share ||
 	dt_show cover.lines cover.share cover.err
+'
+
+# a line keeps four threads: a fifth one's accesses, here the writer's,
+# are not seen meeting the others', so they refute nothing, in the
+# sharing table and in the advice
+{ for k in 1 2 3 4 5 6; do
+	for t in 11 12 13 14; do line cover $t rb 0x7ffd00001008 $((k * 1000 + t)); done
+	line cover 15 wa 0x7ffd00001000 $((k * 1000 + 50))
+  done; } >crowd.lines
+dt_test 'a fifth thread in a line: its samples refute nothing' '
+	"$DTRESOLVE" --skid=off --aggregate=sharing crowd.lines >crowd.share 2>crowd.err &&
+	grep -q "^struct s3, cache line 0 .*, 5 threads: false sharing, suspected$" crowd.share &&
+	grep -q "^# [0-9]* addressed samples past the real-line table" crowd.share &&
+	"$DTRESOLVE" --skid=off --aggregate=advise=s3 crowd.lines >crowd.adv 2>&1 &&
+	grep -q "not reordered: threads may share its objects" crowd.adv ||
+	dt_show crowd.share crowd.err crowd.adv
+'
+
+# a real line keeps the meetings of four objects: a fifth object's are
+# lost, and with them what would refute its type's flag
+for i in 1 2 3 4 5; do
+	printf 'struct t%d { long a, b; };\n' $i
+	printf '__attribute__((noinline)) void w%d(struct t%d *s) { s->a = 1; }\n' $i $i
+	printf '__attribute__((noinline)) long r%d(struct t%d *s) { return s->b; }\n' $i $i
+done >five.c
+echo 'int main(void) { return 0; }' >>five.c
+gcc -O2 -g -o five five.c
+{ for k in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5; do
+		base=$((0x7ffd00001000 + (i % 4) * 16))
+		line five 11 w$i $base $((k * 10000 + i * 100))
+		line five 12 r$i $((base + 8)) $((k * 10000 + i * 100 + 50))
+	done
+  done; } >five.lines
+dt_test 'meetings past a line'"'"'s room: no flag refuted' '
+	"$DTRESOLVE" --skid=off --aggregate=sharing five.lines >five.share 2>five.err &&
+	grep -q "^# [0-9]* meetings past a real line'"'"'s room: no flag refuted$" five.share &&
+	! grep -q ", refuted$" five.share &&
+	grep -q "^struct t5, cache line 0 .*: false sharing, suspected$" five.share ||
+	dt_show five.share five.err
 '
 dt_done
