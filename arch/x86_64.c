@@ -495,16 +495,23 @@ static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 	 * source width; otherwise a register operand's width, otherwise the
 	 * suffix of "movl $1,(%rax)". */
 	size_t ml = strlen(mnem);
+	/* conversions: the memory holds the source's kind, not the
+	 * destination register's (cvttsd2si: a float in a GPR out) */
+	bool float_in = false, int_in = false;
 	if (op->indirect_branch)
 		op->size = 8;	/* a code pointer */
 	else if ((starts_with(mnem, "movz") || starts_with(mnem, "movs")) && ml == 6)
 		op->size = suffix_width(mnem[4]);
 	else if ((starts_with(mnem, "cvt") || starts_with(mnem, "vcvt")) &&
-		 (strstr(mnem, "ss2") || strstr(mnem, "sd2")))
+		 (strstr(mnem, "ss2") || strstr(mnem, "sd2"))) {
 		op->size = strstr(mnem, "ss2") ? 4 : 8;	/* cvttss2si: a float in */
+		float_in = true;
+	}
 	else if ((starts_with(mnem, "cvtsi2") || starts_with(mnem, "vcvtsi2")) &&
-		 (mnem[ml - 1] == 'l' || mnem[ml - 1] == 'q'))
+		 (mnem[ml - 1] == 'l' || mnem[ml - 1] == 'q')) {
 		op->size = suffix_width(mnem[ml - 1]);	/* cvtsi2sdl: an int in */
+		int_in = true;
+	}
 	else if (other_reg_size >= 16 && ml > 2 &&
 		 (!strcmp(mnem + ml - 2, "sd") || !strcmp(mnem + ml - 2, "ss")))
 		op->size = mnem[ml - 1] == 'd' ? 8 : 4;	/* scalar SSE */
@@ -518,7 +525,7 @@ static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 		op->size = other_reg_size;
 	else if (ml > 2)
 		op->size = suffix_width(mnem[ml - 1]);
-	op->fp = other_reg_size >= 16 ||	/* xmm, ymm, zmm */
+	op->fp = float_in || (!int_in && other_reg_size >= 16) ||	/* xmm, ymm, zmm */
 		 (mnem[0] == 'f' && strcmp(mnem, "fxsave") && strcmp(mnem, "fxrstor"));
 	access_bits(pi, mnem, op);
 	op->access = mem_access(pi, mem_k);

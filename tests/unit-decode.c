@@ -28,6 +28,7 @@ struct enc {
 	bool pc_relative, indirect, canary;
 	int segment;
 	unsigned size;
+	bool fp;	/* the memory holds a float (or vector) */
 };
 
 static const struct enc encodings[] = {
@@ -59,23 +60,23 @@ static const struct enc encodings[] = {
 	{ "movzbl 0x21(%rdi),%eax", { 0x0f, 0xb6, 0x47, 0x21 }, 4,
 	  DT_OP_MEMORY, RDI, NONE, 0, 0x21, .segment = NONE, .size = 1 },
 	{ "movsd 0x8(%rdi),%xmm0 (SSE scalar)", { 0xf2, 0x0f, 0x10, 0x47, 0x08 }, 5,
-	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE, .size = 8 },
+	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE, .size = 8, .fp = true },
 	{ "movdqu (%rax),%xmm0 (SSE vector)", { 0xf3, 0x0f, 0x6f, 0x00 }, 4,
-	  DT_OP_MEMORY, RAX, NONE, 0, 0, .segment = NONE, .size = 16 },
+	  DT_OP_MEMORY, RAX, NONE, 0, 0, .segment = NONE, .size = 16, .fp = true },
 	{ "vmovdqa 0x20(%rdi),%ymm0 (AVX)", { 0xc5, 0xfd, 0x6f, 0x47, 0x20 }, 5,
-	  DT_OP_MEMORY, RDI, NONE, 0, 0x20, .segment = NONE, .size = 32 },
+	  DT_OP_MEMORY, RDI, NONE, 0, 0x20, .segment = NONE, .size = 32, .fp = true },
 	{ "vmovups 0x40(%rdi),%zmm0 (AVX-512, disp8*64)", { 0x62, 0xf1, 0x7c, 0x48, 0x10, 0x47, 0x01 }, 7,
-	  DT_OP_MEMORY, RDI, NONE, 0, 0x40, .segment = NONE, .size = 64 },
+	  DT_OP_MEMORY, RDI, NONE, 0, 0x40, .segment = NONE, .size = 64, .fp = true },
 	{ "vbroadcastss 0x4(%rdi),%ymm0", { 0xc4, 0xe2, 0x7d, 0x18, 0x47, 0x04 }, 6,
-	  DT_OP_MEMORY, RDI, NONE, 0, 4, .segment = NONE, .size = 4 },
+	  DT_OP_MEMORY, RDI, NONE, 0, 4, .segment = NONE, .size = 4, .fp = true },
 	{ "cvttss2si 0x10(%rax),%rax (a float in, whatever the destination)", { 0xf3, 0x48, 0x0f, 0x2c, 0x40, 0x10 }, 6,
-	  DT_OP_MEMORY, RAX, NONE, 0, 0x10, .segment = NONE, .size = 4 },
+	  DT_OP_MEMORY, RAX, NONE, 0, 0x10, .segment = NONE, .size = 4, .fp = true },
 	{ "cvttsd2si 0x18(%rdi),%eax (a double in)", { 0xf2, 0x0f, 0x2c, 0x47, 0x18 }, 5,
-	  DT_OP_MEMORY, RDI, NONE, 0, 0x18, .segment = NONE, .size = 8 },
+	  DT_OP_MEMORY, RDI, NONE, 0, 0x18, .segment = NONE, .size = 8, .fp = true },
 	{ "cvtsi2sdl 0x8(%rdi),%xmm0 (an int in)", { 0xf2, 0x0f, 0x2a, 0x47, 0x08 }, 5,
 	  DT_OP_MEMORY, RDI, NONE, 0, 8, .segment = NONE, .size = 4 },
 	{ "cvtss2sd 0x4(%rdi),%xmm1", { 0xf3, 0x0f, 0x5a, 0x4f, 0x04 }, 5,
-	  DT_OP_MEMORY, RDI, NONE, 0, 4, .segment = NONE, .size = 4 },
+	  DT_OP_MEMORY, RDI, NONE, 0, 4, .segment = NONE, .size = 4, .fp = true },
 	{ "mov 0x18(%r12),%rax (REX.B)", { 0x49, 0x8b, 0x44, 0x24, 0x18 }, 5,
 	  DT_OP_MEMORY, R12, NONE, 0, 0x18, .segment = NONE, .size = 8 },
 	{ "call *0x38(%rax) (call through a field)", { 0xff, 0x50, 0x38 }, 3,
@@ -124,6 +125,7 @@ static void check(struct decoder *d, const struct enc *e)
 	   e->what, op.pc_relative, op.indirect_branch, op.segment);
 	is_int(dt_arch_x86_64.is_stack_canary(&op), e->canary, "%s: canary", e->what);
 	is_int(op.size, e->size, "%s: access size", e->what);
+	is_int(op.fp, e->fp, "%s: a float in memory", e->what);
 }
 
 /* AArch64: little-endian 32-bit words. */
