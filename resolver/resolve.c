@@ -172,11 +172,15 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		if (hits[i].step && (off < 0 ||
 		    !type_in_array_of_step(s, &hits[i].pointee, (uint64_t)off, hits[i].step)))
 			continue;	/* somewhere in it, not in an array */
-		/* the index steps through whole pointees, or through an
-		 * array member at off (v->vals[i]) */
+		/* the index steps through whole pointees (not when off is in
+		 * a flexible array past them), or through an array member at
+		 * off (v->vals[i], x->level[i]) */
 		uint64_t size = 0;
+		bool in_flex = r == DT_OK && !th.beyond_end && off >= 0 &&
+			       type_byte_size(&hits[i].pointee, &size) &&
+			       size && (uint64_t)off >= size;
 		if (stride && !(type_byte_size(&hits[i].pointee, &size) && size &&
-				stride % size == 0) &&
+				stride % size == 0 && !in_flex) &&
 		    !(off >= 0 && type_in_array_of_step(s, &hits[i].pointee,
 							(uint64_t)off, stride))) {
 			unstepped = true;

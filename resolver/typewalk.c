@@ -728,6 +728,20 @@ bool type_member_type_at(struct dt_session *s, Dwarf_Die *type, uint64_t off,
 }
 
 
+/* Whether off of struct t lies in its flexible array member (the last,
+ * without a size: x->level[i] past the struct's fixed part). */
+static bool in_flexible_array(struct dt_session *s, Dwarf_Die *t, uint64_t off)
+{
+	int tag = dwarf_tag(t);
+	const struct member_table *mt;
+
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type)
+		return false;
+	mt = member_table_get(s, t);
+	return mt && mt->n && mt->v[mt->n - 1].end == UINT64_MAX &&
+	       off >= mt->v[mt->n - 1].start;
+}
+
 enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 			      const char *typedef_name, int64_t off,
 			      const struct access *acc, struct type_hit *out)
@@ -753,7 +767,10 @@ enum dt_reason type_member_at(struct dt_session *s, Dwarf_Die *type,
 		out->size = size;
 	if (off < 0)
 		return DT_BAD_OFFSET;
-	out->beyond_end = size && (uint64_t)off >= size;
+	/* past the end: the next element of an array of it, unless the
+	 * struct ends in a flexible array that runs on there */
+	out->beyond_end = size && (uint64_t)off >= size &&
+			  !in_flexible_array(s, &t, (uint64_t)off);
 	if (out->beyond_end)
 		off = (int64_t)((uint64_t)off % size);	/* element of an array */
 	out->offset = off;
