@@ -8,6 +8,12 @@
  * name and size; an offset is answered only when exactly one container's
  * layout holds it, since a guess between two is a wrong answer half the
  * time.
+ * C also has structs that start like another without embedding it (a
+ * "common header" macro: every object kind begins with the members of
+ * the struct its pointers are declared as).  Each struct's first members
+ * are indexed too, hashed by name and place, and a pointer to a header
+ * used past it is answered by the one struct starting with the same
+ * members (checked one by one, types too) whose layout holds the access.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +28,8 @@
 #define MAX_NEST 4		/* containers of containers */
 #define MAX_HITS 4		/* containers a bad_offset note names */
 #define MAX_DEPTH 8		/* namespaces and nested types */
+#define PREFIX_MIN 2		/* a header of one member proves nothing */
+#define PREFIX_MAX 6		/* the members a header is looked up by */
 
 struct embed {
 	const char *inner;	/* interned spelled name of the embedded type */
@@ -32,11 +40,23 @@ struct embed {
 	uint64_t offset;	/* where inner sits in outer */
 };
 
+/* A struct's first k members (PREFIX_MIN <= k <= PREFIX_MAX), by a hash
+ * of their names and places: the structs that may start like a header. */
+struct prefix {
+	uint64_t hash;
+	unsigned k;
+	const char *outer;
+	uint64_t outer_size;
+	Dwarf_Off outer_die;
+};
+
 struct defs_seen;
 
 struct container_index {
 	struct embed *v;
 	size_t n, cap;
+	struct prefix *pv;		/* sorted by hash, k, outer */
+	size_t np, pcap;
 	bool failed;		/* out of memory while building: no answers */
 	bool complete;		/* every unit walked, v sorted */
 	struct defs_seen *seen;	/* while building */
@@ -143,6 +163,7 @@ void container_index_free(struct container_index *ix)
 		return;
 	seen_free(ix->seen);
 	free(ix->v);
+	free(ix->pv);
 	free(ix);
 }
 
@@ -226,6 +247,51 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 	} while (children_next(s, &c));
 }
 
+/* A member's name and place folded into h: what a common header is
+ * looked up by (types are compared only on the candidates found). */
+static uint64_t member_key(struct dt_session *s, struct die_children *c, uint64_t h)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word off = ~0ULL, bits = ~0ULL, width = 0;
+
+	if (children_attr(s, c, DW_AT_data_member_location, &a) &&
+	    dwarf_formudata(&a, &off) != 0)
+		off = ~0ULL;	/* a location expression */
+	if (children_attr(s, c, DW_AT_data_bit_offset, &a) &&
+	    dwarf_formudata(&a, &bits) != 0)
+		bits = ~0ULL;
+	if (children_attr(s, c, DW_AT_bit_size, &a) && dwarf_formudata(&a, &width) != 0)
+		width = ~0ULL;
+	h = hash_mix(str_hash(h, dwarf_diename(&c->die)), off);
+	return hash_mix(hash_mix(h, bits), width);
+}
+
+/* The struct's first members, each prefix of PREFIX_MIN.. of them. */
+static void index_prefixes(struct dt_session *s, struct container_index *ix,
+			   Dwarf_Die *d, const struct embed *proto)
+{
+	struct die_children c;
+	uint64_t h = 0;
+	unsigned k = 0;
+
+	if (!children_first(s, d, &c))
+		return;
+	do {
+		if (c.tag != DW_TAG_member)
+			continue;	/* a nested type, a method */
+		h = member_key(s, &c, h);
+		if (++k < PREFIX_MIN)
+			continue;
+		if (GROW(ix->pv, ix->pcap, ix->np, 256)) {
+			ix->failed = true;
+			return;
+		}
+		ix->pv[ix->np++] = (struct prefix){ .hash = h, .k = k,
+			.outer = proto->outer, .outer_size = proto->outer_size,
+			.outer_die = proto->outer_die };
+	} while (k < PREFIX_MAX && children_next(s, &c));
+}
+
 static void index_scope(struct dt_session *s, struct container_index *ix,
 			struct defs_seen *seen, Dwarf_Die *scope, int depth);
 
@@ -252,6 +318,8 @@ static void index_entry(struct dt_session *s, struct container_index *ix,
 		return;
 	proto.outer_die = session_die_key(s, d);
 	index_members(s, ix, d, 0, &proto, 0);
+	if (c->tag != DW_TAG_union_type)
+		index_prefixes(s, ix, d, &proto);
 	index_scope(s, ix, seen, d, depth + 1);	/* nested C++ types */
 }
 
@@ -293,6 +361,20 @@ static int cmp_embed(const void *a, const void *b)
 	if (x->outer_size != y->outer_size)
 		return x->outer_size < y->outer_size ? -1 : 1;
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static int cmp_prefix(const void *a, const void *b)
+{
+	const struct prefix *x = a, *y = b;
+	int c;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	if ((c = cmp_name(x->outer, y->outer)))
+		return c;
+	return x->outer_size < y->outer_size ? -1 : x->outer_size > y->outer_size;
 }
 
 static struct container_index *index_new(struct dt_session *s)
@@ -338,6 +420,13 @@ void containers_walked(struct dt_session *s)
 		if (!w || cmp_embed(&ix->v[w - 1], &ix->v[i]))
 			ix->v[w++] = ix->v[i];
 	ix->n = w;
+	if (ix->np)
+		qsort(ix->pv, ix->np, sizeof(*ix->pv), cmp_prefix);
+	w = 0;
+	for (size_t i = 0; i < ix->np; i++)
+		if (!w || cmp_prefix(&ix->pv[w - 1], &ix->pv[i]))
+			ix->pv[w++] = ix->pv[i];
+	ix->np = w;
 	ix->complete = true;
 	session_debug(s, "indexed %zu embedded aggregates", ix->n);
 }
@@ -404,6 +493,190 @@ static size_t find(struct dt_session *s, const struct container_index *ix,
 	return n;
 }
 
+/* Whether member a of a header and member b of a struct are one: name,
+ * place, bits and type (spelled). */
+static bool same_member(struct dt_session *s, struct die_children *a,
+			struct die_children *b)
+{
+	const char *na = dwarf_diename(&a->die), *nb = dwarf_diename(&b->die);
+	char ta[NAME_LEN], tb[NAME_LEN];
+	Dwarf_Die at, bt;
+
+	if (b->tag != DW_TAG_member || member_key(s, a, 0) != member_key(s, b, 0) ||
+	    !na != !nb || (na && strcmp(na, nb)))
+		return false;
+	bool ha = die_type(&a->die, &at), hb = die_type(&b->die, &bt);
+	if (ha != hb)
+		return false;
+	if (!ha)
+		return true;
+	type_spell(&at, ta, sizeof(ta));
+	type_spell(&bt, tb, sizeof(tb));
+	return strcmp(ta, tb) == 0;
+}
+
+/* Whether struct o starts with every member of header t. */
+static bool starts_like(struct dt_session *s, Dwarf_Die *t, Dwarf_Die *o)
+{
+	struct die_children a, b;
+	bool more_a = children_first(s, t, &a), more_b = children_first(s, o, &b);
+	unsigned k = 0;
+
+	for (; more_a; more_a = children_next(s, &a)) {
+		if (a.tag != DW_TAG_member)
+			continue;
+		while (more_b && b.tag != DW_TAG_member)
+			more_b = children_next(s, &b);
+		if (!more_b || !same_member(s, &a, &b))
+			return false;
+		k++;
+		more_b = children_next(s, &b);
+	}
+	return k >= PREFIX_MIN;
+}
+
+/* Where struct o's last member starts when it is an array (flexible,
+ * or C's old [1] and [0]): an object may run on past o's size in it. */
+static bool trailing_array(struct dt_session *s, Dwarf_Die *o, uint64_t *start)
+{
+	struct die_children c;
+	Dwarf_Die last, mt;
+	bool any = false;
+	uint64_t end;
+	bool open;
+
+	if (!children_first(s, o, &c))
+		return false;
+	do {
+		if (c.tag == DW_TAG_member) {
+			last = c.die;
+			any = true;
+		}
+	} while (children_next(s, &c));
+	return any && die_type(&last, &mt) && type_peel(&mt, &mt) &&
+	       dwarf_tag(&mt) == DW_TAG_array_type &&
+	       member_extent(&last, &mt, start, &end, &open);
+}
+
+/* Whether struct o (of e) may hold every probe: a whole member of it,
+ * or bytes from its trailing array on (*whole false then). */
+static bool may_hold(struct dt_session *s, const struct embed *e, Dwarf_Die *o,
+		     const struct probe *p, size_t np, bool *whole)
+{
+	uint64_t tail;
+	bool has_tail = trailing_array(s, o, &tail);
+
+	*whole = true;
+	for (size_t i = 0; i < np; i++) {
+		if (fits(s, e, p + i, 1, 0))
+			continue;
+		if (!has_tail || p[i].off < 0 || (uint64_t)p[i].off < tail)
+			return false;
+		*whole = false;
+	}
+	return true;
+}
+
+/* The key header t (peeled) is looked up by: its first members' hash and
+ * how many; false for fewer than PREFIX_MIN. */
+static bool header_key(struct dt_session *s, Dwarf_Die *t, uint64_t *hash,
+		       unsigned *k)
+{
+	struct die_children c;
+
+	*hash = 0;
+	*k = 0;
+	if (!children_first(s, t, &c))
+		return false;
+	do {
+		if (c.tag != DW_TAG_member)
+			continue;
+		*hash = member_key(s, &c, *hash);
+		++*k;
+	} while (*k < PREFIX_MAX && children_next(s, &c));
+	return *k >= PREFIX_MIN;
+}
+
+/* The structs other than header t (name, size) that start with all its
+ * members and may hold every probe: into found[] (at most max; the count
+ * may be more), *whole when the one found reads whole members of it. */
+static size_t find_starting_like(struct dt_session *s,
+				 const struct container_index *ix, Dwarf_Die *t,
+				 const char *name, uint64_t size,
+				 const struct probe *p, size_t np,
+				 struct embed *found, size_t max, bool *whole)
+{
+	uint64_t hash;
+	unsigned k;
+	size_t n = 0;
+
+	if (dwarf_tag(t) == DW_TAG_union_type || !header_key(s, t, &hash, &k))
+		return 0;
+	size_t i = AT_OR_BELOW(ix->np, j, ix->pv[j].hash < hash ||
+			       (ix->pv[j].hash == hash && ix->pv[j].k < k) ? 0 : 1, 0);
+	for (; n <= max && i < ix->np && ix->pv[i].hash == hash && ix->pv[i].k == k; i++) {
+		const struct prefix *c = &ix->pv[i];
+		struct embed e = { .inner = name, .inner_size = size, .outer = c->outer,
+				   .outer_size = c->outer_size,
+				   .outer_die = c->outer_die };
+		Dwarf_Die o;
+		bool w;
+		if ((c->outer == name && c->outer_size == size) ||
+		    !session_offdie(s, c->outer_die, &o) ||
+		    !may_hold(s, &e, &o, p, np, &w) || !starts_like(s, t, &o))
+			continue;
+		if (n < max)
+			found[n] = e;
+		*whole = w && !n;
+		n++;
+	}
+	return n;
+}
+
+/* No struct embeds header t: the one struct that starts like it and
+ * holds the probes, else bad_offset naming those that do. */
+static enum dt_reason starting_like_member_at(struct dt_session *s,
+					      const struct container_index *ix,
+					      Dwarf_Die *t, const char *name,
+					      uint64_t size, const struct probe *p,
+					      size_t np, const struct access *acc,
+					      struct type_hit *out, char *why,
+					      size_t why_len)
+{
+	struct embed found[MAX_HITS];
+	long long off = (long long)p[0].off;
+	bool whole = false;
+	size_t n = find_starting_like(s, ix, t, name, size, p, np, found, MAX_HITS,
+				      &whole);
+	Dwarf_Die outer;
+
+	if (n == 0) {
+		snprintf(why, why_len, "no struct embeds %s at %+lld, nor starts like it",
+			 name, off);
+		return DT_BAD_OFFSET;
+	}
+	if (n > 1) {
+		int w = n > MAX_HITS ?
+			snprintf(why, why_len, "more than %d structs start like %s:",
+				 MAX_HITS, name) :
+			snprintf(why, why_len, "%zu structs start like %s:", n, name);
+		for (size_t i = 0; i < n && i < MAX_HITS && w > 0 && (size_t)w < why_len; i++)
+			w += snprintf(why + w, why_len - (size_t)w, " %s%+lld",
+				      found[i].outer, off);
+		return DT_BAD_OFFSET;
+	}
+	if (!whole) {	/* its trailing array's bytes, which it does not type */
+		snprintf(why, why_len, "%s starts like %s and may hold %+lld in "
+			 "its trailing array", found[0].outer, name, off);
+		return DT_BAD_OFFSET;
+	}
+	if (!session_offdie(s, found[0].outer_die, &outer))
+		return DT_BAD_OFFSET;
+	snprintf(why, why_len, "a %s used at %+lld: %s starts like it, the one "
+		 "struct that does with a member there", name, off, found[0].outer);
+	return type_member_at(s, &outer, NULL, off, acc, out);
+}
+
 enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 				   const struct probe *probes, size_t nprobes,
 				   const struct access *acc,
@@ -424,11 +697,9 @@ enum dt_reason container_member_at(struct dt_session *s, Dwarf_Die *pointee,
 		return DT_BAD_OFFSET;
 	size_t n = find(s, ix, name, size, probes, nprobes, 0, hits, hit_off,
 			0, MAX_HITS, 0);
-	if (n == 0) {
-		snprintf(why, why_len, "no struct embeds %s at %+lld", name,
-			 (long long)off);
-		return DT_BAD_OFFSET;
-	}
+	if (n == 0)
+		return starting_like_member_at(s, ix, &peeled, name, size, probes,
+					       nprobes, acc, out, why, why_len);
 	if (n > 1) {
 		int w = n > MAX_HITS ?
 			snprintf(why, why_len, "more than %d containers fit:", MAX_HITS) :
