@@ -686,9 +686,11 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 		objects_facts_of(r, (uint32_t)(t - r->types), &p->objects);
 	p->addresses_cover = t->addressed * 2 >= t->c.samples[0] && t->addressed;
 	/* no sharing is said only from samples whose process and thread
-	 * the objects kept, on objects no crowd of threads touched */
+	 * the objects kept, on objects no crowd of threads touched and none
+	 * two threads touched too seldom to tell whether at once */
 	p->addresses_refute = p->objects.tracked * 10 >= t->c.samples[0] * 9 &&
-			      p->objects.tracked && !p->objects.crowded;
+			      p->objects.tracked && !p->objects.crowded &&
+			      !p->objects.unsure;
 	p->verdict = cs->why_not ? cs->why_not : system_type(t, cs);
 	p->refused = p->verdict != NULL;
 	if (p->refused)
@@ -746,6 +748,12 @@ static int plan_make(struct plan *p, const struct dt_report *r,
 	count_lines(p, uoff, &p->lines_after, &p->shared_after);
 	if (!p->lines_before) {
 		p->verdict = "no member has 0.5% of its samples";
+		p->refused = true;
+	} else if (p->suspected && p->objects.unsure) {
+		p->verdict = "threads share an object of it, one writing, sampled "
+			     "too seldom there\n *   to tell whether at once (false "
+			     "sharing suspected): no change until more\n *   samples a "
+			     "second (perf record -F 20000) or a longer run confirm or refute it";
 		p->refused = true;
 	} else if (p->suspected) {
 		p->verdict = "threads may share its objects (false sharing suspected, "
@@ -840,7 +848,7 @@ static void print_header(FILE *f, const struct dt_report *r, const struct plan *
 		fprintf(f, " * defined in %s\n", cs->decl_file);
 	if (p->verdict) {
 		fprintf(f, " * %s%s\n", p->refused ? "not reordered: " : "", p->verdict);
-		if (p->suspected) {
+		if (p->suspected && !p->objects.unsure) {
 			char table[300];
 			snprintf(table, sizeof(table), "advise=%s", t->name);
 			report_confirm_hint(f, " *   ", table);

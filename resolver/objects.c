@@ -30,6 +30,9 @@ struct object_thread {
 	int32_t tid;
 	bool timed;
 	bool wrote;
+	uint32_t near, far;		/* its consecutive samples on it
+					 * within a window of each other, or
+					 * not (reallines.c's left_line) */
 	uint64_t last, last_write;	/* ns */
 	int64_t last_offset;		/* of its last access, at last */
 };
@@ -50,6 +53,9 @@ struct object_seen {
 	uint32_t met;			/* samples where two threads met
 					 * within the window, one writing */
 	bool crowded;			/* more threads than kept */
+	bool unsure;			/* two threads, one writing, that did
+					 * not meet, sampled too thinly to
+					 * say they were not there at once */
 	uint64_t samples;
 	uint64_t tracked;		/* of them, with their thread kept */
 	struct object_thread t[OBJ_THREADS];
@@ -181,9 +187,14 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		me = &ob->t[ob->n++];
 		*me = (struct object_thread){ .tid = tid, .timed = timed,
 					      .last_offset = ans->offset };
-	} else if (me->timed && timed && me->last_offset != ans->offset &&
-		   within(smp->time, me->last, CO_WINDOW_NS)) {
-		err = pair_add(o, ti, me->last_offset, ans->offset);
+	} else if (me->timed && timed) {
+		if (me->last_offset != ans->offset &&
+		    within(smp->time, me->last, CO_WINDOW_NS))
+			err = pair_add(o, ti, me->last_offset, ans->offset);
+		if (within(smp->time, me->last, r->window))
+			me->near++;
+		else
+			me->far++;
 	}
 	ob->tracked++;
 	me->last_offset = ans->offset;
@@ -194,16 +205,21 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 			me->last_write = smp->time;
 	}
 	me->wrote |= wrote;
-	for (unsigned i = 0; me->timed && i < ob->n; i++) {
+	bool met = false, unsure = false;
+	for (unsigned i = 0; i < ob->n && !met; i++) {
 		const struct object_thread *x = &ob->t[i];
-		if (x == me || !x->timed)	/* the object is of one process */
+		if (x == me || !(wrote || x->wrote))	/* (of one process) */
 			continue;
-		if ((wrote && within(smp->time, x->last, r->window)) ||
-		    (x->wrote && within(smp->time, x->last_write, r->window))) {
-			ob->met++;
-			break;
-		}
+		met = me->timed && x->timed &&
+		      ((wrote && within(smp->time, x->last, r->window)) ||
+		       (x->wrote && within(smp->time, x->last_write, r->window)));
+		/* x had left it, if its samples there were dense */
+		unsure |= !met && !(me->timed && x->timed && smp->time >= x->last &&
+				    !within(smp->time, x->last, r->window) &&
+				    x->near >= 2 && x->near > x->far);
 	}
+	ob->met += met;
+	ob->unsure |= unsure && !met;
 	return err;
 }
 
@@ -232,6 +248,7 @@ static void facts_add(struct object_facts *t, const struct object_seen *ob)
 		     ob->met * 100 >= ob->samples * OBJECT_MEETING_PERCENT;
 	t->several += ob->n > 1 || ob->crowded;
 	t->crowded += ob->crowded;
+	t->unsure += ob->unsure;
 	t->tracked += ob->tracked;
 	for (unsigned k = 0; k < OBJECT_HOTTEST; k++) {
 		if (ob->samples <= t->hot_samples[k])

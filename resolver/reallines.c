@@ -10,6 +10,14 @@
  * Each thread keeps only its last access and its last write in the line:
  * enough to tell, sample by sample, what it did within the window, and a
  * line stays a few hundred bytes however many fields its threads touch.
+ *
+ * Not meeting is evidence only where the samples are dense: a thread
+ * that comes to a line another one left more than a window ago met it
+ * not only when the other one's samples there were closer than a window
+ * to each other (it was working there, and stopped: a hand-over).  A
+ * mutex every thread takes now and then, sampled there twice in a
+ * second, meets nothing in the samples and is shared all the same: such
+ * a line is marked unsure, never refuted.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +38,9 @@ struct line_thread {
 	int32_t tid;
 	bool timed;			/* all its samples here had times */
 	bool wrote;
+	uint32_t near, far;		/* its own consecutive samples here
+					 * within a window of each other, or
+					 * not */
 	struct line_access last, last_write;
 };
 
@@ -120,16 +131,29 @@ static unsigned meets(const struct line_access *a, bool wrote,
 	return kind;
 }
 
+/* Whether thread o had left the line when a came: no sample of it in the
+ * window before a, though its samples there were mostly within a window
+ * of each other (dense enough that its absence says so). */
+static bool left_line(const struct line_access *a, const struct line_thread *o,
+		      bool timed, uint64_t window)
+{
+	return timed && o->timed && a->time >= o->last.time &&
+	       !within(a->time, o->last.time, window) &&
+	       o->near >= 2 && o->near > o->far;
+}
+
+/* kind: REAL_LINE_*; a meeting sample counts when FALSE or TRUE is in it. */
 static void note_meeting(struct real_lines *rl, struct real_line *l,
 			 const struct line_access *a, unsigned kind)
 {
 	int64_t line_start = a->offset - a->byte;
+	uint32_t met = (kind & (REAL_LINE_FALSE | REAL_LINE_TRUE)) != 0;
 
 	for (unsigned i = 0; i < l->nmeetings; i++) {
 		struct line_meeting *m = &l->m[i];
 		if (m->ti == a->ti && m->line_start == line_start) {
 			m->kind |= (uint8_t)kind;
-			m->samples++;
+			m->samples += met;
 			return;
 		}
 	}
@@ -138,7 +162,7 @@ static void note_meeting(struct real_lines *rl, struct real_line *l,
 		return;
 	}
 	l->m[l->nmeetings++] = (struct line_meeting){
-		.ti = a->ti, .kind = (uint8_t)kind, .samples = 1,
+		.ti = a->ti, .kind = (uint8_t)kind, .samples = met,
 		.line_start = line_start, .offset = a->offset };
 }
 
@@ -177,13 +201,22 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 	if (!me) {
 		me = &l->t[l->nthreads++];
 		*me = (struct line_thread){ .tid = smp->tid, .timed = timed };
+	} else if (timed && me->timed) {
+		if (within(a.time, me->last.time, window))
+			me->near++;
+		else
+			me->far++;
 	}
 	me->timed &= timed;
 	unsigned kind = 0;
-	for (unsigned i = 0; me->timed && i < l->nthreads; i++) {
+	for (unsigned i = 0; i < l->nthreads; i++) {
 		const struct line_thread *o = &l->t[i];
-		if (o != me && o->timed)	/* the line is of one process */
-			kind |= meets(&a, wrote, o, window);
+		if (o == me || !(wrote || o->wrote))
+			continue;	/* (the line is of one process) */
+		unsigned k = me->timed && o->timed ? meets(&a, wrote, o, window) : 0;
+		if (!k && !left_line(&a, o, me->timed, window))
+			k = REAL_LINE_UNSURE;
+		kind |= k;
 	}
 	if (kind)
 		note_meeting(rl, l, &a, kind);

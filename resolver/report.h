@@ -118,6 +118,10 @@ struct object_facts {
 	uint64_t tracked;		/* samples on them whose process and
 					 * thread are known and kept: what
 					 * may say no thread shares them */
+	uint64_t unsure;		/* touched by two threads, one
+					 * writing, that never met, sampled
+					 * too thinly to say they were not
+					 * there at once */
 	uint64_t hot_base[OBJECT_HOTTEST], hot_samples[OBJECT_HOTTEST];
 };
 /* Samples past the objects' table, and pairs past the co-access one. */
@@ -144,7 +148,11 @@ bool report_bitfield_run_undecided(const struct type_row *t, const struct dt_lay
 
 /* ---- reallines.c ---- */
 struct real_lines;
-enum { REAL_LINE_FALSE = 1, REAL_LINE_TRUE = 2 };
+/* REAL_LINE_UNSURE: two threads, one writing, touched the line with
+ * no meeting seen, but too few samples to say they were not there at
+ * once (a thread sampled there less often than once a window, or
+ * without times): not a meeting, and no refutation either. */
+enum { REAL_LINE_FALSE = 1, REAL_LINE_TRUE = 2, REAL_LINE_UNSURE = 4 };
 /* Count one addressed sample (type row ti, offset into it) of thread
  * smp->tid of process pid in its real line: *rl made on first use.  1
  * when its meetings are seen, 0 when the sample is past the table's or
@@ -153,7 +161,8 @@ int real_lines_add(struct real_lines **rl, uint32_t ti, int64_t offset,
 		   const struct dt_answer *ans, const struct dt_sample *smp,
 		   int32_t pid, uint64_t window);
 /* Each real line's meetings, by the meeting samples' type row and
- * offset: their kind (REAL_LINE_*) and how many samples met. */
+ * offset: their kind (REAL_LINE_*) and how many samples met (0 for a
+ * line only REAL_LINE_UNSURE). */
 void real_lines_meetings(const struct real_lines *rl,
 			 void (*fn)(void *arg, uint64_t line, uint32_t ti,
 				    int64_t offset, unsigned kind, uint64_t samples),

@@ -179,6 +179,8 @@ struct group {
 	uint64_t met_samples;		/* samples that met another thread */
 	uint64_t last_line;		/* real line + 1 last counted */
 	bool refuted;			/* flags the real lines refute */
+	bool unsure;			/* a real line two threads touched,
+					 * sampled too thinly to refute */
 };
 
 
@@ -291,7 +293,10 @@ static void add_meeting(void *arg, uint64_t line, uint32_t ti, int64_t offset,
 
 	if (gi == c->ng)
 		return;
-	c->g[gi].met |= kind;
+	c->g[gi].unsure |= (kind & REAL_LINE_UNSURE) != 0;
+	if (!samples)
+		return;		/* unsure only: no meeting */
+	c->g[gi].met |= kind & (FLAG_FALSE | FLAG_TRUE);
 	c->g[gi].met_samples += samples;
 	if (c->g[gi].last_line != line + 1) {	/* lines come in order */
 		c->g[gi].last_line = line + 1;
@@ -382,7 +387,7 @@ static void cpus_text(const struct touch *t, char *buf, size_t len)
 static void print_human(FILE *f, const struct dt_report *r,
 			const struct touch *v, const struct group *g, size_t ng)
 {
-	size_t shared = 0, confirmed = 0, suspected = 0, refuted = 0;
+	size_t shared = 0, confirmed = 0, suspected = 0, refuted = 0, thin = 0;
 	char label[512], cpus[256];
 	struct object_facts *objs = r->objects && r->ntypes ?
 				    calloc(r->ntypes, sizeof(*objs)) : NULL;
@@ -396,6 +401,7 @@ static void print_human(FILE *f, const struct dt_report *r,
 		if (shown_flags(&g[i], &ev)) {
 			confirmed += g[i].confirmed != 0;
 			suspected += !g[i].confirmed && !g[i].refuted;
+			thin += !g[i].confirmed && !g[i].refuted && g[i].unsure;
 			refuted += g[i].refuted;
 		}
 	}
@@ -406,20 +412,26 @@ static void print_human(FILE *f, const struct dt_report *r,
 	if (r->any_addr)
 		fprintf(f, "# data addresses: a flag is confirmed when two threads met in one real\n"
 			"# line within %.3g ms, refuted when addresses cover the line's accesses\n"
-			"# and they never did\n", (double)r->window / 1e6);
+			"# and they never did, sampled there densely enough to show it\n",
+			(double)r->window / 1e6);
 	else
 		fputs("# no data addresses: a flag can only be suspected\n", f);
-	if (suspected) {
+	if (suspected > thin) {
 		fputs("# a suspected flag may be threads touching different objects; to confirm\n"
 		      "# or refute it:\n", f);
 		report_confirm_hint(f, "#   ", "sharing");
 	}
+	if (thin)
+		fprintf(f, "# %zu suspected with addresses: two threads in one real line, one writing,\n"
+			"# sampled there too seldom to tell whether at once; more samples a second\n"
+			"# (perf record -F 20000) or a longer run may confirm or refute them\n", thin);
 	if (r->sharing_lost)
 		fprintf(f, "# %" PRIu64 " samples left out of this table: out of memory\n",
 			r->sharing_lost);
 	if (r->sharing && real_lines_untracked(r->sharing->lines))
-		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table:"
-			" their meetings not seen\n", real_lines_untracked(r->sharing->lines));
+		fprintf(f, "# %" PRIu64 " addressed samples past the real-line table or a"
+			" line's four threads:\n# their meetings not seen\n",
+			real_lines_untracked(r->sharing->lines));
 	if (r->sharing && real_lines_meetings_lost(r->sharing->lines))
 		fprintf(f, "# %" PRIu64 " meetings past a real line's room: no flag refuted\n",
 			real_lines_meetings_lost(r->sharing->lines));
@@ -579,7 +591,7 @@ struct sharing_view *sharing_view_new(const struct dt_report *r)
 	bool all_met_seen = !real_lines_meetings_lost(sh->lines);
 	for (size_t i = 0; i < sv->ng; i++)
 		sv->g[i].refuted = sv->g[i].flags && !sv->g[i].confirmed && all_met_seen &&
-				   addresses_cover(sv->v, &sv->g[i]);
+				   !sv->g[i].unsure && addresses_cover(sv->v, &sv->g[i]);
 	return sv;
 }
 

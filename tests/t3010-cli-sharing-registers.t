@@ -5,8 +5,9 @@
 # it charges.  The addresses grade the sharing flags: two threads writing
 # and reading one object are confirmed false sharing, two threads on
 # objects of their own are refuted, one object used by two threads one
-# after the other is refuted by the window; the advice pads only what is
-# confirmed.  Every computed address is checked against execution: the
+# after the other is refuted by the window, one object two threads use
+# all the time but are seldom sampled on is never refuted; the advice
+# pads only what is confirmed.  Every computed address is checked against execution: the
 # objects the program printed, and gdb stepping the real instructions.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
@@ -20,6 +21,10 @@ for m in threads private turns; do
 		./ps $m 300000000 >$m.objects 2>>rec.err ||
 		dt_skip_all "perf record --user-regs failed: $(head -n 1 rec.err)"
 done
+# about 40 us of work a round: a few samples a second on the shared line
+perf record -q -N -e cpu-clock --user-regs -o seldom.data -- ./ps seldom 30000 \
+	>seldom.objects 2>>rec.err ||
+	dt_skip_all "perf record --user-regs failed: $(head -n 1 rec.err)"
 # without address randomisation both processes have stats at one address
 perf record -q -N -e cpu-clock --user-regs -o procs.data -- \
 	setarch -R sh -c './ps write 300000000 & ./ps read 300000000; wait' >procs.objects 2>>rec.err ||
@@ -64,6 +69,16 @@ dt_test 'one object, two threads one after the other: refuted by the window' '
 	dt_show turns.share turns-wide.share
 '
 
+dt_test 'one object two threads share, seldom sampled there: never refuted' '
+	through seldom --aggregate=sharing >seldom.share 2>&1 &&
+	grep -q "^struct stats, cache line 0 .*, 2 threads: false sharing, \(suspected\|confirmed (1 real line)\)$" seldom.share &&
+	! grep -q ", refuted$" seldom.share &&
+	through seldom --aggregate=advise=stats >seldom.adv 2>&1 &&
+	{ grep -q "confirmed (1 real line)$" seldom.share ||
+	  { grep -q "^# 1 suspected with addresses: two threads in one real line" seldom.share &&
+	    grep -q "sampled too seldom there" seldom.adv; }; } ||
+	dt_show seldom.share seldom.adv
+'
 dt_test 'two processes with registers, one address: nothing flagged, two objects' '
 	through procs --aggregate=sharing >procs.share 2>procs.err &&
 	test $(sort -u procs.objects | wc -l) = 1 &&
