@@ -1,15 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # dtprof on real programs nobody wrote for its tests, checked by
-# execution: Debian's lua5.4 and zstd (apt-get source, built -O2 -g) and
-# perf itself (linux-source-6.1, as make bench builds it), each run on a
+# execution: Debian's lua5.4, zstd, sqlite3 and memcached (apt-get
+# source, built -O2 -g) and perf itself (linux-source-6.1, as make bench
+# builds it), each run on a
 # workload of its own under perf record -e cpu-clock --user-regs
 # -k CLOCK_MONOTONIC, with tests/malloclog.so logging every heap block.
 # dtresolve names each sample's type and computes its data address from
 # the registers; tests/heap-oracle.py checks every typed answer whose
 # address lies in a live heap block: the object claimed must lie inside
 # that block.  Prints one row per program, then each program's five
-# largest reasons for samples left unnamed, with their hottest function.
+# largest reasons for samples left unnamed, with their hottest function,
+# and writes its 30 hottest typed rows (bench/spot-rows.py) to
+# NAME.spot.md for the spot check by hand.
 #   accuracy-real.sh BUILD WORKDIR
 set -eu
 build=$1 work=$2
@@ -29,7 +32,7 @@ sources() {	# sources PACKAGE...: apt-get source, once
 			{ echo "accuracy-real: apt-get source $p failed" >&2; exit 1; }
 	done
 }
-sources lua5.4 libzstd
+sources lua5.4 libzstd sqlite3 memcached
 lua_dir=$(ls -d src/lua5.4-*/src | head -n 1)
 if [ ! -x "$lua_dir/lua" ]; then
 	# Debian's Makefile needs libtool; the interpreter is its .c files
@@ -40,6 +43,22 @@ fi
 zstd_dir=$(ls -d src/libzstd-*/programs | head -n 1)
 [ -x "$zstd_dir/zstd" ] ||
 	make -s -C "$zstd_dir" zstd CFLAGS="-O2 -g" -j"$(nproc)" >zstd-build.log 2>&1
+sqlite_dir=$(ls -d src/sqlite3-*/ | head -n 1)
+if [ ! -x "$sqlite_dir/sqlite3" ]; then
+	# the amalgamation is made by tclsh; the shell is two files
+	sh "$src/contrib/install-deps.sh" --if-missing tcl8.6
+	(cd "$sqlite_dir" && ./configure -q --disable-tcl >../../sqlite-build.log 2>&1 &&
+		make sqlite3.c shell.c >>../../sqlite-build.log 2>&1 &&
+		gcc -O2 -g -o sqlite3 shell.c sqlite3.c -lm) ||
+		{ echo "accuracy-real: building sqlite3 failed: sqlite-build.log" >&2; exit 1; }
+fi
+mc_dir=$(ls -d src/memcached-*/ | head -n 1)
+if [ ! -x "$mc_dir/memcached" ]; then
+	sh "$src/contrib/install-deps.sh" --if-missing libevent-dev
+	(cd "$mc_dir" && ./configure -q CFLAGS="-O2 -g" >../../memcached-build.log 2>&1 &&
+		make -j"$(nproc)" memcached >>../../memcached-build.log 2>&1) ||
+		{ echo "accuracy-real: building memcached failed: memcached-build.log" >&2; exit 1; }
+fi
 realperf=$(sh "$src/bench/real-binary.sh" "$build/bench")
 gcc -O2 -shared -fPIC -o malloclog.so "$src/tests/malloclog.c" -ldl
 
@@ -59,6 +78,20 @@ record() {	# record NAME COMMAND...: NAME.data and NAME.mlog
 }
 record lua "$lua_dir/lua" "$src/bench/real/tables.lua"
 record zstd "$zstd_dir/zstd" -q -f -T2 -10 text.in -o /dev/null
+rm -f sqlite.db
+record sqlite "$sqlite_dir/sqlite3" sqlite.db ".read $src/bench/real/workload.sql"
+# memcached: four server threads, four client connections for 5 s; it
+# ends (and flushes its heap log) on SIGINT
+port=$((20000 + $$ % 20000))
+rm -f memcached.pid
+record memcached "$mc_dir/memcached" -u root -U 0 -l 127.0.0.1 -p "$port" -t 4 \
+	-P "$PWD/memcached.pid" &
+rec=$!
+for _ in $(seq 50); do [ -s memcached.pid ] && break; sleep 0.1; done
+python3 "$src/bench/real/memcache-load.py" "$port" 5 ||
+	echo "accuracy-real: the memcached workload failed" >&2
+kill -INT "$(cat memcached.pid)" 2>/dev/null || true
+wait "$rec" || true
 record perf-report sh -c "for i in 1 2 3; do
 	'$realperf' report -i report.in.data --stdio --sort sym,dso >/dev/null 2>&1; done"
 
@@ -100,6 +133,9 @@ check() {	# check NAME BINARY: the table row, and NAME.reasons
 			if (f[k] > best[a[1]]) { best[a[1]] = f[k]; where[a[1]] = a[2] } }
 		   for (r in n) printf "%d\t%s\t%s (%d)\n", n[r], r, where[r], best[r] }' \
 		"$name.own" | sort -rn | head -n 5 >"$name.reasons"
+	# the hottest typed rows, laid out for the spot check by hand
+	python3 "$src/bench/spot-rows.py" "$name.json" "$bin" 30 >"$name.spot.md" ||
+		echo "accuracy-real: no spot-check rows for $name" >&2
 }
 
 echo "real programs, checked by execution (accuracy-real.sh)"
@@ -108,6 +144,8 @@ echo "| program      | samples | typed by dtprof  | perf 6.12     | in heap | ri
 echo "|--------------|---------|------------------|---------------|---------|--------|-------|"
 check lua "$lua_dir/lua"
 check zstd "$zstd_dir/zstd"
+check sqlite "$sqlite_dir/sqlite3"
+check memcached "$mc_dir/memcached"
 check perf-report "$realperf"
 echo
 echo "samples: the program's own binary's; typed: named a type with a size"
@@ -115,8 +153,12 @@ echo "(not a pseudo type, not a miss); perf 6.12: rows of perf report -s type"
 echo "on the same perf.data; in heap: typed answers whose data address (from"
 echo "the registers) lies in a heap block live at the sample; right and wrong:"
 echo "the object claimed inside that block, or not (heap-oracle.py)."
-for name in lua zstd perf-report; do
+for name in lua zstd sqlite memcached perf-report; do
 	echo
 	echo "$name: the largest reasons left unnamed (samples, reason, hottest function)"
 	sed 's/^/  /' "$name.reasons"
 done
+echo
+echo "the 30 hottest typed rows of each, to judge by hand (doc/ACCURACY.md):"
+echo "  $work/NAME.spot.md"
+
