@@ -747,10 +747,17 @@ static enum dt_reason static_var_attribute(struct dt_session *s, Dwarf_Die *var,
 	struct type_hit th;
 	Dwarf_Die type;
 
-	ans->var = session_intern(s, dwarf_diename(var));
+	uint64_t size;
+
 	if (step && (!die_type(var, &type) ||
 		     !type_in_array_of_step(s, &type, off, step)))
 		return DT_NO_VAR;	/* addr + some steps: not in an array */
+	/* a step from its last element leaves it: the base is likely the
+	 * next variable's less an element ("lea tokens-8(%rip),%r13" for
+	 * tokens[i - 1], i from 1), not this one's */
+	if (step && type_byte_size(&type, &size) && off + step > size)
+		return DT_NO_VAR;
+	ans->var = session_intern(s, dwarf_diename(var));
 	enum dt_reason r = var_member_at(s, var, off, acc, &th);
 	if (r == DT_OK)
 		answer_take(ans, &th);

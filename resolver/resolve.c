@@ -430,6 +430,16 @@ static bool initial_exec_offset(struct dt_session *s, uint64_t pc, int reg,
 	return true;
 }
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* The static address an operand's registers hold: the base's, else the
  * index's when scaled by 1 ("(%rdx,%rax,1)", rax the address; "ldr w0,
  * [x1, x0]", x1 this CPU's per-CPU offset and x0 a per-CPU variable's
@@ -438,10 +448,24 @@ static bool operand_address(struct dt_session *s, uint64_t pc,
 			    const struct dt_mem_op *op, uint64_t *addr,
 			    uint64_t *step)
 {
-	if (track_address(s, pc, op->base, addr, step) && *addr != DT_PERCPU_OFFSET)
-		return true;
-	return op->index >= 0 && op->scale == 1 &&
-	       track_address(s, pc, op->index, addr, step);
+	/* the other register's unknown part moves the address too, by
+	 * multiples of its scale times what it is proven a multiple of (not
+	 * when it holds an address itself: a per-CPU offset, or the base) */
+	uint64_t other = 0, a2, s2;
+
+	if (track_address(s, pc, op->base, addr, step) && *addr != DT_PERCPU_OFFSET) {
+		if (op->index >= 0 && !track_address(s, pc, op->index, &a2, &s2))
+			other = (uint64_t)op->scale * track_multiple_of(s, pc, op->index);
+	} else if (op->index >= 0 && op->scale == 1 &&
+		   track_address(s, pc, op->index, addr, step)) {
+		if (op->base >= 0 && !track_address(s, pc, op->base, &a2, &s2))
+			other = track_multiple_of(s, pc, op->base);
+	} else {
+		return false;
+	}
+	if (other)
+		*step = *step ? gcd_u64(*step, other) : other;
+	return true;
 }
 
 /* A pointer-sized load's value, dereferenced next in its block before
@@ -570,6 +594,7 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	    (__builtin_mul_overflow(index_c, (int64_t)op.scale, &moved) ||
 	     __builtin_add_overflow(ans->disp, moved, &ans->disp)))
 		return DT_BAD_OFFSET;	/* a corrupt or fuzzed constant */
+	int64_t disp = ans->disp;	/* with the index's constant part */
 	ans->reg = op.base;
 	/* the index's unknown part moves the base by multiples of stride */
 	uint64_t stride = op.index < 0 ? 0 :
@@ -594,19 +619,19 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	uint64_t base_addr, step;
 	if (operand_address(s, ans->pc, &op, &base_addr, &step)) {
 		if (percpu_ptr)	/* the variable's offset in the per-CPU area */
-			return percpu_attribute(s, ans->pc, base_addr + (uint64_t)op.disp,
+			return percpu_attribute(s, ans->pc, base_addr + (uint64_t)disp,
 						step, &acc, ans);
 		/* __tls_get_addr's result (general- and local-dynamic), or
 		 * an initial-exec offset added to the thread pointer */
 		if (base_addr - DT_TLS_BLOCK < DT_THREAD_POINTER_SPAN && !step)
 			return tls_block_attribute(s, ans->pc, base_addr - DT_TLS_BLOCK +
-						   (uint64_t)op.disp, &acc, ans);
+						   (uint64_t)disp, &acc, ans);
 		if (base_addr - DT_THREAD_POINTER < DT_THREAD_POINTER_SPAN)
 			return tls_attribute(s, ans->pc,
-					     (int64_t)(base_addr - DT_THREAD_POINTER) + op.disp,
+					     (int64_t)(base_addr - DT_THREAD_POINTER) + disp,
 					     step, &acc, ans);
 		enum dt_reason g = global_attribute(s, ans->pc,
-						    base_addr + (uint64_t)op.disp,
+						    base_addr + (uint64_t)disp,
 						    step, &acc, ans);
 		if (g == DT_OK)
 			return g;

@@ -173,4 +173,14 @@ for cc in $(dt_cc_list); do
 		test \$(grep -c 'indexing every unit' trace) = $walks || dt_show tls.insn got trace
 	"
 done
+
+# gcc's biased base for tokens[i]: the address in regs, the index moving it
+gcc -O2 -g -o biased "$DT_SRC/tests/fixtures/biased-base.c"
+"$DTINSNS" biased init_tokens | grep '(%rsi,%rcx,8)' >biased.insn
+dt_test 'a biased base register in the array before: no member of it' "
+	test \$(wc -l <biased.insn) = 1 &&
+	objdump -d biased | grep -q 'lea .*<regs+0x38>' &&
+	cut -f1 biased.insn | '$DTRESOLVE' -v -e biased >got &&
+	test -s got && ! grep -q 'struct reg' got || dt_show biased.insn got
+"
 dt_done
