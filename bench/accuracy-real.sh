@@ -3,16 +3,19 @@
 # dtprof on real programs nobody wrote for its tests, checked by
 # execution: Debian's lua5.4, zstd, sqlite3 and memcached (apt-get
 # source, built -O2 -g) and perf itself (linux-source-6.1, as make bench
-# builds it), each run on a
-# workload of its own under perf record -e cpu-clock --user-regs
-# -k CLOCK_MONOTONIC, with tests/malloclog.so logging every heap block.
-# dtresolve names each sample's type and computes its data address from
-# the registers; tests/heap-oracle.py checks every typed answer whose
-# address lies in a live heap block: the object claimed must lie inside
-# that block.  Prints one row per program, then each program's five
-# largest reasons for samples left unnamed, with their hottest function,
-# and writes its 30 hottest typed rows (bench/spot-rows.py) to
-# NAME.spot.md for the spot check by hand.
+# builds it), each run on a workload of its own under perf record -e
+# cpu-clock --user-regs -k CLOCK_MONOTONIC, with tests/malloclog.so
+# logging every heap block.  dtresolve names each sample's type and
+# computes its data address from the registers; tests/heap-oracle.py
+# checks every typed answer whose address lies in a live heap block or a
+# static variable of the binary: the object claimed must lie inside it.
+# Prints one row per program, then each program's five largest reasons
+# for samples left unnamed, with their hottest function, and writes its
+# 30 hottest typed rows (bench/spot-rows.py) to NAME.spot.md for the
+# spot check by hand.  Then every executed instruction of smaller runs
+# of the first four under valgrind's lackey: tests/malloclog.so's marks
+# put the heap events in place among the accesses, and heap-oracle.py
+# --lackey checks each typed answer against every access it made.
 #   accuracy-real.sh BUILD WORKDIR
 set -eu
 build=$1 work=$2
@@ -124,8 +127,9 @@ check() {	# check NAME BINARY: the table row, and NAME.reasons
 		p612_col="not installed"
 	fi
 	echo "$oracle" | awk -v n="$name" -v own="$own" -v t="$typed" -v p="$p612_col" '{
-		printf "| %-12s | %7d | %6d (%5.1f%%) | %-13s | %6d | %6d | %5d |\n",
-			n, own, t, own ? 100 * t / own : 0, p, $6, $8, $10 }'
+		printf "| %-12s | %7d | %6d (%5.1f%%) | %-13s | %7d | %7d | %6d | %5d |\n",
+			n, own, t, own ? 100 * t / own : 0, p, $6, $12, $8, $10
+		if ($14) printf "%s %d\n", n, $14 >"punned.txt" }'
 	# reasons: count, and the function with most of them
 	awk -F'\t' '{ r = $2; sub(/.*"reason":"/, "", r); sub(/".*/, "", r)
 		if (r == "ok") next; n[r]++; f[r "\t" $1]++ }
@@ -138,10 +142,41 @@ check() {	# check NAME BINARY: the table row, and NAME.reasons
 		echo "accuracy-real: no spot-check rows for $name" >&2
 }
 
+# --- every executed instruction, under valgrind's lackey (small runs) ---
+lackey() {	# lackey NAME BINARY ARG...: NAME.lackey, the oracle's line
+	name=$1 bin=$(realpath "$2")
+	shift 2
+	rm -f "$name.lk.mlog"
+	env MALLOCLOG="$PWD/$name.lk.mlog" MALLOCLOG_MARKS=1 LD_PRELOAD="$PWD/malloclog.so" \
+		valgrind --tool=lackey --trace-mem=yes --log-file="$PWD/$name.trace" "$bin" "$@" \
+		>/dev/null 2>&1 || true
+	python3 "$src/tests/heap-oracle.py" --lackey "$name.lk.mlog" "$name.trace" "$bin" \
+		"$build/dtresolve" >"$name.lackey" 2>"$name.lk.wrong" || true
+	rm -f "$name.trace"	# gigabytes
+}
+sh "$src/contrib/install-deps.sh" --if-missing valgrind
+head -c 50000 text.in >tiny.in
+sed 's/200000/300/' "$src/bench/real/workload.sql" >small.sql
+lackey lua "$lua_dir/lua" "$src/bench/real/tables.lua" 0.001
+lackey zstd "$zstd_dir/zstd" -q -f -3 tiny.in -o /dev/null
+rm -f small.db
+lackey sqlite "$sqlite_dir/sqlite3" small.db ".read small.sql"
+rm -f memcached.pid
+port=$((port + 1))
+lackey memcached "$mc_dir/memcached" -u root -U 0 -l 127.0.0.1 -p "$port" -t 4 \
+	-P "$PWD/memcached.pid" &
+rec=$!
+for _ in $(seq 300); do [ -s memcached.pid ] && break; sleep 0.1; done
+python3 "$src/bench/real/memcache-load.py" "$port" 1 ||
+	echo "accuracy-real: the memcached workload failed under valgrind" >&2
+kill -INT "$(cat memcached.pid)" 2>/dev/null || true
+wait "$rec" || true
+
 echo "real programs, checked by execution (accuracy-real.sh)"
 echo
-echo "| program      | samples | typed by dtprof  | perf 6.12     | in heap | right  | wrong |"
-echo "|--------------|---------|------------------|---------------|---------|--------|-------|"
+rm -f punned.txt
+echo "| program      | samples | typed by dtprof  | perf 6.12     | in heap | statics | right  | wrong |"
+echo "|--------------|---------|------------------|---------------|---------|---------|--------|-------|"
 check lua "$lua_dir/lua"
 check zstd "$zstd_dir/zstd"
 check sqlite "$sqlite_dir/sqlite3"
@@ -151,8 +186,26 @@ echo
 echo "samples: the program's own binary's; typed: named a type with a size"
 echo "(not a pseudo type, not a miss); perf 6.12: rows of perf report -s type"
 echo "on the same perf.data; in heap: typed answers whose data address (from"
-echo "the registers) lies in a heap block live at the sample; right and wrong:"
-echo "the object claimed inside that block, or not (heap-oracle.py)."
+echo "the registers) lies in a heap block live at the sample; statics: in one of"
+echo "the binary's static variables instead; right and wrong: the object claimed"
+echo "inside that block or variable, or not (heap-oracle.py)."
+if [ -s punned.txt ]; then
+	echo "Not counted: answers at the start of a static smaller than the type, which"
+	echo "the program itself takes for one (sqlite's one-byte fakeCursor, a BtCursor):"
+	sed 's/^/  /' punned.txt
+fi
+echo
+echo "every executed instruction, under valgrind's lackey (smaller runs: Lua's"
+echo "workload at 0.001, zstd -3 on 50 kB, 300 rows of SQL, memcached for 1 s;"
+echo "perf is too slow under lackey): instructions of the program that touched one"
+echo "heap block or static of it, typed by dtprof, the object claimed inside it"
+echo
+echo "| program      | executed | typed  | right  | wrong | punned |"
+echo "|--------------|----------|--------|--------|-------|--------|"
+for name in lua zstd sqlite memcached; do
+	awk -v n="$name" '{ printf "| %-12s | %8d | %6d | %6d | %5d | %6d |\n",
+		n, $2, $4, $6, $8, $10 }' "$name.lackey"
+done
 for name in lua zstd sqlite memcached perf-report; do
 	echo
 	echo "$name: the largest reasons left unnamed (samples, reason, hottest function)"

@@ -11,9 +11,27 @@ data address (of BINARY's samples, when given) inside a heap block live
 at the sample's time, the object claimed, type T at the address less the
 offset, sizeof(T) long, must lie inside that block; for a union, the
 member the field goes through (any of them when the field names
-candidates, "{ts.hash|h.alimit}"), its size as pahole reads the DWARF.  Prints one line:
-"answers A addressed D in_heap H right R wrong W", then each wrong answer
+candidates, "{ts.hash|h.alimit}"), its size as pahole reads the DWARF.
+An answer of BINARY whose address is in none is checked the same way
+against BINARY's static variables (its symbol table's data objects,
+placed by the answer's load bias: addr less link_pc).  Prints one line:
+"answers A addressed D in_heap H right R wrong W in_globals G punned P"
+(right and wrong of both; punned: a static smaller than the type claimed
+at its very start, which the program itself takes for one, as sqlite's
+one-byte fakeCursor for a BtCursor), then each wrong and punned answer
 (JSON, with its block) on stderr.  Exit 1 when W > 0.
+
+    heap-oracle.py --lackey MALLOCLOG TRACE BINARY DTRESOLVE
+
+Every executed instruction instead of the sampled ones: TRACE is valgrind
+lackey's --trace-mem=yes log of a run with tests/malloclog.so and
+MALLOCLOG_MARKS=1 (whose marker loads put the heap events in place among
+the accesses).  Each instruction of BINARY that touched one heap block
+or static variable of it (and nothing else of either) is asked of
+DTRESOLVE (link-time address, no skid), and its typed answer is checked
+as above against every such access (up to eight of each instruction).
+Prints "executed E typed T right R wrong W punned P", each wrong answer
+on stderr, and exits 1 when W > 0.
 """
 import bisect
 import json
@@ -42,6 +60,114 @@ def union_members(binary, union):
             depth += line.count("{") - line.count("}")
         _members[key] = members
     return _members[key]
+
+
+_layouts = {}
+
+
+def parse_layouts(out, types):
+    """pahole's printed types into types (see layouts_of)."""
+    depth, name, members, last = 0, None, {}, None
+    for line in out.splitlines():
+        if depth == 0:
+            h = re.match(r"(?:typedef )?(struct|union)\s*(\w*)\s*\{", line)
+            if h:
+                name = "%s %s" % (h.group(1), h.group(2)) if h.group(2) else None
+                members, last = {}, None
+        elif depth == 1:
+            a = re.match(r"\s+(.*?)\s*\b(\w+)((?:\[\d+\])*);\s+/\*\s+(\d+)\s+(\d+)\s+\*/", line)
+            if a:
+                dims = re.findall(r"\d+", a.group(3))
+                count = int(dims[0]) if dims else 0
+                members[a.group(2)] = (a.group(1).strip(), int(a.group(4)),
+                                       int(a.group(5)) // count if count else 0, count)
+                last = a.group(2)
+        depth += line.count("{") - line.count("}")
+        if depth == 0 and line.startswith("}"):
+            td = re.match(r"\}\s*(\w+);", line)
+            if last and members[last][3]:
+                mtype, off, stride, count = members[last]
+                members[last] = (mtype, off, stride, max(count, 4096))
+            for n in filter(None, (name, td.group(1) if td else None)):
+                types.setdefault(n, members)
+            name = None
+
+
+def pahole_out(args):
+    try:
+        return subprocess.run(["pahole"] + args, capture_output=True, text=True,
+                              timeout=300).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+
+
+def layouts_of(binary):
+    """{type name: {member: (type, offset, stride, count)}} of every
+    struct and union pahole prints of BINARY (top-level members; an
+    array's element size and count; count 0: not an array; a last array
+    member, C's old flexible array, taken as long).  A typedef of an
+    anonymous struct is known by the typedef's name."""
+    if binary not in _layouts:
+        _layouts[binary] = {}
+        parse_layouts(pahole_out([binary]), _layouts[binary])
+    return _layouts[binary]
+
+
+def layout(binary, typename):
+    """A type's members (layouts_of), by its name as dtresolve spells it:
+    "struct T", "union U", or a typedef's name."""
+    types = layouts_of(binary)
+    if typename in types:
+        return types[typename]
+    if not typename.startswith(("struct ", "union ")):
+        for kind in ("struct ", "union "):
+            if kind + typename in types:
+                return types[kind + typename]
+        # a typedef of an anonymous struct: printed only when asked for
+        parse_layouts(pahole_out(["-C", typename, binary]), types)
+        types.setdefault(typename, {})
+        return types[typename]
+    return {}
+
+
+def index_shifts(binary, typename, field):
+    """Where else the object may start than the answer's offset says: an
+    element index in the field ("crawlerstats[1].x", "a.b[0].c") names
+    one element for any (the dataflow knows the stride, not the index),
+    so the access may be in element k of each such array.  The shifts
+    (bytes to add to the offset), at most 4096 of them."""
+    shifts = [0]
+    t = typename
+    for comp in field.split("."):
+        if not comp or "{" in comp or "|" in comp:
+            break
+        m = re.match(r"(\w+)((?:\[\d+\])*)$", comp)
+        if not m:
+            break
+        mem = layout(binary, t).get(m.group(1))
+        if not mem:
+            break
+        mtype, _, stride, count = mem
+        idx = re.findall(r"\d+", m.group(2))
+        if idx and count:
+            j = int(idx[0])
+            if len(shifts) * count > 4096:
+                break
+            shifts = [d + (k - j) * stride for d in shifts for k in range(count)]
+        t = mtype
+    return shifts
+
+
+def claim_fits(a, rel, bsize):
+    """Whether the object answer a claims, its access rel bytes into a
+    block of bsize, lies inside the block (for some element of each
+    array its field indexes)."""
+    ext = extent(a)
+    for d in index_shifts(a["dso"], a["type"], a.get("field", "")):
+        lo = rel - a["offset"] - d
+        if lo >= 0 and lo + ext <= bsize:
+            return True
+    return False
 
 
 def split_candidates(path):
@@ -110,13 +236,32 @@ def blocks_of(path):
     return out
 
 
+def globals_of(binary):
+    """BINARY's data objects with a size: sorted (start, end) link-time."""
+    out = []
+    try:
+        nm = subprocess.run(["nm", "-S", "--defined-only", binary], capture_output=True,
+                            text=True, timeout=120).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return out
+    for line in nm.splitlines():
+        p = line.split()
+        if len(p) == 4 and p[2] in "dDbBrRvV" and int(p[1], 16):
+            a = int(p[0], 16)
+            out.append((a, a + int(p[1], 16)))
+    out.sort()
+    return out
+
+
 def main():
     by_pid = blocks_of(sys.argv[1])
     starts_of = {p: [b[0] for b in v] for p, v in by_pid.items()}
     binary = sys.argv[3] if len(sys.argv) > 3 else None
     # the widest block, to bound the search back from an address
     widest = max((b[1] - b[0] for v in by_pid.values() for b in v), default=0)
-    n = addressed = in_heap = right = wrong = 0
+    statics = globals_of(binary) if binary else []
+    static_starts = [g[0] for g in statics]
+    n = addressed = in_heap = in_globals = right = wrong = punned = 0
     with open(sys.argv[2]) as f:
         for line in f:
             a = json.loads(line)
@@ -141,20 +286,160 @@ def main():
                     hit = blocks[i]
                     break
                 i -= 1
+            if not hit and "link_pc" in a:
+                # a static of the binary, at its link address
+                lx = x - (int(a["addr"], 16) - int(a["link_pc"], 16))
+                j = bisect.bisect_right(static_starts, lx) - 1
+                if j >= 0 and lx < statics[j][1]:
+                    bias = x - lx
+                    hit = (statics[j][0] + bias, statics[j][1] + bias, "static")
+                    in_globals += 1
+            elif hit:
+                in_heap += 1
             if not hit:
                 continue
-            in_heap += 1
             lo = x - a["offset"]
-            hi = lo + extent(a)
-            if hit[0] <= lo and hi <= hit[1]:
+            if claim_fits(a, x - hit[0], hit[1] - hit[0]):
                 right += 1
+            elif len(hit) == 3 and lo == hit[0]:
+                # the program itself takes a smaller static for a T
+                # (sqlite's one-byte fakeCursor returned as a BtCursor *)
+                punned += 1
+                print("punned: %s static [%#x, %#x)" % (line.strip(), hit[0], hit[1]),
+                      file=sys.stderr)
             else:
                 wrong += 1
                 print("wrong: %s block [%#x, %#x)" % (line.strip(), hit[0], hit[1]),
                       file=sys.stderr)
-    print("answers %d addressed %d in_heap %d right %d wrong %d" %
-          (n, addressed, in_heap, right, wrong))
+    print("answers %d addressed %d in_heap %d right %d wrong %d in_globals %d punned %d" %
+          (n, addressed, in_heap, right, wrong, in_globals, punned))
     sys.exit(1 if wrong else 0)
 
 
-main()
+def text_ranges(binary):
+    """BINARY's executable PT_LOAD ranges, link-time."""
+    out = []
+    r = subprocess.run(["readelf", "-lW", binary], capture_output=True, text=True).stdout
+    for line in r.splitlines():
+        p = line.split()
+        if p and p[0] == "LOAD" and "E" in p[6:-1]:
+            va, memsz = int(p[2], 16), int(p[5], 16)
+            out.append((va, va + memsz))
+    return out
+
+
+def lackey_main(mlog, trace, binary, dtresolve):
+    events, base, size, bias = [], None, 0, 0
+    with open(mlog) as f:
+        for line in f:
+            p = line.split()
+            if len(p) != 5:
+                continue
+            if p[0] == "m":
+                base, size = int(p[1], 16), int(p[2], 16)
+            elif p[0] == "b":
+                bias = int(p[1], 16)
+            elif p[0] in "af":
+                events.append((p[0], int(p[1], 16), int(p[2], 16)))
+    if base is None:
+        sys.exit("heap-oracle: %s has no marks (MALLOCLOG_MARKS=1)" % mlog)
+    texts = text_ranges(binary)
+    statics = globals_of(binary)
+    static_starts = [g[0] for g in statics]
+    starts, ends = [], {}          # live heap blocks
+    seen = {}                      # link pc -> [(kind, rel, block size)]
+    next_event = 0
+    cur, hits = None, []
+
+    def place(x):
+        """(kind, rel, size) of the heap block or static holding x."""
+        i = bisect.bisect_right(starts, x) - 1
+        if i >= 0 and x < ends[starts[i]]:
+            return ("h", x - starts[i], ends[starts[i]] - starts[i])
+        lx = x - bias
+        j = bisect.bisect_right(static_starts, lx) - 1
+        if j >= 0 and lx < statics[j][1]:
+            return ("s", lx - statics[j][0], statics[j][1] - statics[j][0])
+        return None
+
+    def flush():
+        if cur is not None and len(hits) == 1:
+            v = seen.setdefault(cur, [])
+            if len(v) < 8 and hits[0] not in v:
+                v.append(hits[0])
+
+    rep = set()                    # rep-prefixed string instructions
+    last_pc = None
+    with open(trace) as f:
+        for line in f:
+            if line.startswith("I"):
+                flush()
+                hits = []
+                pc = int(line[3:line.index(",")], 16) - bias
+                if pc == last_pc:
+                    rep.add(pc)    # each iteration its own: the operand moves
+                last_pc = pc
+                cur = pc if any(lo <= pc < hi for lo, hi in texts) else None
+                continue
+            if len(line) < 4 or line[1] not in "LSM" or line[0] != " ":
+                continue
+            x = int(line[3:line.index(",")], 16)
+            if base <= x < base + size:
+                # the next heap event, in its place
+                if next_event < len(events):
+                    op, a, n = events[next_event]
+                    next_event += 1
+                    if op == "a" and a not in ends:
+                        bisect.insort(starts, a)
+                        ends[a] = a + n
+                    elif op == "f" and a in ends:
+                        del ends[a]
+                        starts.pop(bisect.bisect_left(starts, a))
+                continue
+            if cur is None:
+                continue
+            h = place(x)
+            if h:
+                hits.append(h)
+    flush()
+    pcs = sorted(pc for pc in seen if pc not in rep)
+    answers = subprocess.run([dtresolve, "--skid=off", "-f", "json", "-e", binary],
+                             input="".join("%#x\n" % pc for pc in pcs),
+                             capture_output=True, text=True).stdout.splitlines()
+    if len(answers) != len(pcs):
+        sys.exit("heap-oracle: dtresolve answered %d of %d" % (len(answers), len(pcs)))
+    typed = right = wrong = punned = 0
+    for pc, line in zip(pcs, answers):
+        a = json.loads(line)
+        if a.get("reason") != "ok" or not a.get("type_size"):
+            continue
+        typed += 1
+        a["dso"] = binary
+        bad = None
+        for kind, rel, bsize in seen[pc]:
+            lo = rel - a["offset"]
+            if claim_fits(a, rel, bsize):
+                continue
+            bad = (kind, rel, bsize, lo)
+            if not (kind == "s" and lo == 0):
+                break
+        if not bad:
+            right += 1
+        elif bad[0] == "s" and bad[3] == 0:
+            punned += 1
+            print("punned: %#x %s static of %d bytes" % (pc, line.strip(), bad[2]),
+                  file=sys.stderr)
+        else:
+            wrong += 1
+            print("wrong: %#x %s %s at +%d of %d bytes" %
+                  (pc, line.strip(), "heap block" if bad[0] == "h" else "static",
+                   bad[1], bad[2]), file=sys.stderr)
+    print("executed %d typed %d right %d wrong %d punned %d" %
+          (len(pcs), typed, right, wrong, punned))
+    sys.exit(1 if wrong else 0)
+
+
+if len(sys.argv) == 6 and sys.argv[1] == "--lackey":
+    lackey_main(*sys.argv[2:])
+else:
+    main()

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The heap truth make accuracy-real checks real programs with: every heap
 # block of a run (tests/malloclog.so, LD_PRELOAD), and each typed answer
-# whose data address (from the registers) lies in a live block must claim
-# an object inside it (tests/heap-oracle.py).  On a fixture whose objects
+# whose data address (from the registers) lies in a live block, or in a
+# static variable of the binary, must claim an object inside it
+# (tests/heap-oracle.py).  On a fixture whose objects
 # are heap blocks of their own: every such answer right; and the oracle
 # says wrong when an answer's offset is moved off its object.
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +28,7 @@ dt_test 'the log has the objects the program printed, with their process' '
 
 dt_test 'every struct stats answer in a heap block lies inside it (0 wrong)' '
 	python3 "$DT_SRC/tests/heap-oracle.py" heap.mlog heap.json "$PWD/ps" >verdict 2>wrong &&
-	awk "\$6 >= 100 && \$6 == \$8 && \$10 == 0 { ok = 1 } END { exit !ok }" verdict ||
+	awk "\$6 >= 100 && \$6 + \$12 == \$8 && \$10 == 0 { ok = 1 } END { exit !ok }" verdict ||
 	dt_show verdict wrong
 '
 
@@ -37,5 +38,28 @@ dt_test 'an answer moved off its object is wrong' '
 	sed "s/\"offset\":\([0-9]\)/\"offset\":1\1/" heap.json >moved.json &&
 	! python3 "$DT_SRC/tests/heap-oracle.py" heap.mlog moved.json "$PWD/ps" >moved 2>/dev/null &&
 	awk "\$10 > 0 { ok = 1 } END { exit !ok }" moved || dt_show moved
+'
+# every executed instruction: the same fixture under valgrind's lackey,
+# the heap events put in place by malloclog's marks
+if command -v valgrind >/dev/null 2>&1; then
+	env MALLOCLOG="$PWD/lk.mlog" MALLOCLOG_MARKS=1 LD_PRELOAD="$PWD/malloclog.so" \
+		valgrind --tool=lackey --trace-mem=yes --log-file="$PWD/lk.trace" \
+		./ps private 20000 >lk.objects 2>lk.err
+	printf '#!/bin/sh\n"%s" "$@" | sed "s/\\"offset\\":\\([0-9]\\)/\\"offset\\":1\\1/"\n' \
+		"$DTRESOLVE" >moved-dtresolve
+	chmod +x moved-dtresolve
+fi
+dt_test 'under lackey, every executed instruction on a heap object is right' '
+	command -v valgrind >/dev/null 2>&1 &&
+	grep -q "^m [0-9a-f]* 100000 0 " lk.mlog &&
+	python3 "$DT_SRC/tests/heap-oracle.py" --lackey lk.mlog lk.trace "$PWD/ps" \
+		"$DTRESOLVE" >lk.verdict 2>lk.wrong &&
+	awk "\$2 >= 2 && \$4 >= 2 && \$4 == \$6 && \$8 == 0 { ok = 1 } END { exit !ok }" lk.verdict ||
+	dt_show lk.err lk.verdict lk.wrong
+'
+dt_test 'under lackey, an answer moved off its object is wrong' '
+	! python3 "$DT_SRC/tests/heap-oracle.py" --lackey lk.mlog lk.trace "$PWD/ps" \
+		"$PWD/moved-dtresolve" >lk.moved 2>/dev/null &&
+	awk "\$8 > 0 { ok = 1 } END { exit !ok }" lk.moved || dt_show lk.moved
 '
 dt_done
