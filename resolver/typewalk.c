@@ -421,7 +421,13 @@ static bool pick_member(struct dt_session *s, Dwarf_Die *t, uint64_t off,
 		ties->n = 0, ties->more = false;
 	for (size_t i = 0; tab && i < tab->n; i++) {
 		const struct member_entry *e = &tab->v[i];
-		if (off < e->start || off >= e->end) {
+		/* a bitfield further in the access whose bits the instruction
+		 * reads ("ldr w0, [x0]; ubfx x0, x0, #16, #9": the bitfield at
+		 * bit 16) competes with those covering off */
+		bool read_further = !is_union && e->nbits && acc && acc->bits &&
+				    e->start > off && e->start < off + reach &&
+				    bits_hit(acc, off, e->first_bit, e->nbits);
+		if ((off < e->start || off >= e->end) && !read_further) {
 			if (e->start > off && e->start < off + reach && e->start < next.start)
 				next = (struct member_pick){ e->m, e->mt, e->start };
 			continue;

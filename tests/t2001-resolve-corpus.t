@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The labeled corpus (tests/fixtures/corpus.c), built with every compiler
 # at -O0..-O3: every memory access through a register is checked against
-# its function's labels.  No level may name a wrong type; at every level at
+# its function's labels.  No level may name a wrong type or a wrong field
+# (candidates, {l|p}, are right when each one is); at every level at
 # least 93% of the accesses must be right in type, offset and field, and
 # pointer chains (followed by instruction tracking) at least 90%.  Without
 # tracking (DTPROF_NO_TRACK=1) -O0 must fall well below: the dataflow is
@@ -25,6 +26,8 @@ for cc in $(dt_cc_list cross); do
 			"test $2 -ge 60 || dt_show $bin.err"
 		dt_test "$cc -O$o: no access named with a wrong type ($5 of $2)" \
 			"test '$5' = 0 || { grep ^wrong_type $bin.eval; false; }"
+		dt_test "$cc -O$o: no access named with a wrong field ($4 of $2)" \
+			"test '$4' = 0 || { grep ^wrong_field $bin.eval; false; }"
 		dt_test "$cc -O$o: at least 93% right type, offset and field ($3 of $2)" \
 			"test \$(( $3 * 100 )) -ge \$(( $2 * 93 )) || { grep -v ^correct $bin.eval; false; }"
 		chain=$(awk '$1 == "chain" { print $2, $3 }' $bin.eval)
