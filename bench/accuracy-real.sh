@@ -83,18 +83,22 @@ record lua "$lua_dir/lua" "$src/bench/real/tables.lua"
 record zstd "$zstd_dir/zstd" -q -f -T2 -10 text.in -o /dev/null
 rm -f sqlite.db
 record sqlite "$sqlite_dir/sqlite3" sqlite.db ".read $src/bench/real/workload.sql"
-# memcached: four server threads, four client connections for 5 s; it
-# ends (and flushes its heap log) on SIGINT
+# memcached: four server threads, four client connections; it ends (and
+# flushes its heap log) on SIGINT
 port=$((20000 + $$ % 20000))
-rm -f memcached.pid
-record memcached "$mc_dir/memcached" -u root -U 0 -l 127.0.0.1 -p "$port" -t 4 \
-	-P "$PWD/memcached.pid" &
-rec=$!
-for _ in $(seq 50); do [ -s memcached.pid ] && break; sleep 0.1; done
-python3 "$src/bench/real/memcache-load.py" "$port" 5 ||
-	echo "accuracy-real: the memcached workload failed" >&2
-kill -INT "$(cat memcached.pid)" 2>/dev/null || true
-wait "$rec" || true
+serve() {	# serve RUNNER SECONDS: memcached under RUNNER (record, lackey)
+	port=$((port + 1))
+	rm -f memcached.pid
+	$1 memcached "$mc_dir/memcached" -u root -U 0 -l 127.0.0.1 -p "$port" -t 4 \
+		-P "$PWD/memcached.pid" &
+	rec=$!
+	for _ in $(seq 300); do [ -s memcached.pid ] && break; sleep 0.1; done
+	python3 "$src/bench/real/memcache-load.py" "$port" "$2" ||
+		echo "accuracy-real: the memcached workload failed under $1" >&2
+	kill -INT "$(cat memcached.pid)" 2>/dev/null || true
+	wait "$rec" || true
+}
+serve record 5
 record perf-report sh -c "for i in 1 2 3; do
 	'$realperf' report -i report.in.data --stdio --sort sym,dso >/dev/null 2>&1; done"
 
@@ -161,16 +165,7 @@ lackey lua "$lua_dir/lua" "$src/bench/real/tables.lua" 0.001
 lackey zstd "$zstd_dir/zstd" -q -f -3 tiny.in -o /dev/null
 rm -f small.db
 lackey sqlite "$sqlite_dir/sqlite3" small.db ".read small.sql"
-rm -f memcached.pid
-port=$((port + 1))
-lackey memcached "$mc_dir/memcached" -u root -U 0 -l 127.0.0.1 -p "$port" -t 4 \
-	-P "$PWD/memcached.pid" &
-rec=$!
-for _ in $(seq 300); do [ -s memcached.pid ] && break; sleep 0.1; done
-python3 "$src/bench/real/memcache-load.py" "$port" 1 ||
-	echo "accuracy-real: the memcached workload failed under valgrind" >&2
-kill -INT "$(cat memcached.pid)" 2>/dev/null || true
-wait "$rec" || true
+serve lackey 1
 
 echo "real programs, checked by execution (accuracy-real.sh)"
 echo
