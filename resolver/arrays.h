@@ -23,6 +23,8 @@
  * hash_bytes (FNV-1a from HASH_SEED), hash_str (a string's, 0 for none)
  * and hash_mix (one integer folded in) are their hashes: strings
  * interned, definitions seen.
+ * gcd_u64(a, b) is their greatest common divisor (a when b is 0): the
+ * strides the dataflow and the operands combine.
  * lru_cutoff() trims a cache by last use (funcmap.c's maps, scope.c's
  * register homes): of v[0..n), each last used at a clock's tick and of
  * some size, the oldest tick kept; the newest one stays, and the newest
@@ -44,6 +46,16 @@ static inline size_t grow_capacity(size_t cap, size_t n, size_t first)
 	if (n < cap)
 		return cap;
 	return cap ? cap * 2 : first;	/* reallocarray checks the product */
+}
+
+static inline uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
 }
 
 #define GROW(v, cap, n, first) __extension__({				\

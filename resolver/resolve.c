@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "arrays.h"
 #include "internal.h"
 
 #define MAX_CANDIDATES 16
@@ -428,16 +429,6 @@ static bool initial_exec_offset(struct dt_session *s, uint64_t pc, int reg,
 		return false;
 	*off = v - DT_TLS_BLOCK;
 	return true;
-}
-
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* The static address an operand's registers hold: the base's, else the

@@ -284,15 +284,6 @@ static uint64_t magnitude(int64_t v)
 	return v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 /* ---- what a register or memory holds ---- */
 
@@ -609,7 +600,7 @@ static uint32_t ptr_step(struct dt_session *s, struct tval p, struct tval x,
 		p.strict = false;	/* an element of an array of them */
 		return intern(s, &p);
 	}
-	p.step = gcd(p.step, step);
+	p.step = gcd_u64(p.step, step);
 	return p.step < 2 ? 0 : intern(s, &p);	/* bytes: nothing known */
 }
 
@@ -637,7 +628,7 @@ static uint32_t sub_values(struct dt_session *s, uint32_t a, uint32_t b,
 		uint64_t d = (uint64_t)x.n > ym ? (uint64_t)x.n - ym : ym - (uint64_t)x.n;
 		return make_int_c(s, x.sym, d, c);
 	}
-	return make_int_c(s, 0, gcd((uint64_t)x.n, ym), c);
+	return make_int_c(s, 0, gcd_u64((uint64_t)x.n, ym), c);
 }
 
 /* A static array's address plus an integer that is a multiple of step,
@@ -672,9 +663,9 @@ static uint32_t mul_values(struct dt_session *s, uint32_t a, uint32_t b)
 
 	if (is_address(s, a) || is_address(s, b))
 		return 0;
-	/* n m + c is a multiple of gcd(n, c) */
-	uint64_t x = gcd((uint64_t)as_int(va).n, magnitude(as_int(va).c));
-	uint64_t y = gcd((uint64_t)as_int(vb).n, magnitude(as_int(vb).c));
+	/* n m + c is a multiple of gcd_u64(n, c) */
+	uint64_t x = gcd_u64((uint64_t)as_int(va).n, magnitude(as_int(va).c));
+	uint64_t y = gcd_u64((uint64_t)as_int(vb).n, magnitude(as_int(vb).c));
 	return y && x * y / y == x ? make_int(s, 0, x * y) : 0;
 }
 
@@ -705,7 +696,7 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 	}
 	if (va.kind == TV_ADDR && !is_address(s, b))
 		return static_element(s, pc, (uint64_t)va.n,
-				      gcd(va.step, (uint64_t)as_int(vb).n * scale),
+				      gcd_u64(va.step, (uint64_t)as_int(vb).n * scale),
 				      lin(k, as_int(vb).c, scale));
 	if (va.kind == TV_PTR || vb.kind == TV_PTR || va.kind == TV_ADDR ||
 	    vb.kind == TV_ADDR)
@@ -715,7 +706,7 @@ static uint32_t add_values(struct dt_session *s, uint64_t pc, uint32_t a,
 	uint64_t ym = (uint64_t)y.n * scale;
 	bool same = x.sym && x.sym == y.sym;
 	return make_int_c(s, same ? x.sym : 0,
-			  same ? (uint64_t)x.n + ym : gcd((uint64_t)x.n, ym),
+			  same ? (uint64_t)x.n + ym : gcd_u64((uint64_t)x.n, ym),
 			  lin(lin(x.c, k, 1), y.c, scale));
 }
 
@@ -948,7 +939,7 @@ static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
 
 	if (va.kind == TV_INT && vb.kind == TV_INT) {
 		uint64_t dc = magnitude(lin(va.c, vb.c, -1));
-		return make_int_c(s, 0, gcd(gcd((uint64_t)va.n, (uint64_t)vb.n), dc),
+		return make_int_c(s, 0, gcd_u64(gcd_u64((uint64_t)va.n, (uint64_t)vb.n), dc),
 				  va.c < vb.c ? va.c : vb.c);
 	}
 	if (va.kind != TV_PTR || vb.kind != TV_PTR || va.pointee.addr != vb.pointee.addr)
@@ -962,7 +953,7 @@ static uint32_t meet_values(struct dt_session *s, uint32_t a, uint32_t b)
 	if (moved % size || va.step != vb.step) {
 		/* inside an element, known modulo a step (a member array's
 		 * index moving round a loop) */
-		uint64_t g = gcd(gcd(va.step, vb.step), moved % size ? moved : 0);
+		uint64_t g = gcd_u64(gcd_u64(va.step, vb.step), moved % size ? moved : 0);
 		if (g < 2 || (moved % size == 0 && g % size == 0))
 			return 0;
 		va.n = va.n < vb.n ? va.n : vb.n;
