@@ -30,9 +30,7 @@ struct object_thread {
 	int32_t tid;
 	bool timed;
 	bool wrote;
-	uint32_t near, far;		/* its consecutive samples on it
-					 * within a window of each other, or
-					 * not (reallines.c's left_line) */
+	struct pace pace;		/* of its samples on it */
 	uint64_t last, last_write;	/* ns */
 	int64_t last_offset;		/* of its last access, at last */
 };
@@ -191,10 +189,7 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		if (me->last_offset != ans->offset &&
 		    within(smp->time, me->last, CO_WINDOW_NS))
 			err = pair_add(o, ti, me->last_offset, ans->offset);
-		if (within(smp->time, me->last, r->window))
-			me->near++;
-		else
-			me->far++;
+		pace_note(&me->pace, smp->time, me->last, r->window);
 	}
 	ob->tracked++;
 	me->last_offset = ans->offset;
@@ -210,13 +205,12 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		const struct object_thread *x = &ob->t[i];
 		if (x == me || !(wrote || x->wrote))	/* (of one process) */
 			continue;
-		met = me->timed && x->timed &&
+		bool timed_both = me->timed && x->timed;
+		met = timed_both &&
 		      ((wrote && within(smp->time, x->last, r->window)) ||
 		       (x->wrote && within(smp->time, x->last_write, r->window)));
-		/* x had left it, if its samples there were dense */
-		unsure |= !met && !(me->timed && x->timed && smp->time >= x->last &&
-				    !within(smp->time, x->last, r->window) &&
-				    x->near >= 2 && x->near > x->far);
+		unsure |= !met && !(timed_both &&
+				    pace_left(&x->pace, smp->time, x->last, r->window));
 	}
 	ob->met += met;
 	ob->unsure |= unsure && !met;

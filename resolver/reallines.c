@@ -12,12 +12,12 @@
  * line stays a few hundred bytes however many fields its threads touch.
  *
  * Not meeting is evidence only where the samples are dense: a thread
- * that comes to a line another one left more than a window ago met it
- * not only when the other one's samples there were closer than a window
- * to each other (it was working there, and stopped: a hand-over).  A
- * mutex every thread takes now and then, sampled there twice in a
- * second, meets nothing in the samples and is shared all the same: such
- * a line is marked unsure, never refuted.
+ * that comes to a line another one left more than a window ago did not
+ * meet it only if the other one's samples there came closer than a
+ * window to each other (it worked there, and stopped: a hand-over;
+ * pace_left, report.h).  A mutex every thread takes now and then,
+ * sampled there twice a second, meets nothing in the samples and is
+ * shared all the same: such a line is marked unsure, never refuted.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,9 +38,7 @@ struct line_thread {
 	int32_t tid;
 	bool timed;			/* all its samples here had times */
 	bool wrote;
-	uint32_t near, far;		/* its own consecutive samples here
-					 * within a window of each other, or
-					 * not */
+	struct pace pace;		/* of its samples here */
 	struct line_access last, last_write;
 };
 
@@ -131,17 +129,6 @@ static unsigned meets(const struct line_access *a, bool wrote,
 	return kind;
 }
 
-/* Whether thread o had left the line when a came: no sample of it in the
- * window before a, though its samples there were mostly within a window
- * of each other (dense enough that its absence says so). */
-static bool left_line(const struct line_access *a, const struct line_thread *o,
-		      bool timed, uint64_t window)
-{
-	return timed && o->timed && a->time >= o->last.time &&
-	       !within(a->time, o->last.time, window) &&
-	       o->near >= 2 && o->near > o->far;
-}
-
 /* kind: REAL_LINE_*; a meeting sample counts when FALSE or TRUE is in it. */
 static void note_meeting(struct real_lines *rl, struct real_line *l,
 			 const struct line_access *a, unsigned kind)
@@ -202,10 +189,7 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 		me = &l->t[l->nthreads++];
 		*me = (struct line_thread){ .tid = smp->tid, .timed = timed };
 	} else if (timed && me->timed) {
-		if (within(a.time, me->last.time, window))
-			me->near++;
-		else
-			me->far++;
+		pace_note(&me->pace, a.time, me->last.time, window);
 	}
 	me->timed &= timed;
 	unsigned kind = 0;
@@ -213,8 +197,9 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 		const struct line_thread *o = &l->t[i];
 		if (o == me || !(wrote || o->wrote))
 			continue;	/* (the line is of one process) */
-		unsigned k = me->timed && o->timed ? meets(&a, wrote, o, window) : 0;
-		if (!k && !left_line(&a, o, me->timed, window))
+		bool timed_both = me->timed && o->timed;
+		unsigned k = timed_both ? meets(&a, wrote, o, window) : 0;
+		if (!k && !(timed_both && pace_left(&o->pace, a.time, o->last.time, window)))
 			k = REAL_LINE_UNSURE;
 		kind |= k;
 	}

@@ -98,6 +98,34 @@ static inline bool within(uint64_t a, uint64_t b, uint64_t window)
 	return (a > b ? a - b : b - a) <= window;
 }
 
+/* How one thread's samples came on one real line or object: within a
+ * window of its previous one there (near), or not (far). */
+struct pace {
+	uint32_t near, far;
+};
+
+static inline void pace_note(struct pace *p, uint64_t now, uint64_t last,
+			     uint64_t window)
+{
+	if (within(now, last, window))
+		p->near++;
+	else
+		p->far++;
+}
+
+/* Whether a thread last there at `last`, at pace p, had left by `now`:
+ * no sample of it in the window before, though its samples there mostly
+ * came within a window of each other, dense enough that its absence says
+ * so (a hand-over).  Where it had not, two threads that never met in
+ * the samples may still have been there at once (a lock every thread
+ * takes, sampled a few times a second): nothing is refuted. */
+static inline bool pace_left(const struct pace *p, uint64_t now, uint64_t last,
+			     uint64_t window)
+{
+	return now >= last && !within(now, last, window) &&
+	       p->near >= 2 && p->near > p->far;
+}
+
 /* ---- objects.c ---- */
 /* Count one addressed sample typed row ti (ans->offset into it) on the
  * object it touched.  0 or -ENOMEM. */
