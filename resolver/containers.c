@@ -266,30 +266,41 @@ static uint64_t member_key(struct dt_session *s, struct die_children *c, uint64_
 	return hash_mix(hash_mix(h, bits), width);
 }
 
+/* The hashes of struct d's first members, prefix by prefix: h[k - 1]
+ * covers the first k, by name and place.  How many (PREFIX_MAX at most). */
+static unsigned first_members(struct dt_session *s, Dwarf_Die *d,
+			      uint64_t h[PREFIX_MAX])
+{
+	struct die_children c;
+	unsigned k = 0;
+
+	if (!children_first(s, d, &c))
+		return 0;
+	do {
+		if (c.tag == DW_TAG_member) {	/* not a nested type, a method */
+			h[k] = member_key(s, &c, k ? h[k - 1] : 0);
+			k++;
+		}
+	} while (k < PREFIX_MAX && children_next(s, &c));
+	return k;
+}
+
 /* The struct's first members, each prefix of PREFIX_MIN.. of them. */
 static void index_prefixes(struct dt_session *s, struct container_index *ix,
 			   Dwarf_Die *d, const struct embed *proto)
 {
-	struct die_children c;
-	uint64_t h = 0;
-	unsigned k = 0;
+	uint64_t h[PREFIX_MAX];
+	unsigned n = first_members(s, d, h);
 
-	if (!children_first(s, d, &c))
-		return;
-	do {
-		if (c.tag != DW_TAG_member)
-			continue;	/* a nested type, a method */
-		h = member_key(s, &c, h);
-		if (++k < PREFIX_MIN)
-			continue;
+	for (unsigned k = PREFIX_MIN; k <= n; k++) {
 		if (GROW(ix->pv, ix->pcap, ix->np, 256)) {
 			ix->failed = true;
 			return;
 		}
-		ix->pv[ix->np++] = (struct prefix){ .hash = h, .k = k,
+		ix->pv[ix->np++] = (struct prefix){ .hash = h[k - 1], .k = k,
 			.outer = proto->outer, .outer_size = proto->outer_size,
 			.outer_die = proto->outer_die };
-	} while (k < PREFIX_MAX && children_next(s, &c));
+	}
 }
 
 static void index_scope(struct dt_session *s, struct container_index *ix,
@@ -539,23 +550,14 @@ static bool starts_like(struct dt_session *s, Dwarf_Die *t, Dwarf_Die *o)
  * or C's old [1] and [0]): an object may run on past o's size in it. */
 static bool trailing_array(struct dt_session *s, Dwarf_Die *o, uint64_t *start)
 {
-	struct die_children c;
-	Dwarf_Die last, mt;
-	bool any = false;
-	uint64_t end;
-	bool open;
+	const struct member_table *tab = member_table_get(s, o);
+	Dwarf_Die mt;
 
-	if (!children_first(s, o, &c))
+	if (!tab || !tab->n)
 		return false;
-	do {
-		if (c.tag == DW_TAG_member) {
-			last = c.die;
-			any = true;
-		}
-	} while (children_next(s, &c));
-	return any && die_type(&last, &mt) && type_peel(&mt, &mt) &&
-	       dwarf_tag(&mt) == DW_TAG_array_type &&
-	       member_extent(&last, &mt, start, &end, &open);
+	mt = tab->v[tab->n - 1].mt;	/* peeled */
+	*start = tab->v[tab->n - 1].start;
+	return dwarf_tag(&mt) == DW_TAG_array_type;
 }
 
 /* Whether struct o (of e) may hold every probe: a whole member of it,
@@ -582,19 +584,13 @@ static bool may_hold(struct dt_session *s, const struct embed *e, Dwarf_Die *o,
 static bool header_key(struct dt_session *s, Dwarf_Die *t, uint64_t *hash,
 		       unsigned *k)
 {
-	struct die_children c;
+	uint64_t h[PREFIX_MAX];
 
-	*hash = 0;
-	*k = 0;
-	if (!children_first(s, t, &c))
+	*k = first_members(s, t, h);
+	if (*k < PREFIX_MIN)
 		return false;
-	do {
-		if (c.tag != DW_TAG_member)
-			continue;
-		*hash = member_key(s, &c, *hash);
-		++*k;
-	} while (*k < PREFIX_MAX && children_next(s, &c));
-	return *k >= PREFIX_MIN;
+	*hash = h[*k - 1];
+	return true;
 }
 
 /* The structs other than header t (name, size) that start with all its
@@ -627,7 +623,8 @@ static size_t find_starting_like(struct dt_session *s,
 			continue;
 		if (n < max)
 			found[n] = e;
-		*whole = w && !n;
+		if (!n)
+			*whole = w;	/* what matters when it is the one */
 		n++;
 	}
 	return n;
