@@ -746,7 +746,6 @@ static enum dt_reason static_var_attribute(struct dt_session *s, Dwarf_Die *var,
 {
 	struct type_hit th;
 	Dwarf_Die type;
-
 	uint64_t size;
 
 	if (step && (!die_type(var, &type) ||

@@ -173,15 +173,15 @@ static enum dt_reason attribute_operand(struct dt_session *s,
 		if (hits[i].step && (off < 0 ||
 		    !type_in_array_of_step(s, &hits[i].pointee, (uint64_t)off, hits[i].step)))
 			continue;	/* somewhere in it, not in an array */
-		/* the index steps through whole pointees (not when off is in
-		 * a flexible array past them), or through an array member at
-		 * off (v->vals[i], x->level[i]) */
+		/* the index steps through whole pointees, or through an
+		 * array member at off (v->vals[i]; x->level[i], a flexible
+		 * array past the pointee's size, which type_member_at()
+		 * does not take for the next pointee: !beyond_end) */
 		uint64_t size = 0;
-		bool in_flex = r == DT_OK && !th.beyond_end && off >= 0 &&
-			       type_byte_size(&hits[i].pointee, &size) &&
-			       size && (uint64_t)off >= size;
-		if (stride && !(type_byte_size(&hits[i].pointee, &size) && size &&
-				stride % size == 0 && !in_flex) &&
+		bool pointees = type_byte_size(&hits[i].pointee, &size) && size &&
+				!(r == DT_OK && !th.beyond_end && off >= 0 &&
+				  (uint64_t)off >= size);
+		if (stride && !(pointees && stride % size == 0) &&
 		    !(off >= 0 && type_in_array_of_step(s, &hits[i].pointee,
 							(uint64_t)off, stride))) {
 			unstepped = true;

@@ -11,7 +11,8 @@
  * them ("{lnglen|hnext}"), never one picked by order.  An array member
  * names the element index ("slots[3]").  An offset past the end of the
  * type is an element of an array of it (p[1].x): type and field of the
- * element, offset taken modulo the size.
+ * element, offset taken modulo the size; unless the struct ends in a
+ * flexible array member, which runs on there (x->level[2].forward).
  */
 #include <dwarf.h>
 #include <inttypes.h>
