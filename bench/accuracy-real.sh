@@ -130,7 +130,14 @@ check() {	# check NAME BINARY: the table row, and NAME.reasons
 	else
 		p612_col="not installed"
 	fi
-	echo "$oracle" | awk -v n="$name" -v own="$own" -v t="$typed" -v p="$p612_col" '{
+	case $oracle in
+	answers*) ;;
+	*) oracle="no verdict"
+	   echo "accuracy-real: the heap oracle gave $name no verdict: $work/$name.wrong" >&2 ;;
+	esac
+	echo "$oracle" | awk -v n="$name" -v own="$own" -v t="$typed" -v p="$p612_col" '
+	$1 != "answers" { printf "| %-12s | %7d | no verdict: %s.wrong |\n", n, own, n; next }
+	{
 		printf "| %-12s | %7d | %6d (%5.1f%%) | %-13s | %7d | %7d | %6d | %5d |\n",
 			n, own, t, own ? 100 * t / own : 0, p, $6, $12, $8, $10
 		if ($14) printf "%s %d\n", n, $14 >"punned.txt" }'
@@ -153,9 +160,11 @@ lackey() {	# lackey NAME BINARY ARG...: NAME.lackey, the oracle's line
 	rm -f "$name.lk.mlog"
 	env MALLOCLOG="$PWD/$name.lk.mlog" MALLOCLOG_MARKS=1 LD_PRELOAD="$PWD/malloclog.so" \
 		valgrind --tool=lackey --trace-mem=yes --log-file="$PWD/$name.trace" "$bin" "$@" \
-		>/dev/null 2>&1 || true
+		>/dev/null 2>"$name.lk.err" || true
 	python3 "$src/tests/heap-oracle.py" --lackey "$name.lk.mlog" "$name.trace" "$bin" \
 		"$build/dtresolve" >"$name.lackey" 2>"$name.lk.wrong" || true
+	[ -s "$name.lackey" ] ||
+		echo "accuracy-real: $name under lackey gave no verdict: $work/$name.lk.err, $work/$name.lk.wrong" >&2
 	rm -f "$name.trace"	# gigabytes
 }
 sh "$src/contrib/install-deps.sh" --if-missing valgrind
@@ -198,8 +207,12 @@ echo
 echo "| program      | executed | typed  | right  | wrong | punned |"
 echo "|--------------|----------|--------|--------|-------|--------|"
 for name in lua zstd sqlite memcached; do
-	awk -v n="$name" '{ printf "| %-12s | %8d | %6d | %6d | %5d | %6d |\n",
-		n, $2, $4, $6, $8, $10 }' "$name.lackey"
+	if [ -s "$name.lackey" ]; then
+		awk -v n="$name" '{ printf "| %-12s | %8d | %6d | %6d | %5d | %6d |\n",
+			n, $2, $4, $6, $8, $10 }' "$name.lackey"
+	else
+		printf '| %-12s | no verdict: %s.lk.err, %s.lk.wrong |\n' "$name" "$name" "$name"
+	fi
 done
 for name in lua zstd sqlite memcached perf-report; do
 	echo

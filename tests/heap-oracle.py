@@ -39,55 +39,33 @@ import re
 import subprocess
 import sys
 
-_members = {}
-
-
-def union_members(binary, union):
-    """{member: (type, size)} of a union's top-level members, from pahole."""
-    key = (binary, union)
-    if key not in _members:
-        members = {}
-        try:
-            out = subprocess.run(["pahole", "-C", union, binary], capture_output=True,
-                                 text=True, timeout=60).stdout
-        except (OSError, subprocess.TimeoutExpired):
-            out = ""
-        depth = 0
-        for line in out.splitlines():
-            m = re.match(r"\s+(.*?)\s*\b(\w+)(\[\d+\])*;\s+/\*\s+(\d+)\s+(\d+)\s+\*/", line)
-            if depth == 1 and m:
-                members[m.group(2)] = (m.group(1).strip(), int(m.group(5)))
-            depth += line.count("{") - line.count("}")
-        _members[key] = members
-    return _members[key]
-
-
 _layouts = {}
 
 
 def parse_layouts(out, types):
     """pahole's printed types into types (see layouts_of)."""
-    depth, name, members, last = 0, None, {}, None
+    depth, name, kind, members, last = 0, None, None, {}, None
     for line in out.splitlines():
         if depth == 0:
             h = re.match(r"(?:typedef )?(struct|union)\s*(\w*)\s*\{", line)
             if h:
-                name = "%s %s" % (h.group(1), h.group(2)) if h.group(2) else None
+                kind = h.group(1)
+                name = "%s %s" % (kind, h.group(2)) if h.group(2) else None
                 members, last = {}, None
         elif depth == 1:
             a = re.match(r"\s+(.*?)\s*\b(\w+)((?:\[\d+\])*);\s+/\*\s+(\d+)\s+(\d+)\s+\*/", line)
             if a:
                 dims = re.findall(r"\d+", a.group(3))
-                count = int(dims[0]) if dims else 0
-                members[a.group(2)] = (a.group(1).strip(), int(a.group(4)),
-                                       int(a.group(5)) // count if count else 0, count)
+                count, size = int(dims[0]) if dims else 0, int(a.group(5))
+                members[a.group(2)] = (a.group(1).strip(), int(a.group(4)), size,
+                                       count, size // count if count else 0)
                 last = a.group(2)
         depth += line.count("{") - line.count("}")
         if depth == 0 and line.startswith("}"):
             td = re.match(r"\}\s*(\w+);", line)
-            if last and members[last][3]:
-                mtype, off, stride, count = members[last]
-                members[last] = (mtype, off, stride, max(count, 4096))
+            if kind == "struct" and last and members[last][3]:
+                mtype, off, size, count, stride = members[last]
+                members[last] = (mtype, off, size, max(count, 4096), stride)
             for n in filter(None, (name, td.group(1) if td else None)):
                 types.setdefault(n, members)
             name = None
@@ -102,9 +80,9 @@ def pahole_out(args):
 
 
 def layouts_of(binary):
-    """{type name: {member: (type, offset, stride, count)}} of every
+    """{type name: {member: (type, offset, size, count, stride)}} of every
     struct and union pahole prints of BINARY (top-level members; an
-    array's element size and count; count 0: not an array; a last array
+    array's element count and size; count 0: not an array; a last array
     member, C's old flexible array, taken as long).  A typedef of an
     anonymous struct is known by the typedef's name."""
     if binary not in _layouts:
@@ -147,7 +125,7 @@ def index_shifts(binary, typename, field):
         mem = layout(binary, t).get(m.group(1))
         if not mem:
             break
-        mtype, _, stride, count = mem
+        mtype, _, _, count, stride = mem
         idx = re.findall(r"\d+", m.group(2))
         if idx and count:
             j = int(idx[0])
@@ -194,12 +172,12 @@ def union_extent(binary, union, path):
     """The bytes a claim through union `union` along `path` needs: the
     member it goes through (the least of candidates), followed into a
     member that is a union itself."""
-    members = union_members(binary, union)
+    members = layout(binary, "union " + union)
     best = None
     for head, rest in (split_candidates(path) if path else [(m, "") for m in members]):
         if head not in members:
             continue
-        mtype, size = members[head]
+        mtype, _, size = members[head][:3]
         if mtype.startswith("union ") and rest:
             size = union_extent(binary, mtype[len("union "):], rest) or size
         best = size if best is None else min(best, size)
