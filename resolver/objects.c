@@ -184,7 +184,8 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 	if (!me) {
 		me = &ob->t[ob->n++];
 		*me = (struct object_thread){ .tid = tid, .timed = timed,
-					      .last_offset = ans->offset };
+					      .last_offset = ans->offset,
+					      .pace.first = smp->time };
 	} else if (me->timed && timed) {
 		if (me->last_offset != ans->offset &&
 		    within(smp->time, me->last, CO_WINDOW_NS))
@@ -209,8 +210,9 @@ int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
 		met = timed_both &&
 		      ((wrote && within(smp->time, x->last, r->window)) ||
 		       (x->wrote && within(smp->time, x->last_write, r->window)));
-		unsure |= !met && !(timed_both &&
-				    pace_left(&x->pace, smp->time, x->last, r->window));
+		unsure |= !met && (!timed_both ||
+				   pace_unsure(&me->pace, &x->pace, smp->time, x->last,
+					       r->window));
 	}
 	ob->met += met;
 	ob->unsure |= unsure && !met;

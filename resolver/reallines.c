@@ -11,13 +11,13 @@
  * enough to tell, sample by sample, what it did within the window, and a
  * line stays a few hundred bytes however many fields its threads touch.
  *
- * Not meeting is evidence only where the samples are dense: a thread
- * that comes to a line another one left more than a window ago did not
- * meet it only if the other one's samples there came closer than a
- * window to each other (it worked there, and stopped: a hand-over;
- * pace_left, report.h).  A mutex every thread takes now and then,
- * sampled there twice a second, meets nothing in the samples and is
- * shared all the same: such a line is marked unsure, never refuted.
+ * Not meeting is evidence only where the samples could show a meeting.
+ * Two threads whose samples on a line do not interleave (an object set
+ * up by one and used by the other), or whose first one's came within a
+ * window of each other and stopped (a hand-over), did not share it.  A
+ * mutex every thread takes now and then, sampled there twice a second,
+ * meets nothing in the samples and is shared all the same: such a line
+ * is marked unsure, never refuted (pace_unsure, report.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -187,7 +187,8 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 	}
 	if (!me) {
 		me = &l->t[l->nthreads++];
-		*me = (struct line_thread){ .tid = smp->tid, .timed = timed };
+		*me = (struct line_thread){ .tid = smp->tid, .timed = timed,
+					    .pace.first = a.time };
 	} else if (timed && me->timed) {
 		pace_note(&me->pace, a.time, me->last.time, window);
 	}
@@ -199,7 +200,8 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 			continue;	/* (the line is of one process) */
 		bool timed_both = me->timed && o->timed;
 		unsigned k = timed_both ? meets(&a, wrote, o, window) : 0;
-		if (!k && !(timed_both && pace_left(&o->pace, a.time, o->last.time, window)))
+		if (!k && (!timed_both ||
+			   pace_unsure(&me->pace, &o->pace, a.time, o->last.time, window)))
 			k = REAL_LINE_UNSURE;
 		kind |= k;
 	}

@@ -98,9 +98,11 @@ static inline bool within(uint64_t a, uint64_t b, uint64_t window)
 	return (a > b ? a - b : b - a) <= window;
 }
 
-/* How one thread's samples came on one real line or object: within a
- * window of its previous one there (near), or not (far). */
+/* How one thread's samples came on one real line or object: when the
+ * first came, and how many came within a window of its previous one
+ * there (near) or not (far). */
 struct pace {
+	uint64_t first;			/* ns */
 	uint32_t near, far;
 };
 
@@ -113,17 +115,22 @@ static inline void pace_note(struct pace *p, uint64_t now, uint64_t last,
 		p->far++;
 }
 
-/* Whether a thread last there at `last`, at pace p, had left by `now`:
- * no sample of it in the window before, though its samples there mostly
- * came within a window of each other, dense enough that its absence says
- * so (a hand-over).  Where it had not, two threads that never met in
- * the samples may still have been there at once (a lock every thread
- * takes, sampled a few times a second): nothing is refuted. */
-static inline bool pace_left(const struct pace *p, uint64_t now, uint64_t last,
-			     uint64_t window)
+/* Whether two threads that never met in the samples of one line may
+ * still have been there at once: the thread sampled now (its pace me)
+ * and thread o (pace op, last there at o_last, one of them writing).
+ * Not when their samples do not interleave (me's all came after o's
+ * last: an object set up by one thread and used by another), nor when
+ * o's came dense, within a window of each other, and stopped more than
+ * a window before now (a hand-over).  Otherwise, as for a lock every
+ * thread takes now and then, sampled there a few times a second, the
+ * samples cannot say: nothing is refuted. */
+static inline bool pace_unsure(const struct pace *me, const struct pace *op,
+			       uint64_t now, uint64_t o_last, uint64_t window)
 {
-	return now >= last && !within(now, last, window) &&
-	       p->near >= 2 && p->near > p->far;
+	bool left = now >= o_last && !within(now, o_last, window) &&
+		    op->near >= 2 && op->near > op->far;
+
+	return me->first <= o_last && !left;
 }
 
 /* ---- objects.c ---- */

@@ -199,6 +199,26 @@ dt_test 'a field a thread reads without addresses keeps the flag suspected, not 
 	dt_show cover.lines cover.share cover.err
 '
 
+# one object, one writer and one reader, never met in the samples: set
+# up by one thread, then used by the other (no interleaving) is no
+# sharing; both now and then all along (interleaved, a few samples a
+# second) may be, and is not refuted
+{ line cover 11 wa 0x7ffd00001000 1000
+  for k in 1 2 3 4 5 6; do line cover 12 rb 0x7ffd00001008 $((100000000 + k * 1000000)); done
+} >setup.lines
+{ for k in 0 1 2; do
+	line cover 11 wa 0x7ffd00001000 $((k * 300000000 + 1000))
+	line cover 12 rb 0x7ffd00001008 $((k * 300000000 + 150000000))
+  done; } >along.lines
+dt_test 'set up by one thread, used by another: refuted; both all along, seldom: not' '
+	"$DTRESOLVE" --skid=off --aggregate=sharing setup.lines >setup.share 2>&1 &&
+	grep -q "^struct s3, cache line 0 .*: false sharing, refuted$" setup.share &&
+	"$DTRESOLVE" --skid=off --aggregate=sharing along.lines >along.share 2>&1 &&
+	grep -q "^struct s3, cache line 0 .*: false sharing, suspected$" along.share &&
+	grep -q "^# 1 suspected with addresses: two threads in one real line" along.share ||
+	dt_show setup.share along.share
+'
+
 # a line keeps four threads: a fifth one's accesses, here the writer's,
 # are not seen meeting the others', so they refute nothing, in the
 # sharing table and in the advice
