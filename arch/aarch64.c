@@ -532,6 +532,22 @@ static bool a64_tests_bits(const struct dt_tok *toks, size_t n, int *reg,
 	return false;
 }
 
+/* "cmp x0, x1" (subs xzr, x0, x1): two whole registers compared */
+static bool a64_compares_regs(const struct dt_tok *toks, size_t n, int *a,
+			      int *b)
+{
+	struct parsed p;
+
+	parse(toks, n, &p);
+	if (strcmp(p.mnem, "cmp") || p.nregs != 2 || p.has_imm || p.has_mem ||
+	    p.reg_size[0] != 8 || p.reg_size[1] != 8 || p.regs[0] < 0 ||
+	    p.regs[1] < 0 || p.regs[0] >= 31 || p.regs[1] >= 31)
+		return false;
+	*a = p.regs[0];
+	*b = p.regs[1];
+	return true;
+}
+
 /* "lsr w0, w0, #3": a register shifted right in place by a constant */
 static bool a64_shifts_right(const struct dt_tok *toks, size_t n, int *reg,
 			     unsigned *by)
@@ -740,4 +756,5 @@ const struct dt_arch dt_arch_aarch64 = {
 	.perf_ip = "pc",
 	.tests_bits = a64_tests_bits,
 	.shifts_right = a64_shifts_right,
+	.compares_regs = a64_compares_regs,
 };

@@ -247,6 +247,12 @@ struct dt_arch {
 	 * the bits of the load before it.  NULL: not followed. */
 	bool (*shifts_right)(const struct dt_tok *toks, size_t ntoks, int *reg,
 			     unsigned *by);
+	/* True when the instruction compares two whole general registers
+	 * ("cmp %rdi,%rsi", "cmp x0, x1"): *a and *b, so that a pointer
+	 * compared with another after an access may be a list walk's end.
+	 * NULL: not asked. */
+	bool (*compares_regs)(const struct dt_tok *toks, size_t ntoks, int *a,
+			      int *b);
 };
 
 extern const struct dt_arch dt_arch_x86_64;

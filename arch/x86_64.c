@@ -898,6 +898,23 @@ static bool x86_shifts_right(const struct dt_tok *toks, size_t n, int *reg,
 	return true;
 }
 
+static bool x86_compares_regs(const struct dt_tok *toks, size_t n, int *a,
+			      int *b)
+{
+	struct parsed_insn pi;
+
+	parse_insn(toks, n, &pi);
+	if (strcmp(pi.mnem, "cmp") && strcmp(pi.mnem, "cmpq"))
+		return false;	/* not cmpxchg, cmps */
+	if (pi.nops != 2 || !pi.ops[0].reg_only || !pi.ops[1].reg_only ||
+	    pi.ops[0].reg_size != 8 || pi.ops[1].reg_size != 8 ||
+	    pi.ops[0].reg < 0 || pi.ops[1].reg < 0)
+		return false;
+	*a = pi.ops[0].reg;
+	*b = pi.ops[1].reg;
+	return true;
+}
+
 static bool x86_is_stack_canary(const struct dt_mem_op *op)
 {
 	/* gcc's -fstack-protector reads the guard at %fs:0x28 in user
@@ -990,5 +1007,6 @@ const struct dt_arch dt_arch_x86_64 = {
 	.perf_ip = "IP",
 	.tests_bits = x86_tests_bits,
 	.shifts_right = x86_shifts_right,
+	.compares_regs = x86_compares_regs,
 	.quick_decode = x86_quick_decode,
 };

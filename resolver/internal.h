@@ -688,6 +688,13 @@ bool type_access_fits(struct dt_session *s, Dwarf_Die *type, uint64_t off,
  * there (the element at off stands for all of them). */
 bool type_in_array_of_step(struct dt_session *s, Dwarf_Die *type, uint64_t off,
 			   uint64_t step);
+/* The bare link (a struct whose members all point to its own type:
+ * struct list_head) holding off inside type, type itself not counted:
+ * *link and off within it; *in_union when the way down went through a
+ * union (the link is one view of those bytes). */
+bool type_link_at(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+		  const struct access *acc, Dwarf_Die *link, uint64_t *link_off,
+		  bool *in_union);
 /* t (peeled) is a pointer, or a pointer-sized struct whose bytes are one
  * pointer (Rust's Box<T>, NonNull<T>, Option<Box<T>> by its niche, a C
  * struct { T *p; }), looking through variant parts: true with *ptr, the

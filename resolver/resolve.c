@@ -505,6 +505,123 @@ static bool next_deref(struct dt_session *s, const struct decoded_insn *insn,
 	return false;
 }
 
+/* Whether the pointer an access at pc reads through (in register base)
+ * is compared with another register in the access's block, before or
+ * after it: the pointer itself, a copy, or a copy moved by a constant
+ * ("mov 0x10(%rax),%rsi; mov %rax,%rdx; lea 0x10(%rdx),%rsi; cmp
+ * %rdi,%rsi; jne"; AArch64 compares first, "cmp x6, x0; ldr x1, [x2],
+ * #-16; b.eq").  Registers are numbered by the value they hold through
+ * the block (a copy keeps its source's number, plus a constant).  A
+ * compare with a value loaded through the pointer ("mov (%rdi),%rax;
+ * cmp %rdi,%rax": is the head's next the head?) is not such a test. */
+#define WALK_SPAN 32	/* instructions looked at either side */
+static bool compared_in_block(struct dt_session *s, uint64_t pc, int base)
+{
+	const struct func_map *fm;
+	long i;
+
+	if (!s->arch->compares_regs || base < 0 || base >= 64 ||
+	    !(fm = funcmap_get(s, pc)) || (i = func_map_index(fm, pc)) < 0)
+		return false;
+	size_t k = (size_t)i;
+	while (k > 0 && !fm->insns[k].leader && k + WALK_SPAN > (size_t)i)
+		k--;
+	uint32_t val[64];		/* each register's value number */
+	uint32_t from[4 * WALK_SPAN + 4];	/* a loaded value: through which */
+	uint32_t next = 64, v = 0;
+	struct { uint32_t a, b; } cmp[8];
+	size_t ncmp = 0;
+	for (uint32_t r = 0; r < 64; r++)
+		val[r] = r;
+	memset(from, 0xff, sizeof(from));
+	for (; k < fm->n && k <= (size_t)i + WALK_SPAN; k++) {
+		const struct func_insn *in = &fm->insns[k];
+		struct decoded_insn insn;
+		struct dt_mem_op op;
+		const uint8_t *code;
+		size_t avail;
+		int ra, rb;
+		if (k == (size_t)i)
+			v = val[base];
+		if (in->op == DT_OP_NONE && in->def == DT_DEF_NONE && ncmp < 8 &&
+		    decode_at(s, in->pc, &insn, &op, &code, &avail) == DT_OP_NONE &&
+		    s->arch->compares_regs(insn.toks, insn.ntoks, &ra, &rb) &&
+		    ra < 64 && rb < 64) {
+			cmp[ncmp].a = val[ra];
+			cmp[ncmp++].b = val[rb];
+		}
+		/* what the instruction leaves in the registers it writes */
+		int dst = in->def_dst, src = in->def_src;
+		uint32_t got = next;
+		if ((in->def == DT_DEF_COPY || in->def == DT_DEF_ADDI) &&
+		    src >= 0 && src < 64)
+			got = val[src];
+		else if (k == (size_t)i)	/* the access itself: "ldr x0, [x3, #24]!" */
+			from[next - 64] = v;
+		else if (in->def == DT_DEF_LOAD && in->mem_base >= 0 && in->mem_base < 64)
+			from[next - 64] = val[in->mem_base];
+		uint32_t wb = in->wb_reg >= 0 && in->wb_reg < 64 ? val[in->wb_reg] : 0;
+		uint64_t w = func_insn_writes(in);
+		for (int r = 0; r < 64; r++)
+			if (w >> r & 1)
+				val[r] = next + 1;	/* anything */
+		if (in->wb_reg >= 0 && in->wb_reg < 64)
+			val[in->wb_reg] = wb;	/* the pointer moved */
+		if (dst >= 0 && dst < 64)
+			val[dst] = got;
+		next += 2;
+		if (k >= (size_t)i && in->flow != DT_FLOW_NEXT)
+			break;
+	}
+	for (size_t c = 0; c < ncmp; c++) {
+		if ((cmp[c].a == v) == (cmp[c].b == v))
+			continue;
+		uint32_t other = cmp[c].a == v ? cmp[c].b : cmp[c].a;
+		if (other < 64 || from[other - 64] != v)
+			return true;
+	}
+	return false;
+}
+
+/* A list walk's look-ahead: list_for_each_entry_safe reads the next
+ * entry's link before it tests whether that entry is the list's head,
+ * and the head sits alone in another object, so on the last step the
+ * entry type names memory it does not describe.  When the access is in
+ * a bare link of its type (struct item's node, a struct list_head) and
+ * the pointer is compared after it, the access is named by the link,
+ * right on every step (struct list_head +0 (next)); the entry's name
+ * goes to the note.  A link that is one view of a union's bytes keeps
+ * the union's candidates, the note naming the head. */
+static void walk_end(struct dt_session *s, struct dt_answer *ans,
+		     const struct access *acc)
+{
+	Dwarf_Die type, link;
+	uint64_t link_off;
+	bool in_union;
+	struct type_hit th;
+	char why[256];
+
+	if (!ans->type_id || ans->offset < 0 ||
+	    !session_offdie(s, ans->type_id, &type) ||
+	    !type_link_at(s, &type, (uint64_t)ans->offset, acc, &link, &link_off,
+			  &in_union) ||
+	    !compared_in_block(s, ans->pc, ans->reg))
+		return;
+	snprintf(why, sizeof(why), "a list walk's end: the pointer may be the "
+		 "list's head, else %s +%lld (%s)", ans->type,
+		 (long long)ans->offset, ans->field);
+	if (in_union) {
+		snprintf(why, sizeof(why), "a list walk's end: the pointer may be "
+			 "the list's head, a link in another object");
+	} else if (type_member_at(s, &link, NULL, (int64_t)link_off, acc, &th) == DT_OK) {
+		answer_take(ans, &th);
+	} else {
+		return;
+	}
+	session_debug(s, "  %s", why);
+	ans->note = session_intern(s, why);
+}
+
 static enum dt_reason classify_and_attribute(struct dt_session *s,
 					     struct dt_answer *ans)
 {
@@ -591,6 +708,8 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 	uint64_t stride = op.index < 0 ? 0 :
 			  (uint64_t)op.scale * track_multiple_of(s, ans->pc, op.index);
 	enum dt_reason r = attribute_operand(s, ans, &acc, op.index >= 0, stride);
+	if (r == DT_OK && op.index < 0)
+		walk_end(s, ans, &acc);
 	if (r == DT_OK || !s->dwarf)
 		return r;
 	/* "0x34(%rsi,%rdi,1)": the pointer may be the index, the base i * size */

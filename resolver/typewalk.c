@@ -735,6 +735,52 @@ bool type_member_type_at(struct dt_session *s, Dwarf_Die *type, uint64_t off,
 }
 
 
+/* Whether struct t is a bare link: every member points to t's own type
+ * (struct list_head { next, prev }), so that a list's head and the node
+ * in each of its entries are the same thing. */
+static bool is_bare_link(struct dt_session *s, Dwarf_Die *t)
+{
+	const struct member_table *mt;
+	Dwarf_Die to;
+
+	if (dwarf_tag(t) != DW_TAG_structure_type ||
+	    !(mt = member_table_get(s, t)) || !mt->n)
+		return false;
+	for (size_t i = 0; i < mt->n; i++) {
+		Dwarf_Die *m = (Dwarf_Die *)&mt->v[i].mt;
+		if (dwarf_tag(m) != DW_TAG_pointer_type || !die_type(m, &to) ||
+		    !type_peel(&to, &to) || to.addr != t->addr)
+			return false;
+	}
+	return true;
+}
+
+bool type_link_at(struct dt_session *s, Dwarf_Die *type, uint64_t off,
+		  const struct access *acc, Dwarf_Die *link, uint64_t *link_off,
+		  bool *in_union)
+{
+	struct member_pick pick;
+	uint64_t esize;
+	Dwarf_Die t;
+
+	*in_union = false;
+	if (!type_peel(type, &t))
+		return false;
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		if (depth && is_bare_link(s, &t)) {
+			*link = t;
+			*link_off = off;
+			return true;
+		}
+		if (dwarf_tag(&t) == DW_TAG_union_type)
+			*in_union = true;
+		enum step k = step_down(s, &t, &off, acc, depth, &esize, &pick);
+		if (k == STEP_LEAF || k == STEP_NONE)
+			return false;
+	}
+	return false;
+}
+
 /* Whether off of struct t lies in its flexible array member (the last,
  * without a size: x->level[i] past the struct's fixed part). */
 static bool in_flexible_array(struct dt_session *s, Dwarf_Die *t, uint64_t off)

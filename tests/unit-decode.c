@@ -291,6 +291,40 @@ static void check_access(void)
 	decoder_free(d);	/* without an AArch64 decoder check_a64() says why */
 }
 
+/* compares_regs: two whole general registers compared, nothing else */
+static void check_compares(void)
+{
+	static const struct { const char *what; const struct dt_arch *arch;
+			      uint8_t b[8]; unsigned len; bool cmp; int a, b2; } v[] = {
+		{ "cmp %rdi,%rsi", &dt_arch_x86_64, { 0x48, 0x39, 0xfe }, 3, true, RDI, RSI },
+		{ "cmp %r12,%rax", &dt_arch_x86_64, { 0x4c, 0x39, 0xe0 }, 3, true, R12, RAX },
+		{ "cmp %edi,%esi (32 bits: no pointer)", &dt_arch_x86_64, { 0x39, 0xfe }, 2, false, 0, 0 },
+		{ "cmp 0x18(%rdi),%rax (memory)", &dt_arch_x86_64, { 0x48, 0x3b, 0x47, 0x18 }, 4, false, 0, 0 },
+		{ "cmp $0x10,%rax (immediate)", &dt_arch_x86_64, { 0x48, 0x83, 0xf8, 0x10 }, 4, false, 0, 0 },
+		{ "test %rax,%rax", &dt_arch_x86_64, { 0x48, 0x85, 0xc0 }, 3, false, 0, 0 },
+		{ "cmp x6, x0", &dt_arch_aarch64, { 0xdf, 0x00, 0x00, 0xeb }, 4, true, 6, 0 },
+		{ "cmp w6, w0 (32 bits)", &dt_arch_aarch64, { 0xdf, 0x00, 0x00, 0x6b }, 4, false, 0, 0 },
+		{ "cmp x1, #0x10 (immediate)", &dt_arch_aarch64, { 0x3f, 0x40, 0x00, 0xf1 }, 4, false, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct decoder *d = decoder_new(v[i].arch);
+		struct decoded_insn insn;
+		int a = -1, b = -1;
+		if (!d) {
+			ok(0, "%s: no decoder for %s", v[i].what, v[i].arch->name);
+			continue;
+		}
+		is_int(decoder_run(d, 0x1000, v[i].b, v[i].len, &insn), v[i].len,
+		       "%s: length", v[i].what);
+		bool got = v[i].arch->compares_regs(insn.toks, insn.ntoks, &a, &b);
+		ok(got == v[i].cmp && (!got || (a == v[i].a && b == v[i].b2)),
+		   "%s: compares registers %d (want %d), %d %d", v[i].what, got,
+		   v[i].cmp, a, b);
+		decoder_free(d);
+	}
+}
+
 int main(void)
 {
 	struct decoder *d = decoder_new(&dt_arch_x86_64);
@@ -311,5 +345,6 @@ int main(void)
 	       "no bytes decode to nothing");
 	decoder_free(d);
 	check_a64();
+	check_compares();
 	return done_testing();
 }
