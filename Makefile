@@ -87,7 +87,9 @@ $(O)/plugin/%.o: plugin/%.c
 
 # What the front ends share and the library must not do (read the
 # environment): linked into dtresolve and the plugin, not libdtprof.a.
-FRONTEND_OBJ = $(O)/frontend/env.o
+FRONTEND_OBJ = $(O)/frontend/env.o $(O)/frontend/pages.o
+# what only a command that owns its process does (heap, SIGABRT)
+PROCESS_OBJ = $(O)/frontend/process.o
 $(O)/frontend/%.o: frontend/%.c
 	@mkdir -p $(dir $@)
 	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) $(PLUGIN_CFLAGS) -c -o $@ $<
@@ -105,10 +107,10 @@ $(O)/%.o: %.c
 $(LIB): $(LIB_OBJ)
 	$(call echo_cmd,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
-$(DTRESOLVE): $(O)/resolver/dtresolve.o $(FRONTEND_OBJ) $(LIB)
+$(DTRESOLVE): $(O)/resolver/dtresolve.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(O)/tests/%: $(O)/tests/%.o $(LIB)
+$(O)/tests/%: $(O)/tests/%.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -ldl
 
 # the accuracy generator's AArch64 truth: a plugin of qemu-user's own

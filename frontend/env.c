@@ -76,8 +76,8 @@ void dt_env_read(struct dt_env *e)
 	memset(e, 0, sizeof(*e));
 	e->session.sz = sizeof(e->session);
 	e->debug = on("DTPROF_DEBUG");
-	e->session.flags = DT_SESSION_GIVE_BACK_PAGES |
-		(e->debug ? DT_SESSION_TRACE : 0) |
+	e->session.give_back_pages = frontend_give_back_pages;
+	e->session.flags = (e->debug ? DT_SESSION_TRACE : 0) |
 		(on("DTPROF_NO_TRACK") ? DT_SESSION_NO_TRACK : 0) |
 		(on("DTPROF_NO_QUICK_DECODE") ? DT_SESSION_NO_QUICK_DECODE : 0) |
 		(urls && *urls ? DT_SESSION_DEBUGINFOD : 0) |

@@ -34,5 +34,8 @@ struct dt_env {
 /* The environment as options: every session gives back the pages of a
  * large debug file once read (both front ends want it). */
 void dt_env_read(struct dt_env *e);
+/* dt_session_opts.give_back_pages: madvise(MADV_DONTNEED) of a read-only
+ * file mapping's pages (frontend/pages.c). */
+void frontend_give_back_pages(void *arg, void *addr, size_t len);
 
 #endif

@@ -316,11 +316,10 @@ EXPORT int start(void **data, void *ctx)
 			return err;
 		}
 	}
-	/* perf's process is not ours: no heap tuning.  libdw's asserts on
-	 * a failed allocation would end perf and its report: those aborts,
-	 * and only those, answer no_memory (oom.c).  The environment's say,
-	 * as options. */
-	dt_catch_libdw_aborts();
+	/* perf's process is not ours: no heap tuning, no signal handler
+	 * (out of memory inside libdw's own asserts ends perf, as libdw
+	 * means it to; its out-of-memory handler, set per session, answers
+	 * no_memory).  The environment's say, as options. */
 	dt_env_read(&st->env);
 	if (st->env.warning[0])
 		note("%s", st->env.warning);

@@ -124,10 +124,8 @@ enum dt_session_flags {
 	DT_SESSION_DEBUGINFOD = 1 << 3,	/* ask libdwfl's debuginfod client
 					 * (DEBUGINFOD_URLS) for debug info not
 					 * found on disk */
-	DT_SESSION_GIVE_BACK_PAGES = 1 << 4, /* a large debug file's pages,
-					 * mapped read-only by libelf, are
-					 * given back (MADV_DONTNEED) once
-					 * read: they stay in the page cache */
+	/* 1 << 4: was DT_SESSION_GIVE_BACK_PAGES, now the give_back_pages
+	 * callback */
 	DT_SESSION_ERRNO_UNRELIABLE = 1 << 5, /* errno ENOMEM after an
 					 * allocation says nothing (valgrind):
 					 * out of memory only when libdw says */
@@ -151,9 +149,16 @@ struct dt_session_opts {
 	const char *cache_dir;
 	/* Called once a session has opened a debug file with more than 32 MB
 	 * of .debug_info (a kernel's): a command that owns its process may
-	 * tune its heap for it (dt_tune_heap); NULL: nothing. */
+	 * tune its heap for it (dtresolve's frontend_tune_heap); NULL: nothing. */
 	void (*large_debug_info)(void *arg, uint64_t bytes);
 	void *large_debug_info_arg;
+	/* A large debug file's pages, mapped read-only by libelf, that a
+	 * session has read and will rarely read again: the host may give
+	 * them back (madvise MADV_DONTNEED: they stay in the page cache).
+	 * Called only for pages no write ever made the process's own;
+	 * NULL: kept. */
+	void (*give_back_pages)(void *arg, void *addr, size_t len);
+	void *give_back_pages_arg;
 };
 
 /* Open the ELF at path (with separate debug info found through libdwfl:
@@ -164,17 +169,14 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out);
 /* Free the session and every string its answers point to.  NULL ok. */
 void dt_session_close(struct dt_session *s);
-/* For a command that owns its process (dtresolve), never a library or a
- * plugin: a heap for a large debug file (malloc's thresholds raised, the
- * heap grown ahead in transparent huge pages); once; fit to be the
- * large_debug_info callback. */
-void dt_tune_heap(void *arg, uint64_t bytes);
-/* For a front end to decide, never a library: an abort inside libdw that
- * follows a failed allocation while a session works (libdw's asserts on
- * out of memory) ends that session's work as no_memory instead of ending
- * the process; any other abort goes on to the handler installed before.
- * Installs a SIGABRT handler for the rest of the process, once. */
-void dt_catch_libdw_aborts(void);
+/* For a host's SIGABRT handler, when it chooses to install one (dtresolve
+ * does; the plugin never): libdw asserts on some failed allocations
+ * (its concurrent hash tables) instead of calling its out-of-memory
+ * handler.  Called from the handler, this jumps back into the library
+ * call under way on this thread, which then answers no_memory, but only
+ * when an allocation of that call has failed (errno ENOMEM; the call
+ * starts at 0); otherwise it returns, and the abort is the host's. */
+void dt_oom_escape(void);
 
 /* Reads len instruction bytes at link-time address pc into buf; returns
  * how many, 0 or less to fall back to the file. */

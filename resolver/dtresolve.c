@@ -18,6 +18,7 @@
 #include "lineread.h"
 #include "stream.h"
 #include "../frontend/env.h"
+#include "../frontend/process.h"
 
 #define PROG "dtresolve"
 
@@ -636,8 +637,8 @@ int main(int argc, char **argv)
 		msg("%s", r.env.warning);
 	/* dtresolve owns its process: a kernel's session may tune the heap,
 	 * and libdw's asserts on a failed allocation answer no_memory */
-	r.env.session.large_debug_info = dt_tune_heap;
-	dt_catch_libdw_aborts();
+	r.env.session.large_debug_info = frontend_tune_heap;
+	frontend_catch_libdw_aborts();
 	r.opt.stream.session = &r.env.session;
 	r.opt.stream.buildid_dir = r.env.buildid_dir;
 	if (err || (err = start(&r))) {

@@ -232,10 +232,13 @@ struct debug_pages {
 					 * at the last give-back */
 	size_t mapped_budget;		/* bytes of files mapped in since,
 					 * at most (PAGES_MAPPED_BUDGET) */
+	void (*give)(void *arg, void *addr, size_t len);	/* the host's */
+	void *give_arg;
 };
-/* For .debug_info's data info[0..len): nothing is given back of a file
- * with no more than LARGE_DEBUG_INFO of it. */
-void pages_init(struct debug_pages *p, const void *info, size_t len);
+/* For .debug_info's data info[0..len), pages given back through give
+ * (NULL: never): nothing of a file with no more than LARGE_DEBUG_INFO. */
+void pages_init(struct debug_pages *p, const void *info, size_t len,
+		void (*give)(void *arg, void *addr, size_t len), void *give_arg);
 /* A walk of every unit has reached at (NULL: its end). */
 void pages_walked(struct debug_pages *p, const void *at);
 /* An answer was made from the DWARF: every PAGES_ANSWER_STEP answers,

@@ -12,12 +12,11 @@
  *
  * Some of libdw's tables also assert on a failed allocation (SIGABRT:
  * dynamicsizehash_concurrent.c's resize, with two threads).  Catching
- * that takes a signal handler, which is the front end's to decide
- * (dt_catch_libdw_aborts).  Then an abort jumps back to the guard only
+ * that takes a signal handler, which is the host's to decide: its
+ * handler calls dt_oom_escape(), which jumps back to the guard only
  * while one is set and an allocation of the guarded call has failed
  * (errno ENOMEM: the call starts at 0); any other abort, malloc's
- * corruption checks included, and every abort in sanitizer builds
- * (their reports abort), goes to the handler that was there before.
+ * corruption checks included, stays the host's.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,53 +28,21 @@
 #include "internal.h"
 
 OOM_TLS struct oom_guard *oom_current;
+static OOM_TLS bool from_handler;	/* the jump left SIGABRT blocked */
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-
-#ifndef SANITIZED
-static struct sigaction previous_abort;
-
-static void on_abort(int sig)
+void dt_oom_escape(void)
 {
-	/* only an abort that follows a failed allocation in the guarded
-	 * call (its errno: the call starts at 0); any other, malloc's own
-	 * corruption checks included, is the crash it says it is */
-	if (oom_current && errno == ENOMEM)
+	if (oom_current && errno == ENOMEM) {
+		from_handler = true;
 		siglongjmp(oom_current->env, 1);
-	/* not ours: as if we were not there */
-	sigaction(SIGABRT, &previous_abort, NULL);
-	raise(sig);
+	}
 }
-#endif
 
 __attribute__((noreturn)) static void dwarf_oom(void)
 {
 	if (oom_current)
 		siglongjmp(oom_current->env, 1);
 	abort();
-}
-
-static void install_abort_handler(void)
-{
-#ifndef SANITIZED
-	struct sigaction sa = { .sa_handler = on_abort };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGABRT, &sa, &previous_abort);
-#endif
-}
-
-void dt_catch_libdw_aborts(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	pthread_once(&once, install_abort_handler);
 }
 
 void oom_watch(struct dt_session *s)
@@ -108,10 +75,14 @@ void oom_caught(struct dt_session *s)
 {
 	sigset_t abrt;
 
-	/* the jump left the handler with SIGABRT blocked */
-	sigemptyset(&abrt);
-	sigaddset(&abrt, SIGABRT);
-	sigprocmask(SIG_UNBLOCK, &abrt, NULL);
+	/* a jump out of the host's handler left SIGABRT blocked, as it was
+	 * not before the abort */
+	if (from_handler) {
+		from_handler = false;
+		sigemptyset(&abrt);
+		sigaddset(&abrt, SIGABRT);
+		pthread_sigmask(SIG_UNBLOCK, &abrt, NULL);
+	}
 	if (!s->no_memory && !s->oom_said)
 		session_warn(s, "out of memory reading the debug info of '%s': "
 			     "its samples count as no_memory from here on", s->path);

@@ -18,38 +18,22 @@
  * libelf decompressed into memory is never touched: dropping such pages
  * would lose or zero them.
  *
- * Only when the host asks (DT_SESSION_GIVE_BACK_PAGES): the mapping is
- * libelf's, of the session's own file, but what is resident is the
- * host's concern.
- *
- * The process's own memory for such a file: a kernel's indexes and
- * answers fault in 120 MB of heap, 4 kB at a time (30,000 faults, and a
- * TLB miss for most lookups of the indexes).  A command that owns its
- * process (dtresolve; never perf hosting the plugin) may pass
- * dt_tune_heap as the session's large_debug_info callback: the heap is
- * grown once ahead and backed by transparent huge pages where the system
- * allows them (MADV_HUGEPAGE), large arrays are kept in it rather than in
- * mappings of their own, and memory freed is kept for the next
- * allocation: a vmlinux run faulted 18,700 times instead of 41,000, and
- * took 7% less CPU.
+ * This file finds the pages; giving them back is the host's act, through
+ * the session's give_back_pages callback (the front ends' madvise,
+ * frontend/process.c): the mapping is libelf's, of the session's own
+ * file, but what is resident is the host's concern.  Without the
+ * callback nothing is given back.
  */
-#include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
 
 #define WALK_STEP (32u << 20)		/* bytes walked between give-backs */
-#define HEAP_AHEAD (256u << 20)		/* the heap grown ahead, at most */
-#define HEAP_STEP (16u << 20)		/* in blocks below the mmap threshold */
-#define HUGE_PAGE (2u << 20)
 #define PAGEMAP_BATCH 512		/* entries read at once */
 
 /* The process's resident pages of files (and shared memory): statm's
@@ -100,12 +84,13 @@ static bool clean_file_mapping(uintptr_t lo, uintptr_t hi, uintptr_t *map_lo,
 	return clean;
 }
 
-void pages_init(struct debug_pages *p, const void *info, size_t len)
+void pages_init(struct debug_pages *p, const void *info, size_t len,
+		void (*give)(void *arg, void *addr, size_t len), void *give_arg)
 {
 	uintptr_t lo = (uintptr_t)info;
 
-	*p = (struct debug_pages){ 0 };
-	if (!info || len <= LARGE_DEBUG_INFO ||
+	*p = (struct debug_pages){ .give = give, .give_arg = give_arg };
+	if (!info || !give || len <= LARGE_DEBUG_INFO ||
 	    !clean_file_mapping(lo, lo + len, &p->map_lo, &p->map_hi)) {
 		p->map_hi = 0;
 		return;
@@ -165,7 +150,7 @@ static void give_back(struct debug_pages *p, uintptr_t lo, uintptr_t hi)
 		p->map_hi = 0;		/* written since: never again */
 		return;
 	}
-	madvise((void *)a, b - a, MADV_DONTNEED);
+	p->give(p->give_arg, (void *)a, b - a);
 }
 
 void pages_walked(struct debug_pages *p, const void *at)
@@ -204,34 +189,4 @@ void pages_answered(struct debug_pages *p)
 		return;		/* under the budget: kept */
 	give_back(p, p->map_lo, p->map_hi);
 	p->file_pages = resident_file_pages();
-}
-
-static atomic_bool heap_grown;
-
-void dt_tune_heap(void *arg, uint64_t bytes)
-{
-	void *block[HEAP_AHEAD / HEAP_STEP];
-	size_t n = 0;
-
-	(void)arg;
-	(void)bytes;
-	if (atomic_exchange(&heap_grown, true))
-		return;
-#ifdef __SANITIZE_ADDRESS__
-	return;		/* ASan's allocator: no heap to grow, a quarantine to fill */
-#endif
-	/* arrays below 32 MB from the heap, and freed memory kept in it */
-	if (!mallopt(M_MMAP_THRESHOLD, 32 << 20) || !mallopt(M_TRIM_THRESHOLD, 1 << 30))
-		return;
-	int saved = errno;	/* a heap that cannot grow is no error here */
-	char *lo = sbrk(0);
-	while (n < HEAP_AHEAD / HEAP_STEP && (block[n] = malloc(HEAP_STEP)))
-		n++;
-	while (n)
-		free(block[--n]);	/* the top of the heap, not given back */
-	char *hi = sbrk(0);
-	uintptr_t from = ((uintptr_t)lo + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	if (lo != (char *)-1 && hi != (char *)-1 && (uintptr_t)hi > from)
-		madvise((void *)from, (uintptr_t)hi - from, MADV_HUGEPAGE);
-	errno = saved;
 }

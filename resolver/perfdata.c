@@ -16,6 +16,7 @@
  * else the id is 20 bytes, as perf reads it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -194,7 +195,9 @@ int dt_perfdata_count_samples(int fd, uint64_t *samples)
 	uint8_t *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, (off_t)base);
 	if (map == MAP_FAILED)
 		return -errno;
-	madvise(map, len, MADV_SEQUENTIAL);
+	/* read ahead on the session's own descriptor; the mapping's
+	 * advice would be the process's */
+	posix_fadvise(fd, (off_t)base, (off_t)len, POSIX_FADV_SEQUENTIAL);
 	const uint8_t *p = map + (off - base), *stop = map + len;
 	int err = 0;
 	while (p < stop && !err) {

@@ -857,8 +857,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	Elf_Data *info = s->dwarf ? debug_info_data(s) : NULL;
 	if (info) {
 		s->large_debug_info = info->d_size > LARGE_DEBUG_INFO;
-		pages_init(&s->pages, (o.flags & DT_SESSION_GIVE_BACK_PAGES) ?
-			   info->d_buf : NULL, info->d_size);
+		pages_init(&s->pages, info->d_buf, info->d_size,
+			   o.give_back_pages, o.give_back_pages_arg);
 		if (s->large_debug_info && o.large_debug_info)
 			o.large_debug_info(o.large_debug_info_arg, info->d_size);
 	}

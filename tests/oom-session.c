@@ -14,6 +14,7 @@
 
 #include "../resolver/dtprof.h"
 #include "tap.h"
+#include "../frontend/process.h"
 
 static void (*arm)(long after, long count);
 
@@ -62,7 +63,7 @@ int main(void)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int opened = 0, closed = 0, short_of_memory = 0;
 
-	dt_catch_libdw_aborts();	/* as the plugin does */
+	frontend_catch_libdw_aborts();	/* as dtresolve does */
 	arm = (void (*)(long, long))dlsym(RTLD_DEFAULT, "dt_failmalloc_arm");
 	if (!arm)
 		skip_all("not under failmalloc.so");

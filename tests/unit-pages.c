@@ -17,6 +17,8 @@
 
 #include "../resolver/internal.h"
 #include "tap.h"
+#include "../frontend/env.h"
+#include "../frontend/process.h"
 
 #define MB (1024 * 1024)
 #define FILE_SIZE (48 * MB)
@@ -87,13 +89,13 @@ static __attribute__((unused)) bool vm_flag(const void *addr, const char *flag)
 }
 
 /* The heap of a kernel's session, in a command's own process: grown once
- * ahead in huge pages by dt_tune_heap, the callback such a command passes
+ * ahead in huge pages by frontend_tune_heap, the callback such a command passes
  * (the library never calls it by itself: unit-host). */
 static void heap(void)
 {
 	char *before = sbrk(0);
 
-	dt_tune_heap(NULL, 200 * MB);
+	frontend_tune_heap(NULL, 200 * MB);
 	char *grown = sbrk(0);
 #ifdef __SANITIZE_ADDRESS__
 	ok(grown == before, "under ASan (no heap of malloc's): left alone");
@@ -106,7 +108,7 @@ static void heap(void)
 	   "an 8 MB array comes from it, not a mapping of its own");
 	free(p);
 #endif
-	dt_tune_heap(NULL, 200 * MB);
+	frontend_tune_heap(NULL, 200 * MB);
 	ok(sbrk(0) == grown, "once per process");
 }
 
@@ -136,7 +138,7 @@ int main(void)
 	/* a walk gives back what it passed */
 	ok(read_all(map, FILE_SIZE), "the file reads whole");
 	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "resident: %ld kB", rss_kb(map));
-	pages_init(&p, info, info_len);
+	pages_init(&p, info, info_len, frontend_give_back_pages, NULL);
 	walk(&p, info, info_len);
 	long after = rss_kb(map);
 	ok(after < 1024, "the walk gave its section back, and at its end the rest of "
@@ -170,7 +172,7 @@ int main(void)
 	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "with a page written: %ld kB stay",
 	   rss_kb(map));
 	is_int(map[5 * MB + 100], 0xab, "the written byte stays");
-	pages_init(&p, info, info_len);
+	pages_init(&p, info, info_len, frontend_give_back_pages, NULL);
 	walk(&p, info, info_len);
 	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "set up again, still not: %ld kB",
 	   rss_kb(map));
@@ -179,7 +181,7 @@ int main(void)
 	/* a section too small to matter is left alone */
 	map = mmap(NULL, FILE_SIZE, PROT_READ, MAP_PRIVATE, fd, 0);
 	ok(map != MAP_FAILED && read_all(map, FILE_SIZE), "mapped again, read whole");
-	pages_init(&p, map, 16 * MB);
+	pages_init(&p, map, 16 * MB, frontend_give_back_pages, NULL);
 	walk(&p, map, 16 * MB);
 	ok(rss_kb(map) >= FILE_SIZE / 1024 - 64, "16 MB of .debug_info: kept (%ld kB)",
 	   rss_kb(map));
@@ -195,7 +197,7 @@ int main(void)
 		uint64_t v = off / PAGE;
 		memcpy(heap + off, &v, sizeof(v));
 	}
-	pages_init(&p, heap, info_len);
+	pages_init(&p, heap, info_len, frontend_give_back_pages, NULL);
 	walk(&p, heap, info_len);
 	for (int i = 0; i < PAGES_ANSWER_STEP; i++)
 		pages_answered(&p);
