@@ -685,20 +685,52 @@ static Elf_Data *debug_info_data(struct dt_session *s)
 	return scn ? elf_getdata(scn, NULL) : NULL;
 }
 
+/* dwz -m moves the types and declarations several binaries share into a
+ * supplementary file that .gnu_debugaltlink names: without it, those
+ * types are no_type.  Said once, at the session's open. */
+static void check_supplementary(struct dt_session *s)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = section_named(dwarf_getelf(s->dwarf), ".gnu_debugaltlink", &sh);
+	Elf_Data *d = scn && !dwarf_getalt(s->dwarf) ? elf_getdata(scn, NULL) : NULL;
+	char raw[1024], name[1024];
+
+	if (!d || !d->d_buf || !d->d_size)
+		return;
+	snprintf(raw, sizeof(raw), "%.*s", (int)strnlen(d->d_buf, d->d_size),
+		 (const char *)d->d_buf);
+	text_escape(raw, name, sizeof(name), false);
+	session_warn(s, "'%s' takes types from a supplementary debug file (dwz), "
+		     "'%s', which cannot be found: those types count as no_type",
+		     s->path, name);
+}
+
+/* The units of the binary's DWARF, then those of its supplementary file
+ * (dwz -m: the partial units holding the types and declarations several
+ * binaries share, which the binary's units import). */
 bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die)
 {
+	Dwarf *alt = s->dwarf ? dwarf_getalt(s->dwarf) : NULL;
+	Dwarf *dw = *cu ? dwarf_cu_getdwarf(*cu) : s->dwarf;
 	Dwarf_CU *next;
 	Dwarf_Half version;
 	uint8_t unit_type;
 
-	while (s->dwarf && dwarf_get_units(s->dwarf, *cu, &next, &version,
-					   &unit_type, die, NULL) == 0) {
-		*cu = next;
-		pages_walked(&s->pages, die->addr);
-		if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
-			continue;	/* type units: reached through references */
-		if (session_unit_die(s, die))
-			return true;
+	while (dw) {
+		while (dwarf_get_units(dw, *cu, &next, &version, &unit_type, die,
+				       NULL) == 0) {
+			*cu = next;
+			if (dw == s->dwarf)
+				pages_walked(&s->pages, die->addr);
+			if (unit_type == DW_UT_type || unit_type == DW_UT_split_type)
+				continue;	/* type units: reached through references */
+			if (session_unit_die(s, die))
+				return true;
+		}
+		if (dw != s->dwarf || !alt)
+			break;
+		dw = alt;
+		*cu = NULL;
 	}
 	pages_walked(&s->pages, NULL);
 	return false;
@@ -852,6 +884,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		return -ENOMEM;
 	}
 	oom_watch(s);
+	if (s->dwarf)
+		check_supplementary(s);
 	/* a large debug file (a kernel's): not indexed ahead, and its pages
 	 * given back once read (pages.c) */
 	Elf_Data *info = s->dwarf ? debug_info_data(s) : NULL;

@@ -90,6 +90,45 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out)
 	return type_peel_named(in, out, &ignored);
 }
 
+/* The size of array type t (through qualifiers and typedefs) in a unit
+ * that names no language: dwz's
+ * partial units, whose subranges libdw cannot size (the default lower
+ * bound is the language's).  Counted from 0, as in C, C++ and Rust:
+ * Fortran and Ada compilers write their lower bounds.  False for an
+ * array without bounds (a flexible array member). */
+static bool array_size_from_zero(Dwarf_Die *t, uint64_t *size)
+{
+	Dwarf_Die arr, elem, sub, cu;
+	uint64_t esize, n = 1;
+
+	if (!type_peel(t, &arr) || dwarf_tag(&arr) != DW_TAG_array_type ||
+	    !dwarf_diecu(&arr, &cu, NULL, NULL) || dwarf_srclang(&cu) >= 0 ||
+	    !die_type(&arr, &elem) ||
+	    !type_byte_size(&elem, &esize) || dwarf_child(&arr, &sub) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word count;
+		Dwarf_Sword lo = 0, hi;
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		if (dwarf_attr_integrate(&sub, DW_AT_count, &a)) {
+			if (dwarf_formudata(&a, &count))
+				return false;
+		} else {
+			if (!dwarf_attr_integrate(&sub, DW_AT_upper_bound, &a) ||
+			    dwarf_formsdata(&a, &hi) ||
+			    (dwarf_attr_integrate(&sub, DW_AT_lower_bound, &a) &&
+			     dwarf_formsdata(&a, &lo)) || hi < lo - 1)
+				return false;
+			count = (Dwarf_Word)(hi - lo + 1);
+		}
+		if (__builtin_mul_overflow(n, count, &n))
+			return false;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return !__builtin_mul_overflow(n, esize, size);
+}
+
 bool type_byte_size(Dwarf_Die *t, uint64_t *size)
 {
 	struct type_answer a;
@@ -98,6 +137,8 @@ bool type_byte_size(Dwarf_Die *t, uint64_t *size)
 	if (!type_memo_get(TYPE_SIZE, t->addr, &a)) {
 		a = (struct type_answer){ .ok = dwarf_aggregate_size(t, &w) == 0 };
 		a.size = a.ok ? w : 0;
+		if (!a.ok)
+			a.ok = array_size_from_zero(t, &a.size);
 		type_memo_put(TYPE_SIZE, t->addr, &a);
 	}
 	if (a.ok)
