@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: random programs built by three compilers, each run under valgrind
 # Code nobody wrote for the tests: random programs from tests/gen (random
 # struct layouts, access patterns), built by gcc and clang at every -O
 # level, each memory instruction checked against what it touched when the

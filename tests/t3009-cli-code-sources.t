@@ -32,7 +32,9 @@ dt_test 'a FIFO named as the source: the code view ends, and says why' '
 '
 
 dt_test '/dev/stdin as the source, stdin a pipe that stays open: no wait' '
-	sleep 30 | timeout 20 "$DTRESOLVE" -e prog-stdin --aggregate=code=get addrs-stdin >out 2>err &&
+	mkfifo held && { sleep 30 >held & } && writer=$! &&
+	{ timeout 20 "$DTRESOLVE" -e prog-stdin --aggregate=code=get addrs-stdin <held \
+		>out 2>err; rc=$?; kill $writer; test $rc = 0; } &&
 	grep -q "^# source lines of ./dev/stdin. left out: not a regular file$" out ||
 	dt_show out err
 '

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: a recording and a run under valgrind's lackey
 # The heap truth make accuracy-real checks real programs with: every heap
 # block of a run (tests/malloclog.so, LD_PRELOAD), and each typed answer
 # whose data address (from the registers) lies in a live block, or in a

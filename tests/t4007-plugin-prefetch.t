@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: perf script on profiles recorded at several sizes
 # Work done before and beside the samples, with every perf installed:
 # perf.data's build-id table read as perf reads it (tests/dtbuildids
 # against perf buildid-list), the binaries it names opened by the

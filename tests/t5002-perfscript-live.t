@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: live perf recordings of several workloads
 # perf record -> perf script -> dtresolve, live, with every perf installed:
 # a PIE calling into a shared library of the fixtures.  Every perf script
 # form dtresolve reads must give the same types, sample for sample, as the

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: the fuzz corpus replayed through every parser
 # Fuzzing what parses input: random request lines, and binaries whose ELF
 # and DWARF are corrupted.  Nothing may crash, every line gets its answer.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: every fuzz target's corpus, under each parser
 # The fixed-seed pass over the fuzz targets (the long runs are make fuzz,
 # with AFL++): instruction decoding and tracking on mutated code of both
 # architectures (tests/dtfuzz), perf script text mutated line by line

@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: out of memory at hundreds of allocation points, and a run under valgrind
 # Out of memory at every place a run allocates (tests/failmalloc.c fails
 # every allocation after the first N), in dtresolve and in the plugin:
 # never an abort or a crash (libdw's asserts and OOM exit included), never
