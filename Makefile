@@ -25,6 +25,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKG_CONFIG ?= pkg-config
 CC ?= cc
+OBJCOPY ?= objcopy
 SANITIZE ?=
 
 ifeq ($(SANITIZE),1)
@@ -84,7 +85,7 @@ PLUGIN_CFLAGS = -fvisibility=hidden
 
 all: $(LIB) $(DTRESOLVE) $(PLUGIN)
 
-$(O)/plugin/%.o: plugin/%.c
+$(O)/plugin/%.o: plugin/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) $(PLUGIN_CFLAGS) -c -o $@ $<
 
@@ -93,7 +94,7 @@ $(O)/plugin/%.o: plugin/%.c
 FRONTEND_OBJ = $(O)/frontend/env.o $(O)/frontend/pages.o
 # what only a command that owns its process does (heap, SIGABRT)
 PROCESS_OBJ = $(O)/frontend/process.o
-$(O)/frontend/%.o: frontend/%.c
+$(O)/frontend/%.o: frontend/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) $(PLUGIN_CFLAGS) -c -o $@ $<
 
@@ -103,12 +104,32 @@ $(PLUGIN): $(O)/plugin/dtplugin.o $(O)/plugin/handoff.o $(O)/plugin/prefetch.o \
 	   $(O)/plugin/sites.o $(FRONTEND_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^ $(LIBS)
 
-$(O)/%.o: %.c
+# objects are built again when the flags change (CFLAGS=, SANITIZE=...)
+FLAGS_STAMP = $(O)/.cflags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(ALL_CFLAGS) $(CC)' | cmp -s - $@ 2>/dev/null || echo '$(ALL_CFLAGS) $(CC)' >$@
+
+$(O)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call echo_cmd,CC,$<)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# the library's own objects: only what dtprof.h marks DT_API is visible
+$(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
+# the archive the front ends and tests link (internal functions too)
 $(LIB): $(LIB_OBJ)
 	$(call echo_cmd,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+# the archive installed for other programs: one object whose hidden
+# symbols are local, so that its only globals are the API's dt_* and
+# nothing else of it can clash with the program's own names
+DIST_LIB = $(O)/dist/libdtprof.a
+$(DIST_LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(call echo_cmd,AR,$@)rm -f $@ && $(LD) -r -o $(O)/dist/libdtprof.o $^ && \
+		$(OBJCOPY) --localize-hidden $(O)/dist/libdtprof.o && \
+		$(AR) rcs $@ $(O)/dist/libdtprof.o
 
 $(DTRESOLVE): $(O)/resolver/dtresolve.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
@@ -275,7 +296,7 @@ $(O)/dtprof.pc: FORCE
 		'Libs.private: $(OPCODES_LIBS) -lz -lm -lpthread' \
 		'Cflags: -I$${includedir}/dtprof' >$@
 
-install: all $(O)/dtprof.pc
+install: all $(DIST_LIB) $(O)/dtprof.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(COMPLETIONDIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/dtprof
@@ -284,7 +305,7 @@ install: all $(O)/dtprof.pc
 	install -m 644 doc/dtresolve.1 doc/dtplugin.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 contrib/completion.bash $(DESTDIR)$(COMPLETIONDIR)/dtresolve
 	install -m 644 resolver/dtprof.h $(DESTDIR)$(INCLUDEDIR)/dtprof/dtprof.h
-	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libdtprof.a
+	install -m 644 $(DIST_LIB) $(DESTDIR)$(LIBDIR)/libdtprof.a
 	install -m 644 $(O)/dtprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/dtprof.pc
 	install -d $(DESTDIR)$(PREFIX)/share/dtprof
 	install -m 644 contrib/types.sql $(DESTDIR)$(PREFIX)/share/dtprof/types.sql

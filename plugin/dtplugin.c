@@ -649,6 +649,7 @@ static const struct site *count(struct state *st, const struct pending *p,
 	if (a && batched(st, a, p))
 		return a;
 	struct dt_sample smp = {
+		.sz = sizeof(smp),
 		.period = p->period, .pid = p->pid, .tid = p->tid,
 		.cpu = p->cpu == NO_CPU ? -1 : p->cpu, .has = p->has,
 	};
@@ -825,8 +826,8 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 static void print_table(FILE *f, struct state *st, enum dt_table t,
 			const char *type, const char *symbol, int *err)
 {
-	struct dt_table_opts o = { .format = st->format, .type = type,
-				   .sort = st->sort, .symbol = symbol };
+	struct dt_table_opts o = { .sz = sizeof(o), .format = st->format,
+				   .type = type, .sort = st->sort, .symbol = symbol };
 	int e = dt_report_print(f, st->report, t, &o);
 
 	if (e == -ENOMEM)
@@ -885,7 +886,7 @@ static int write_html(struct state *st)
 		note("cannot write '%s': %s", st->html, strerror(errno));
 		return -errno;
 	}
-	struct dt_table_opts o = { .format = DT_FORMAT_PERF,
+	struct dt_table_opts o = { .sz = sizeof(o), .format = DT_FORMAT_PERF,
 				   .source_dirs = st->source_dirs };
 	err = dt_report_print(f, st->report, DT_TABLE_HTML, &o);
 	if (ferror(f) | fclose(f)) {

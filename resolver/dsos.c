@@ -109,17 +109,13 @@ int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out)
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;
-	/* only the fields the caller's struct has (opts->sz) are read */
-	if (opts)
-		memcpy(&d->o, opts, opts->sz < sizeof(d->o) ? opts->sz : sizeof(d->o));
-	d->o.sz = sizeof(d->o);
-	d->session.sz = sizeof(d->session);
-	if (d->o.session) {
-		const struct dt_session_opts *t = d->o.session;
-		memcpy(&d->session, t, t->sz < sizeof(d->session) ? t->sz :
-		       sizeof(d->session));
-		d->session.sz = sizeof(d->session);
+	/* only the fields the caller's structs have (their sz) are read;
+	 * the sessions' options are checked by each dt_session_open() */
+	if (!sized_in(&d->o, sizeof(d->o), opts)) {
+		free(d);
+		return -DT_ERR_OPTS;
 	}
+	sized_in(&d->session, sizeof(d->session), d->o.session);
 	if ((d->o.debuginfo_path && !(d->debuginfo_path = strdup(d->o.debuginfo_path))) ||
 	    (d->o.vmlinux && !(d->vmlinux = strdup(d->o.vmlinux))) ||
 	    (d->o.buildid_dir && !(d->buildid_dir = strdup(d->o.buildid_dir))) ||

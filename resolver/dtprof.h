@@ -2,7 +2,21 @@
 /*
  * libdtprof: name the C type and field that a memory-access instruction
  * touches, from the binary's DWARF.  One session per binary; answers are
- * cached per (pc, operand).  The library never prints or exits.
+ * cached per (pc, operand).  The library never prints or exits, and
+ * changes nothing of the process that hosts it.
+ *
+ * Threads.  Every call that takes an object (a struct dt_session, a
+ * struct dt_dsos, a struct dt_report, and what they hand out: a layout,
+ * a dt_cstruct) works on it and on nothing shared: one thread at a time
+ * per object, any number of objects in as many threads at once (the
+ * plugin answers in one thread while perf's reads the next samples).  A
+ * session that a struct dt_dsos opened belongs to that object: lock them
+ * together.  Reading an object while another thread calls into it is
+ * not safe, printing a report included (it fills its sessions' caches).
+ * Calls that take no object (dt_reason_str, dt_strerror, dt_text_*,
+ * dt_format_from_str, dt_perfdata_* on a descriptor of the caller's own,
+ * dt_find_*) are safe in any thread.  The library's own shared state
+ * (the memo of type answers) is per thread.
  */
 #ifndef DTPROF_H
 #define DTPROF_H
@@ -13,6 +27,19 @@
 #include <stdio.h>
 
 #define DTPROF_VERSION "0.1.0"
+#define DTPROF_VERSION_MAJOR 0
+#define DTPROF_VERSION_MINOR 1
+#define DTPROF_VERSION_PATCH 0
+/* One number that grows with each release: MAJOR * 10000 + MINOR * 100
+ * + PATCH, for #if DTPROF_VERSION_NUMBER >= 100 */
+#define DTPROF_VERSION_NUMBER \
+	(DTPROF_VERSION_MAJOR * 10000 + DTPROF_VERSION_MINOR * 100 + DTPROF_VERSION_PATCH)
+
+/* The library's interface: everything else in libdtprof.a is hidden (its
+ * installed copy has only these global symbols, all named dt_*). */
+#ifndef DT_API
+#define DT_API __attribute__((visibility("default")))
+#endif
 
 /* Why an access was not attributed to a type.  DT_OK means it was (a real
  * type or one of the pseudo types "(stack operation)" / "(stack canary)").
@@ -46,13 +73,13 @@ enum {
 };
 
 /* Name of a reason ("no_var"); "ok" for DT_OK. */
-const char *dt_reason_str(enum dt_reason r);
+DT_API const char *dt_reason_str(enum dt_reason r);
 /* Reason for its name, or -1. */
-int dt_reason_from_str(const char *name);
+DT_API int dt_reason_from_str(const char *name);
 /* Message for 0 / -errno / -DT_ERR_*; static storage. */
-const char *dt_strerror(int err);
+DT_API const char *dt_strerror(int err);
 /* "PROG: message" and a newline on stderr: the front ends' one voice. */
-void dt_message(const char *prog, const char *fmt, ...)
+DT_API void dt_message(const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Untrusted text (DWARF names, paths, event names, source lines: any
@@ -60,12 +87,12 @@ void dt_message(const char *prog, const char *fmt, ...)
  * characters, DEL and bytes that are not UTF-8 become the four characters
  * \xHH; all else, UTF-8 included, is kept.  Every string an answer, a
  * layout or a report row holds is already safe. */
-bool dt_text_is_safe(const char *s);
+DT_API bool dt_text_is_safe(const char *s);
 /* Escaped s into buf (at most len bytes, NUL included); returns the
  * length the whole of it needs, as snprintf does. */
-size_t dt_text_escape(const char *s, char *buf, size_t len);
+DT_API size_t dt_text_escape(const char *s, char *buf, size_t len);
 /* Escaped s written to f. */
-void dt_text_put(FILE *f, const char *s);
+DT_API void dt_text_put(FILE *f, const char *s);
 
 #define DT_TYPE_UNKNOWN "(unknown)"
 #define DT_TYPE_STACK_OP "(stack operation)"
@@ -82,7 +109,7 @@ enum dt_access {
 	DT_ACCESS_RMW = 3,
 };
 /* "load", "store", "rmw" or "" */
-const char *dt_access_str(enum dt_access a);
+DT_API const char *dt_access_str(enum dt_access a);
 
 /* One answer.  Strings are never NULL ("" when absent) and stay valid
  * until dt_session_close() of the session that produced them. */
@@ -165,10 +192,10 @@ struct dt_session_opts {
  * .gnu_debuglink, /usr/lib/debug/.build-id, debuginfod).  A binary
  * without DWARF opens: its answers say DT_NO_DEBUGINFO.  opts may be NULL.
  * Returns 0 and *out, or -errno / -DT_ERR_* with *out = NULL. */
-int dt_session_open(const char *path, const struct dt_session_opts *opts,
+DT_API int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out);
 /* Free the session and every string its answers point to.  NULL ok. */
-void dt_session_close(struct dt_session *s);
+DT_API void dt_session_close(struct dt_session *s);
 /* For a host's SIGABRT handler, when it chooses to install one (dtresolve
  * does; the plugin never): libdw asserts on some failed allocations
  * (its concurrent hash tables) instead of calling its out-of-memory
@@ -176,7 +203,7 @@ void dt_session_close(struct dt_session *s);
  * call under way on this thread, which then answers no_memory, but only
  * when an allocation of that call has failed (errno ENOMEM; the call
  * starts at 0); otherwise it returns, and the abort is the host's. */
-void dt_oom_escape(void);
+DT_API void dt_oom_escape(void);
 
 /* Reads len instruction bytes at link-time address pc into buf; returns
  * how many, 0 or less to fall back to the file. */
@@ -184,18 +211,18 @@ typedef int dt_code_reader(void *arg, uint64_t pc, uint8_t *buf, size_t len);
 /* Take instruction bytes from fn (perf's object_code, say) instead of the
  * binary's file until called again with NULL.  Answers stay cached per pc
  * whichever source decoded them. */
-void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
+DT_API void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
 				void *arg);
 
 /* The path the session was opened with, escaped as dt_text_escape()
  * does (for printing). */
-const char *dt_session_path(const struct dt_session *s);
+DT_API const char *dt_session_path(const struct dt_session *s);
 /* Name of the session's architecture ("x86-64"). */
-const char *dt_session_arch(const struct dt_session *s);
+DT_API const char *dt_session_arch(const struct dt_session *s);
 /* True when the session has DWARF. */
-bool dt_session_has_debuginfo(const struct dt_session *s);
+DT_API bool dt_session_has_debuginfo(const struct dt_session *s);
 /* True when its DWARF is in split units (.dwo files, -gsplit-dwarf). */
-bool dt_session_split_dwarf(const struct dt_session *s);
+DT_API bool dt_session_split_dwarf(const struct dt_session *s);
 /* Builds, up to max_units compile units at a time, the indexes of the
  * whole binary an answer may need (the structs that embed others, every
  * unit's static variables, every unit's functions), which are otherwise
@@ -203,24 +230,24 @@ bool dt_session_split_dwarf(const struct dt_session *s);
  * work for a thread with nothing else to do.  Answers stay the same.
  * Not for a binary with over 32 MB of .debug_info (a kernel: seconds and
  * hundreds of MB).  True when nothing is left to build. */
-bool dt_session_prepare(struct dt_session *s, size_t max_units);
+DT_API bool dt_session_prepare(struct dt_session *s, size_t max_units);
 /* True when the file is shorter than its ELF headers say (*need bytes,
  * *have of them): its sections, DWARF among them, may be gone. */
-bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
+DT_API bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
 			  uint64_t *have);
 /* DWARF register number for a register name of the session's
  * architecture ("rdi", "%edi"), -1 when unknown. */
-int dt_session_reg(const struct dt_session *s, const char *name);
+DT_API int dt_session_reg(const struct dt_session *s, const char *name);
 /* Canonical name of a DWARF register number, NULL when none. */
-const char *dt_session_reg_name(const struct dt_session *s, int reg);
+DT_API const char *dt_session_reg_name(const struct dt_session *s, int reg);
 
 /* Decode the instruction at link-time address pc and attribute its memory
  * operand.  Always fills *ans; returns ans->reason. */
-enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
+DT_API enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
 			     struct dt_answer *ans);
 /* The same for a given base register (DWARF number) and offset, without
  * decoding: the tuple form. */
-enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
+DT_API enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 			     int64_t offset, struct dt_answer *ans);
 
 /* Flags of dt_resolve_sample(). */
@@ -235,7 +262,7 @@ enum {
  * sampled pc; ans->access_pc the instruction attributed.  Without
  * DT_RESOLVE_SKID (a precise event), a sample on a conditional branch that
  * macro-fused with the memory compare before it is the compare's. */
-enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
+DT_API enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 				 unsigned flags, struct dt_answer *ans);
 
 /* ---- data addresses from sampled registers (dataaddr.c) ----
@@ -252,7 +279,7 @@ struct dt_regs {
  * architecture, keeping the one group whose ip register is ip (the user
  * registers of a kernel sample are of another ip).  0; -ENOENT when no
  * group is of ip; -EINVAL when the text is not such a dump. */
-int dt_session_perf_regs(const struct dt_session *s, const char *text,
+DT_API int dt_session_perf_regs(const struct dt_session *s, const char *text,
 			 size_t len, uint64_t ip, struct dt_regs *out);
 /* The perf script fields dtresolve needs for the register route: the
  * process and thread, the time (the sharing window), the event (skid),
@@ -278,32 +305,32 @@ enum dt_addr_why {
 };
 /* "ok", "no_regs", "regs_of_other_ip", "no_operand", "segment",
  * "narrow_regs", "reg_not_recorded", "reg_changed", "no_straight_path" */
-const char *dt_addr_why_str(enum dt_addr_why w);
+DT_API const char *dt_addr_why_str(enum dt_addr_why w);
 /* The data address of the access that answers a sample: pc is the
  * sampled instruction's link-time address in s, access_pc the access
  * charged (dt_answer.access_pc), ip pc's runtime address, regs the
  * registers at ip.  DT_ADDR_OK with *addr (a runtime address), or why
  * not.  The address is the operand's first byte. */
-enum dt_addr_why dt_session_data_addr(struct dt_session *s, uint64_t pc,
+DT_API enum dt_addr_why dt_session_data_addr(struct dt_session *s, uint64_t pc,
 				      uint64_t access_pc, uint64_t ip,
 				      const struct dt_regs *regs,
 				      uint64_t *addr);
 
 /* Fill *ans as a miss for reason r (front ends: bad lines, no dso). */
-void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r);
+DT_API void dt_answer_miss(struct dt_answer *ans, uint64_t pc, enum dt_reason r);
 
 /* Instruction text at pc ("mov 0x10(%rdi),%rax") into buf of size len.
  * Returns the instruction's length in bytes, or -errno. */
-int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
+DT_API int dt_session_disasm(struct dt_session *s, uint64_t pc, char *buf,
 		      size_t len);
 /* Link-time address of a file offset, through the ELF program headers
  * (perf reports user-space sample addresses as offsets into the file).
  * 0, or -ERANGE when no loadable segment holds the offset. */
-int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
+DT_API int dt_session_addr_from_offset(const struct dt_session *s, uint64_t offset,
 				uint64_t *addr);
 /* The binary's GNU build-id: its length and *id pointing into the session,
  * or 0 when it has none. */
-size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
+DT_API size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
 /* The same for a name several symbols may have (C++ overloads, as
  * perf script prints them demangled without parameters): the one that
  * offset off fits in and, when several do and runtime_start (the
@@ -311,36 +338,36 @@ size_t dt_session_build_id(const struct dt_session *s, const uint8_t **id);
  * place within a page (binaries are loaded at page multiples).  -EEXIST
  * when several fit and the address does not pick one, -ENOENT when none
  * fits. */
-int dt_session_symbol_fit(struct dt_session *s, const char *name,
+DT_API int dt_session_symbol_fit(struct dt_session *s, const char *name,
 			  uint64_t off, uint64_t runtime_start, uint64_t *start,
 			  uint64_t *size);
 /* The function symbol holding link-time pc: its name (lives until
  * dt_session_close()), start and size.  0 or -ENOENT. */
-int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
+DT_API int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
 			 uint64_t *start, uint64_t *size);
 /* The source file and line of the instruction at link-time pc (the
  * line table's row covering it); the file lives until
  * dt_session_close().  0 or -ENOENT. */
-int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
+DT_API int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
 		       unsigned *line);
 /* The compilation directory (DW_AT_comp_dir) of the unit holding
  * link-time pc, as the DWARF spells it; lives until dt_session_close().
  * 0 or -ENOENT. */
-int dt_session_comp_dir(struct dt_session *s, uint64_t pc, const char **dir);
+DT_API int dt_session_comp_dir(struct dt_session *s, uint64_t pc, const char **dir);
 /* Link-time start and size of the function or object symbol name.
  * 0 or -ENOENT. */
-int dt_session_symbol(struct dt_session *s, const char *name,
+DT_API int dt_session_symbol(struct dt_session *s, const char *name,
 		      uint64_t *start, uint64_t *size);
 
 /* Whether the type spelled `type` (a report row's name, from session s) is
  * the one a user named `query`: its full name ("struct callchain_list"),
  * bare tag ("callchain_list") or a typedef name of it in s's DWARF ("cJSON";
  * looked up once per name, s may be NULL for no typedef lookup). */
-bool dt_type_name_matches(struct dt_session *s, const char *type,
+DT_API bool dt_type_name_matches(struct dt_session *s, const char *type,
 			  const char *query);
 /* Whether type's name is close to query (a likely typo or part of it):
  * for "did you mean" lists. */
-bool dt_type_name_close(const char *type, const char *query);
+DT_API bool dt_type_name_close(const char *type, const char *query);
 
 /* The layout of a type as pahole shows it: every member with offset and
  * size, nested structs and unions expanded one level deeper each, holes
@@ -360,11 +387,21 @@ struct dt_layout {
 	const char *type;
 	uint64_t size;
 	size_t n;
-	const struct dt_layout_row *rows;	/* rows[0] is the type */
+	const struct dt_layout_row *rows;	/* rows[0] is the type; index
+						 * with dt_layout_row() */
+	size_t row_size;	/* sizeof(struct dt_layout_row) in the library
+				 * that filled it (rows may grow) */
 };
+/* Row i of l, whatever the size of a row in the library that made it. */
+static inline const struct dt_layout_row *dt_layout_row(const struct dt_layout *l,
+							size_t i)
+{
+	return (const struct dt_layout_row *)(const void *)
+		((const char *)l->rows + i * l->row_size);
+}
 /* Layout of the type an answer named (ans->type_id), computed once and
  * kept until dt_session_close().  0 or -errno (-ENOENT: no such type). */
-int dt_layout_get(struct dt_session *s, uint64_t type_id,
+DT_API int dt_layout_get(struct dt_session *s, uint64_t type_id,
 		  const struct dt_layout **out);
 
 /* A struct as C declares it, for proposing a new member order: its
@@ -398,20 +435,22 @@ struct dt_cstruct {
 };
 /* The struct of type_id; strings live until dt_session_close(), the
  * object until dt_cstruct_free() (NULL ok).  0, -ENOENT or -ENOMEM. */
-int dt_cstruct_new(struct dt_session *s, uint64_t type_id,
+DT_API int dt_cstruct_new(struct dt_session *s, uint64_t type_id,
 		   struct dt_cstruct **out);
-void dt_cstruct_free(struct dt_cstruct *cs);
+DT_API void dt_cstruct_free(struct dt_cstruct *cs);
 
 /* Output of one answer, shared by every front end. */
 enum dt_format { DT_FORMAT_TSV, DT_FORMAT_PERF, DT_FORMAT_JSON };
 struct dt_print_ctx {
+	size_t sz;		/* sizeof(struct dt_print_ctx): fields past
+				 * it are taken as 0 */
 	enum dt_format format;
 	bool verbose;		/* tsv: append dso, variable, reason */
 	const char *dso;	/* for -v and json, may be NULL */
 	const char *how;	/* -v: how the address was read, may be NULL */
 };
 /* Print one line (with '\n') for ans. */
-void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
+DT_API void dt_answer_print(FILE *f, const struct dt_print_ctx *ctx,
 		     const struct dt_answer *ans);
 struct dt_sample;
 /* The same for a sample's answer: json adds the data address smp holds
@@ -419,11 +458,11 @@ struct dt_sample;
  * (the sampled instruction's link-time address in the dso) is not 0, it
  * and the access charged ("link_pc", "access_pc": link-time addresses,
  * apart when skid moved the charge).  smp may be NULL. */
-void dt_answer_print_sample(FILE *f, const struct dt_print_ctx *ctx,
+DT_API void dt_answer_print_sample(FILE *f, const struct dt_print_ctx *ctx,
 			    const struct dt_answer *ans,
 			    const struct dt_sample *smp, uint64_t link_pc);
 /* Parse "tsv", "perf" or "json"; -1 when none. */
-int dt_format_from_str(const char *s);
+DT_API int dt_format_from_str(const char *s);
 
 /*
  * The binaries of a profile, by the names perf gives them: one session
@@ -446,33 +485,34 @@ struct dt_dsos_opts {
 	 * the recording is found by its build-id; NULL: not looked in. */
 	const char *buildid_dir;
 };
-/* 0 or -ENOMEM; opts may be NULL. */
-int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out);
+/* 0, -ENOMEM, or -DT_ERR_OPTS (opts larger than this library's, with
+ * fields it does not know set); opts may be NULL. */
+DT_API int dt_dsos_new(const struct dt_dsos_opts *opts, struct dt_dsos **out);
 /* Closes every session.  NULL ok. */
-void dt_dsos_free(struct dt_dsos *d);
+DT_API void dt_dsos_free(struct dt_dsos *d);
 /* The session for dso name (its build-id, when known, is checked against
  * the file's); NULL with *why (DT_NO_DSO, DT_NO_DEBUGINFO) when its samples
  * cannot be attributed.  The session lives until dt_dsos_free(). */
-struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
+DT_API struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 			       const uint8_t *build_id, size_t id_len,
 			       enum dt_reason *why);
 /* Link-time pc in dso name of what perf calls its address there: a file
  * offset for user space; the runtime address for the kernel, corrected
  * for KASLR through the symbol sym+symoff perf found; a kernel module's
  * symbol sym+symoff (its sections load apart).  0 or -errno. */
-int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
+DT_API int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
 		    const char *sym, uint64_t symoff, uint64_t *pc);
 /* Opens dso name now, ahead of its samples (a thread with time to spare
  * while perf reads): what opening it would say is kept, and said by the
  * first dt_dsos_get() of name, so a binary no sample asks for says
  * nothing.  A dt_dsos_get() with another build-id opens it again. */
-void dt_dsos_prefetch(struct dt_dsos *d, const char *name,
+DT_API void dt_dsos_prefetch(struct dt_dsos *d, const char *name,
 		      const uint8_t *build_id, size_t id_len);
 /* dt_session_prepare() on the sessions open, in the order they were
  * opened, max_units at a time; true when nothing is left to build. */
-bool dt_dsos_prepare(struct dt_dsos *d, size_t max_units);
+DT_API bool dt_dsos_prepare(struct dt_dsos *d, size_t max_units);
 /* True for perf's name of the kernel image. */
-bool dt_dso_is_kernel(const char *name);
+DT_API bool dt_dso_is_kernel(const char *name);
 /* One entry of a perf.data file's build-id table: a binary with samples,
  * by the name and build-id perf gives them (pointers valid during the
  * callback). */
@@ -486,32 +526,32 @@ struct dt_build_id_entry {
 typedef int dt_build_id_fn(void *arg, const struct dt_build_id_entry *e);
 /* Whether fd is open on a perf.data file: a regular file (read with
  * pread, its offset left alone) that starts with "PERFILE2". */
-bool dt_perfdata_is(int fd);
+DT_API bool dt_perfdata_is(int fd);
 /* Calls fn for each entry of the build-id table of the perf.data file
  * open at fd (read with pread), until fn returns non-zero (returned).
  * 0; -EPROTO for no perf.data file of this byte order, or a corrupt
  * table (the entries before the corruption were given); -ENOENT without
  * a table; -ENOMEM. */
-int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg);
+DT_API int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg);
 /* How many samples (PERF_RECORD_SAMPLE) the data section of the
  * perf.data file open at fd holds, into *samples.  0; -EPROTO for no
  * perf.data file of this byte order, or a corrupt record (*samples: those
  * before it); -ENOTSUP when records are compressed (perf record -z);
  * -errno when it cannot be mapped. */
-int dt_perfdata_count_samples(int fd, uint64_t *samples);
+DT_API int dt_perfdata_count_samples(int fd, uint64_t *samples);
 /* The times of the first and last sample of the perf.data file open at
  * fd (its HEADER_SAMPLE_TIME feature, perf 5.x on): 0; -ENOENT without
  * them; -EPROTO for no perf.data file or a corrupt feature. */
-int dt_perfdata_sample_times(int fd, uint64_t *first, uint64_t *last);
+DT_API int dt_perfdata_sample_times(int fd, uint64_t *first, uint64_t *last);
 /* Path of a readable vmlinux for the running kernel, malloc'd; NULL. */
-char *dt_find_vmlinux(void);
+DT_API char *dt_find_vmlinux(void);
 /* True for perf's name of a kernel module: "[sch_fq]", or a .ko path. */
-bool dt_dso_is_kmodule(const char *name);
+DT_API bool dt_dso_is_kmodule(const char *name);
 /* The file of kernel module name (perf's), malloc'd, or NULL: under each
  * directory of search_path (libdwfl's syntax; NULL: /usr/lib/debug), then
  * /, at lib/modules/RELEASE (the vmlinux's "vmlinux-RELEASE", else the
  * running kernel's); a .ko path perf read, under each directory. */
-char *dt_find_kmodule(const char *name, const char *search_path,
+DT_API char *dt_find_kmodule(const char *name, const char *search_path,
 		      const char *vmlinux);
 
 /*
@@ -525,13 +565,13 @@ struct dt_report;
 #define DT_REPORT_MAX_EVENTS 16
 
 /* 0 or -ENOMEM. */
-int dt_report_new(struct dt_report **out);
+DT_API int dt_report_new(struct dt_report **out);
 /* NULL ok.  Sessions whose answers were added must outlive the report's
  * last print (layouts are read from them). */
-void dt_report_free(struct dt_report *r);
+DT_API void dt_report_free(struct dt_report *r);
 /* Column index of event name, added on first sight.  Past
  * DT_REPORT_MAX_EVENTS events the last column collects the rest. */
-int dt_report_event(struct dt_report *r, const char *name);
+DT_API int dt_report_event(struct dt_report *r, const char *name);
 /* Where a load was served from, from a sample's data source. */
 enum dt_mem_level {
 	DT_LVL_L1, DT_LVL_LFB, DT_LVL_L2, DT_LVL_L3, DT_LVL_HITM,
@@ -540,10 +580,10 @@ enum dt_mem_level {
 	DT_LVL_COUNT
 };
 /* The class of a union perf_mem_data_src value. */
-enum dt_mem_level dt_data_src_level(uint64_t data_src);
+DT_API enum dt_mem_level dt_data_src_level(uint64_t data_src);
 /* "L1", "LFB", "L2", "L3", "HITM", "RAM", "remote_RAM", "remote_cache",
  * "uncached", "other": the names of every output. */
-const char *dt_mem_level_str(enum dt_mem_level l);
+DT_API const char *dt_mem_level_str(enum dt_mem_level l);
 
 /* What a sample carries besides its instruction; has says which. */
 enum {
@@ -560,6 +600,8 @@ enum {
 					 * register route was tried) */
 };
 struct dt_sample {
+	size_t sz;		/* sizeof(struct dt_sample): fields past it
+				 * are taken as 0 */
 	uint64_t period;
 	uint64_t addr;
 	uint64_t weight;
@@ -567,56 +609,57 @@ struct dt_sample {
 	int32_t tid, cpu;
 	unsigned has;
 	int32_t pid;
-	/* Fields after pid are read only when their bit is in has, so a
-	 * front end built before them passes a shorter struct safely. */
+	/* Each field is read only when its bit is in has. */
 	uint64_t time;
 	enum dt_addr_why addr_why;
 };
 
 /* Count one sample of event ev.  s: the session that answered, NULL for a
- * miss without one.  0 or -ENOMEM (the sample is then counted as
- * "(unknown)" with no reason row: the totals check reports it). */
-int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
+ * miss without one.  0; -EINVAL when smp is larger than this library's
+ * struct and sets fields it does not know (not counted); or -ENOMEM (the
+ * sample is then counted as "(unknown)" with no reason row: the totals
+ * check reports it). */
+DT_API int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 			 const struct dt_answer *ans,
 			 const struct dt_sample *smp);
 /* The same for a sample that carries only its period. */
-int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
+DT_API int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t period);
 /* n such samples with one answer, period the sum of theirs: what n calls
  * of dt_report_add count, at the cost of one (0 or -ENOMEM: all n lost). */
-int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,
+DT_API int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,
 		       const struct dt_answer *ans, uint64_t n, uint64_t period);
 /* Keep samples per instruction too, for DT_TABLE_CODE (off by default:
  * it costs a hash lookup per sample).  0 or -ENOMEM. */
-int dt_report_keep_pcs(struct dt_report *r);
+DT_API int dt_report_keep_pcs(struct dt_report *r);
 /* Count resolved samples in one row, not by type and offset: for a
  * front end that prints only DT_TABLE_STAT (a kernel's answers would
  * otherwise keep tens of thousands of rows no one reads).  Call before
  * the first sample; the other tables are then empty. */
-void dt_report_reasons_only(struct dt_report *r);
+DT_API void dt_report_reasons_only(struct dt_report *r);
 /* Keep no threads per cache line (a hash lookup per sample with a tid)
  * for a front end whose tables do not show them: DT_TABLE_TYPES, STAT
  * and CODE.  Call before the first sample; DT_TABLE_SHARING is then
  * empty, and annotate and advise say nothing of threads. */
-void dt_report_no_threads(struct dt_report *r);
+DT_API void dt_report_no_threads(struct dt_report *r);
 /* The input held in_file samples, more than were added (perf stopped
  * early, or its options left samples out): every table says so. */
-void dt_report_incomplete(struct dt_report *r, uint64_t in_file);
+DT_API void dt_report_incomplete(struct dt_report *r, uint64_t in_file);
 /* Two threads' accesses to one real cache line (data addresses) are a
  * meeting, and confirm a sharing flag, when at most ns apart in time;
  * DT_SHARING_WINDOW_NS by default.  Samples without times never meet. */
 #define DT_SHARING_WINDOW_NS 10000000ull
-void dt_report_set_window(struct dt_report *r, uint64_t ns);
+DT_API void dt_report_set_window(struct dt_report *r, uint64_t ns);
 /* Parse a window in milliseconds ("10", "0.5") into *ns: 0, or -EINVAL
  * for anything but a number from 0 to 10^12. */
-int dt_window_from_str(const char *s, uint64_t *ns);
+DT_API int dt_window_from_str(const char *s, uint64_t *ns);
 /* The names of the types r has rows of, pseudo types left out: at most
  * max into names (strings live as long as r); returns how many there
  * are. */
-size_t dt_report_type_names(const struct dt_report *r, const char **names,
+DT_API size_t dt_report_type_names(const struct dt_report *r, const char **names,
 			    size_t max);
 /* Samples of event ev added so far (all events: ev = -1). */
-uint64_t dt_report_samples(const struct dt_report *r, int ev);
+DT_API uint64_t dt_report_samples(const struct dt_report *r, int ev);
 
 enum dt_table {
 	DT_TABLE_TYPES,		/* perf report -s type,typeoff --hierarchy */
@@ -629,8 +672,11 @@ enum dt_table {
 };
 enum dt_sort { DT_SORT_SAMPLES, DT_SORT_PERIOD, DT_SORT_WEIGHT };
 /* Parse "samples", "period" or "weight"; -1 when none. */
-int dt_sort_from_str(const char *s);
+DT_API int dt_sort_from_str(const char *s);
 struct dt_table_opts {
+	size_t sz;		/* sizeof(struct dt_table_opts): fields past
+				 * it are taken as 0; a larger struct's tail
+				 * must be 0 */
 	enum dt_format format;	/* DT_FORMAT_PERF: for people; tsv; json */
 	const char *type;	/* annotate, advise, sharing: only the type
 				 * of this name (full, bare tag, typedef) */
@@ -643,7 +689,7 @@ struct dt_table_opts {
 };
 /* Print a table.  0, or -EPROTO when the totals do not add up (said on
  * the table too), or -ENOMEM. */
-int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
+DT_API int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		    const struct dt_table_opts *opts);
 
 /* Add the rows of a types table in tsv (either front end's format=tsv
@@ -653,7 +699,7 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
  * of the schema and *nbad how many (the other rows are still added);
  * -EOVERFLOW with *bad_line the row whose counts would sum past 64 bits
  * (reading stops there: nothing of it added); -ENOMEM; -EIO. */
-int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
+DT_API int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 		       unsigned long *bad_line, unsigned long *nbad);
 /* Compare two reports per event (by name; one event each is compared
  * whatever the names): per type and field, the share of samples before
@@ -661,7 +707,7 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
  * Fields are matched by type name and member path, so a reordered
  * struct's fields are followed to their new offsets.  format: PERF or
  * TSV.  0, -ENOENT when no event is in both, -ENOMEM. */
-int dt_report_print_diff(FILE *f, const struct dt_report *before,
+DT_API int dt_report_print_diff(FILE *f, const struct dt_report *before,
 			 const struct dt_report *after, const char *name_before,
 			 const char *name_after, const struct dt_table_opts *opts);
 

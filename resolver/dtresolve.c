@@ -260,6 +260,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	};
 	int c, fmt;
 
+	o->print.sz = sizeof(o->print);
 	while ((c = getopt_long(argc, argv, "e:f:svhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -584,6 +585,7 @@ static int run_tables(struct run *r, int argc, char **argv)
 				  .session = &r->env.session,
 				  .buildid_dir = r->env.buildid_dir };
 	struct dt_table_opts to = {
+		.sz = sizeof(to),
 		.format = r->opt.format_given ? r->opt.print.format : DT_FORMAT_PERF,
 		.type = r->opt.type, .sort = r->opt.sort,
 	};
@@ -671,6 +673,7 @@ int main(int argc, char **argv)
 	}
 	if (r.opt.aggregate) {
 		struct dt_table_opts to = {
+			.sz = sizeof(to),
 			.format = r.opt.format_given ? r.opt.print.format : DT_FORMAT_PERF,
 			.type = r.opt.type, .sort = r.opt.sort,
 			.symbol = r.opt.symbol, .source_dirs = r.opt.source_dirs,

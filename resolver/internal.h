@@ -13,6 +13,7 @@
 
 #include "../arch/arch.h"
 #include "dtprof.h"
+#include "sized.h"
 
 /* ---- util.c: string interning and the answer cache ---- */
 

@@ -137,6 +137,7 @@ static int layout_get(struct dt_session *s, uint64_t type_id,
 		return err;
 	}
 	e->layout.type = e->rows[0].type;
+	e->layout.row_size = sizeof(struct dt_layout_row);
 	e->layout.size = size;
 	e->layout.rows = e->rows;
 	c->v[c->n++] = e;

@@ -220,6 +220,15 @@ void dt_answer_print_sample(FILE *f, const struct dt_print_ctx *ctx,
 			    const struct dt_answer *a, const struct dt_sample *smp,
 			    uint64_t link_pc)
 {
+	struct dt_print_ctx c;
+	struct dt_sample sc;
+
+	sized_in(&c, sizeof(c), ctx);	/* unknown fields: not used */
+	ctx = &c;
+	if (smp) {
+		sized_in(&sc, sizeof(sc), smp);
+		smp = &sc;
+	}
 	switch (ctx->format) {
 	case DT_FORMAT_PERF:
 		print_perf(f, a);
@@ -471,13 +480,18 @@ int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 			 const struct dt_answer *ans, const struct dt_sample *smp)
 {
-	return add_samples(r, ev, s, ans, smp, 1);
+	struct dt_sample c;
+
+	if (!sized_in(&c, sizeof(c), smp))
+		return -EINVAL;
+	return add_samples(r, ev, s, ans, &c, 1);
 }
 
 int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,
 		       const struct dt_answer *ans, uint64_t n, uint64_t period)
 {
-	struct dt_sample smp = { .period = period, .tid = -1, .cpu = -1 };
+	struct dt_sample smp = { .sz = sizeof(smp), .period = period, .tid = -1,
+				 .cpu = -1 };
 
 	return n ? add_samples(r, ev, s, ans, &smp, n) : 0;
 }
@@ -1532,12 +1546,14 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 		    const struct dt_table_opts *opts)
 {
-	struct dt_table_opts o = { .format = DT_FORMAT_PERF };
+	struct dt_table_opts o;
 	struct type_row **v;
 	int err;
 
-	if (opts)
-		o = *opts;
+	if (!sized_in(&o, sizeof(o), opts))
+		return -EINVAL;
+	if (!opts)
+		o.format = DT_FORMAT_PERF;
 	v = sorted_types(r, o.sort);
 	if (!v)
 		return -ENOMEM;

@@ -8,6 +8,7 @@
 #define DTPROF_REPORT_H
 
 #include "dtprof.h"
+#include "sized.h"
 
 #define NEV DT_REPORT_MAX_EVENTS
 #define CACHE_LINE 64

@@ -756,20 +756,10 @@ static bool split_dwarf(Dwarf *dw)
 	return false;
 }
 
-static bool opts_tail_is_zero(const struct dt_session_opts *o)
-{
-	const unsigned char *c = (const unsigned char *)o;
-
-	for (size_t i = sizeof(*o); i < o->sz; i++)
-		if (c[i])
-			return false;
-	return true;
-}
-
 int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out)
 {
-	struct dt_session_opts o = { .sz = sizeof(o) };
+	struct dt_session_opts o;
 	struct session_priv *p;
 	struct dt_session *s;
 	GElf_Addr elf_bias;
@@ -777,11 +767,8 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	int err;
 
 	*out = NULL;
-	if (opts) {
-		if (opts->sz > sizeof(o) && !opts_tail_is_zero(opts))
-			return -DT_ERR_OPTS;
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if (!sized_in(&o, sizeof(o), opts))
+		return -DT_ERR_OPTS;
 	int fd = open_elf_file(path);
 	if (fd < 0)
 		return fd;

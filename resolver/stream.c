@@ -305,7 +305,8 @@ void stream_answer(struct stream *st, const char *line, size_t len,
 
 	memset(res, 0, sizeof(*res));
 	res->sample = true;
-	res->smp = (struct dt_sample){ .period = 1, .tid = -1, .cpu = -1 };
+	res->smp = (struct dt_sample){ .sz = sizeof(res->smp), .period = 1,
+				       .tid = -1, .cpu = -1 };
 	line_parse(line, len, &req);
 	switch (req.kind) {
 	case LINE_BAD:
@@ -325,6 +326,7 @@ void stream_answer(struct stream *st, const char *line, size_t len,
 		memcpy(res->event, req.event.p ? req.event.p : "", n);
 		res->event[n] = '\0';
 		res->smp = (struct dt_sample){
+			.sz = sizeof(res->smp),
 			.period = req.period, .addr = req.data_addr,
 			.tid = req.tid, .cpu = req.cpu, .pid = req.pid,
 			.has = (req.tid >= 0 ? DT_SAMPLE_TID : 0) |

@@ -408,7 +408,7 @@ int dt_report_print_diff(FILE *f, const struct dt_report *a,
 			 const struct dt_report *b, const char *name_a,
 			 const char *name_b, const struct dt_table_opts *opts)
 {
-	struct dt_table_opts o = { .format = DT_FORMAT_PERF };
+	struct dt_table_opts o = { .sz = sizeof(o), .format = DT_FORMAT_PERF };
 	bool any = false;
 
 	if (opts)

@@ -31,7 +31,10 @@ int main(int argc, char **argv)
 	if (argc < 2 || dt_session_open(argv[1], NULL, &s))
 		return 1;
 	dt_resolve_pc(s, 0, &a);
-	printf("%s %s\n", DTPROF_VERSION, dt_reason_str(a.reason));
+#if DTPROF_VERSION_NUMBER != DTPROF_VERSION_MAJOR * 10000 + DTPROF_VERSION_MINOR * 100 + DTPROF_VERSION_PATCH
+#error version macros
+#endif
+	printf("%s %d %s\n", DTPROF_VERSION, DTPROF_VERSION_NUMBER, dt_reason_str(a.reason));
 	dt_session_close(s);
 	return 0;
 }
@@ -39,7 +42,22 @@ EOF
 	flags=$(PKG_CONFIG_SYSROOT_DIR=$PWD/root PKG_CONFIG_PATH=$PWD/root/usr/lib/pkgconfig \
 		pkg-config --cflags --libs --static dtprof) &&
 	cc $san_cc -o linkit linkit.c $flags -ldl >cc.log 2>&1 &&
-	./linkit ./linkit | grep -q "^0\.[0-9.]* [a-z_]*$" || dt_show cc.log
+	./linkit ./linkit | grep -q "^0\.[0-9.]* [0-9]* [a-z_]*$" || dt_show cc.log
+'
+dt_test 'the installed archive defines only the API: dt_* names dtprof.h declares' '
+	nm -g --defined-only root/usr/lib/libdtprof.a | awk "NF == 3 { print \$3 }" | sort >globals &&
+	test -s globals && ! grep -v "^dt_" globals &&
+	grep -o "dt_[a-z0-9_]*(" root/usr/include/dtprof/dtprof.h | tr -d "(" | sort -u >declared &&
+	comm -23 globals declared >undeclared && dt_cmp /dev/null undeclared
+'
+dt_test 'a program with a function named as an internal one links (line_parse)' '
+	printf "int line_parse(void) { return 0; }\nint section_named(void) { return 1; }\n" >clash.c &&
+	sed "s/return 0;\$/return line_parse() + section_named() - 1;/" linkit.c >linkit2.c &&
+	cat clash.c >>linkit2.c &&
+	flags=$(PKG_CONFIG_SYSROOT_DIR=$PWD/root PKG_CONFIG_PATH=$PWD/root/usr/lib/pkgconfig \
+		pkg-config --cflags --libs --static dtprof) &&
+	cc $san_cc -o linkit2 linkit2.c $flags -ldl >cc2.log 2>&1 && ./linkit2 ./linkit2 >/dev/null ||
+	dt_show cc2.log
 '
 dt_test 'make install PREFIX=DIR keeps the plugin under DIR' '
 	make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/pfx" PREFIX=/opt/dtprof \

@@ -15,6 +15,8 @@
 
 #include "../resolver/dtprof.h"
 #include "../resolver/report.h"
+#include <stddef.h>
+#include <errno.h>
 #include "tap.h"
 
 /* A table of r as text (freed by the caller). */
@@ -55,7 +57,7 @@ static char *all_tables(const struct dt_report *r)
 	FILE *f = open_memstream(&buf, &len);
 
 	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		struct dt_table_opts o = { .format = DT_FORMAT_TSV };
+		struct dt_table_opts o = { .sz = sizeof(o), .format = DT_FORMAT_TSV };
 		dt_report_print(f, r, tables[i], &o);
 	}
 	fclose(f);
@@ -116,12 +118,12 @@ static void without_threads(void)
 	a.field = "count";
 	a.access = DT_ACCESS_STORE;
 	for (int tid = 1; tid <= 2; tid++) {
-		struct dt_sample s = { .period = 1, .tid = tid, .cpu = tid,
-				       .has = DT_SAMPLE_TID | DT_SAMPLE_CPU };
+		struct dt_sample s = { .sz = sizeof(s), .period = 1, .tid = tid,
+				       .cpu = tid, .has = DT_SAMPLE_TID | DT_SAMPLE_CPU };
 		dt_report_add_sample(kept, 0, NULL, &a, &s);
 		dt_report_add_sample(not_kept, 0, NULL, &a, &s);
 	}
-	struct dt_table_opts o = { .format = DT_FORMAT_TSV };
+	struct dt_table_opts o = { .sz = sizeof(o), .format = DT_FORMAT_TSV };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -211,6 +213,54 @@ static void hint_quoted(void)
 	free(buf);
 }
 
+/* Structs a caller sizes (sz): one from an older header, shorter, is
+ * read as far as it goes; one from a newer header, longer, only with a
+ * zero tail. */
+static void sized_structs(void)
+{
+	struct dt_report *r;
+	struct dt_answer a;
+	struct { struct dt_sample s; uint64_t newer; } big;
+	struct { struct dt_table_opts o; uint64_t newer; } bigo;
+
+	if (!ok(!dt_report_new(&r), "a report for sized structs"))
+		return;
+	dt_answer_miss(&a, 0x4000, DT_OK);
+	a.type = "struct q";
+	a.offset = 8;
+	a.field = "count";
+	/* an older header's sample: up to pid, without time and addr_why */
+	struct dt_sample old = { .sz = offsetof(struct dt_sample, time), .period = 3,
+				 .tid = 5, .has = DT_SAMPLE_TID | DT_SAMPLE_TIME,
+				 .time = 12345 };
+	is_int(dt_report_add_sample(r, 0, NULL, &a, &old), 0, "an older, shorter sample: counted");
+	memset(&big, 0, sizeof(big));
+	big.s = (struct dt_sample){ .sz = sizeof(big), .period = 1 };
+	is_int(dt_report_add_sample(r, 0, NULL, &a, &big.s), 0,
+	       "a newer, longer sample with a zero tail: counted");
+	big.newer = 1;
+	is_int(dt_report_add_sample(r, 0, NULL, &a, &big.s), -EINVAL,
+	       "a newer sample with a field this library does not know: refused");
+	is_int((int)dt_report_samples(r, -1), 2, "two samples counted");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct dt_table_opts older = { .sz = offsetof(struct dt_table_opts, sort),
+				       .format = DT_FORMAT_TSV, .sort = 99 };
+	is_int(dt_report_print(f, r, DT_TABLE_TYPES, &older), 0,
+	       "an older, shorter table opts: printed (its sort left out)");
+	memset(&bigo, 0, sizeof(bigo));
+	bigo.o = (struct dt_table_opts){ .sz = sizeof(bigo), .format = DT_FORMAT_TSV };
+	bigo.newer = 7;
+	is_int(dt_report_print(f, r, DT_TABLE_TYPES, &bigo.o), -EINVAL,
+	       "a newer table opts with an unknown field set: refused");
+	fclose(f);
+	ok(buf && strstr(buf, "struct q\t") && strstr(buf, "\t4\t"),
+	   "the types table counts period 3 + 1");
+	free(buf);
+	dt_report_free(r);
+}
+
 int main(void)
 {
 	struct dt_report *counted, *typed;
@@ -242,6 +292,7 @@ int main(void)
 	dt_report_free(counted);
 	dt_report_free(typed);
 	many_against_one_by_one();
+	sized_structs();
 	without_threads();
 	pcs_growing();
 	hint_quoted();
