@@ -60,17 +60,18 @@ OPCODES_LIBS := $(if $(wildcard $(shell $(CC) -print-file-name=libopcodes-multia
 LIBS = $(DW_LIBS) $(OPCODES_LIBS) -lz -lm
 
 ARCH_SRC = arch/arch.c arch/x86_64.c arch/x86_64_quick.c arch/aarch64.c
-LIB_SRC = resolver/session.c resolver/decode.c resolver/scope.c \
-	  resolver/typewalk.c resolver/resolve.c resolver/report.c \
-	  resolver/lineparse.c resolver/lineread.c resolver/util.c resolver/text.c \
-	  resolver/funcmap.c resolver/layout.c resolver/dsos.c \
-	  resolver/maps.c resolver/stream.c resolver/globals.c \
-	  resolver/track.c resolver/containers.c resolver/datasrc.c \
-	  resolver/sharing.c resolver/objects.c resolver/reallines.c resolver/dataaddr.c resolver/tables.c resolver/typenames.c \
-	  resolver/cstruct.c resolver/advise.c resolver/codeview.c resolver/html.c \
-	  resolver/debuginfo.c resolver/debugcache.c resolver/demangle.c resolver/oom.c resolver/relocs.c resolver/kmodules.c resolver/perfdata.c \
-	  resolver/pages.c resolver/members.c resolver/children.c resolver/linefiles.c resolver/loclist.c resolver/typememo.c resolver/unitwalk.c \
-	  $(ARCH_SRC)
+# the library, by layer (doc/DESIGN.md): the engine, the DWARF
+# accelerators beneath it, and the report model with its views
+ENGINE_SRC = $(addprefix lib/engine/,session.c decode.c scope.c typewalk.c resolve.c \
+	util.c text.c funcmap.c layout.c dsos.c globals.c track.c containers.c \
+	dataaddr.c typenames.c cstruct.c debuginfo.c debugcache.c demangle.c oom.c \
+	relocs.c kmodules.c perfdata.c members.c typememo.c unitwalk.c)
+DWARF_SRC = $(addprefix lib/dwarf/,children.c linefiles.c loclist.c pages.c)
+REPORT_SRC = $(addprefix lib/report/,report.c tables.c datasrc.c sharing.c objects.c \
+	reallines.c advise.c codeview.c html.c)
+LIB_SRC = $(ENGINE_SRC) $(DWARF_SRC) $(REPORT_SRC) $(ARCH_SRC)
+# dtresolve: its options and line loop, and the perf script text it reads
+DTRESOLVE_SRC = $(addprefix tools/dtresolve/,dtresolve.c stream.c lineparse.c lineread.c maps.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
@@ -117,6 +118,19 @@ $(O)/%.o: %.c $(FLAGS_STAMP)
 # the library's own objects: only what dtprof.h marks DT_API is visible
 $(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
 
+# The layers, kept by the build: the views and the report model include
+# the public header and the model's, never the engine's or the DWARF
+# accelerators'; the accelerators never the engine's (children.c, which
+# still keeps its caches in the session, aside: doc/DESIGN.md).
+LAYER_STAMP = $(O)/.layers
+$(LAYER_STAMP): $(wildcard lib/report/*.[ch] lib/dwarf/*.[ch])
+	@mkdir -p $(dir $@)
+	@if grep -n '^#include "\.\./\(engine\|dwarf\)/' $(wildcard lib/report/*.[ch]) /dev/null || \
+	    grep -n '^#include "\.\./engine/' $(filter-out lib/dwarf/children.c,$(wildcard lib/dwarf/*.[ch])) /dev/null; then \
+		echo "make: the include above crosses a layer (doc/DESIGN.md)" >&2; exit 1; fi
+	@touch $@
+$(LIB_OBJ): | $(LAYER_STAMP)
+
 # the archive the front ends and tests link (internal functions too)
 $(LIB): $(LIB_OBJ)
 	$(call echo_cmd,AR,$@)rm -f $@ && $(AR) rcs $@ $^
@@ -131,10 +145,12 @@ $(DIST_LIB): $(LIB_OBJ)
 		$(OBJCOPY) --localize-hidden $(O)/dist/libdtprof.o && \
 		$(AR) rcs $@ $(O)/dist/libdtprof.o
 
-$(DTRESOLVE): $(O)/resolver/dtresolve.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(LIB)
+$(DTRESOLVE): $(DTRESOLVE_SRC:%.c=$(O)/%.o) $(FRONTEND_OBJ) $(PROCESS_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
-$(O)/tests/%: $(O)/tests/%.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(LIB)
+# the tests link dtresolve's line parsers too (all but its main)
+TOOLS_OBJ = $(patsubst %.c,$(O)/%.o,$(filter-out %/dtresolve.c,$(DTRESOLVE_SRC)))
+$(O)/tests/%: $(O)/tests/%.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(TOOLS_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -ldl
 
 # the accuracy generator's AArch64 truth: a plugin of qemu-user's own
@@ -291,7 +307,7 @@ $(O)/dtprof.pc: FORCE
 	$(call echo_cmd,GEN,$@)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' \
 		'includedir=$(INCLUDEDIR)' '' 'Name: dtprof' \
 		'Description: name the C type and field a memory access touches (perf data-type profiles)' \
-		"Version: $$(sed -n 's/^#define DTPROF_VERSION \"\(.*\)\"/\1/p' resolver/dtprof.h)" \
+		"Version: $$(sed -n 's/^#define DTPROF_VERSION \"\(.*\)\"/\1/p' lib/dtprof.h)" \
 		'Requires.private: libdw libelf' 'Libs: -L$${libdir} -ldtprof' \
 		'Libs.private: $(OPCODES_LIBS) -lz -lm -lpthread' \
 		'Cflags: -I$${includedir}/dtprof' >$@
@@ -304,7 +320,7 @@ install: all $(DIST_LIB) $(O)/dtprof.pc
 	install -m 644 $(PLUGIN) $(DESTDIR)$(DLFILTERDIR)/dtplugin.so
 	install -m 644 doc/dtresolve.1 doc/dtplugin.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 contrib/completion.bash $(DESTDIR)$(COMPLETIONDIR)/dtresolve
-	install -m 644 resolver/dtprof.h $(DESTDIR)$(INCLUDEDIR)/dtprof/dtprof.h
+	install -m 644 lib/dtprof.h $(DESTDIR)$(INCLUDEDIR)/dtprof/dtprof.h
 	install -m 644 $(DIST_LIB) $(DESTDIR)$(LIBDIR)/libdtprof.a
 	install -m 644 $(O)/dtprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/dtprof.pc
 	install -d $(DESTDIR)$(PREFIX)/share/dtprof
@@ -318,4 +334,4 @@ FORCE:
 .PHONY: FORCE all tests deps deps-test deps-bench check-prepare check check-slow bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses accuracy-real fuzz demo install clean
 .SECONDARY:
 
--include $(shell find $(O)/resolver $(O)/arch $(O)/tests $(O)/plugin $(O)/frontend -name '*.d' -type f 2>/dev/null)
+-include $(shell find $(O)/lib $(O)/tools $(O)/arch $(O)/tests $(O)/plugin $(O)/frontend -name '*.d' -type f 2>/dev/null)

@@ -12,7 +12,7 @@
 #   - two modules (ext4, sch_fq; the package's debug modules hold their
 #     code): every memory instruction, and each rip-relative access's
 #     variable checked against the module's relocation there;
-#   - the DIE walk of resolver/children.c against libdw's, every DIE;
+#   - the DIE walk of lib/dwarf/children.c against libdw's, every DIE;
 #   - the quick decoder against libopcodes, every instruction, and the
 #     100,000 answers without it.
 #   kernel.sh BUILD WORKDIR

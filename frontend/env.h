@@ -19,7 +19,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 
 struct dt_env {
 	struct dt_session_opts session;	/* flags, keep_functions, cache_dir */

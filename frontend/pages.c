@@ -2,7 +2,7 @@
 /*
  * The front ends' give_back_pages callback: a large debug file's pages,
  * read and rarely read again, given back (they stay in the page cache).
- * The library finds them (resolver/pages.c), the host decides: a vmlinux
+ * The library finds them (lib/dwarf/pages.c), the host decides: a vmlinux
  * run peaked at 207 MB with them given back, 305 MB without.
  */
 #include <sys/mman.h>

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 #include "process.h"
 
 #define HEAP_AHEAD (256u << 20)		/* the heap grown ahead, at most */

@@ -35,7 +35,7 @@
 #include <linux/hw_breakpoint.h>
 #include <perf/perf_dlfilter.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 #include "handoff.h"
 #include "prefetch.h"
 #include "sites.h"

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 #include "prefetch.h"
 
 #define MAX_PREFETCH 256	/* past that many binaries, on demand */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
- * Two indexes (resolver/arrays.h's open addressing): dsos by perf's
+ * Two indexes (lib/arrays.h's open addressing): dsos by perf's
  * pointer (perf keeps one pointer per dso for the run), sites by (dso,
  * address, flags), with a direct-mapped memo of recent sites in front.
  */
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../resolver/arrays.h"
-#include "../resolver/dtprof.h"
+#include "../lib/arrays.h"
+#include "../lib/dtprof.h"
 #include "sites.h"
 
 static uint64_t dso_hash(const char *perf)

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 
 /* The lock of the session of one binary (by name: perf may give one name
  * two entries here, dt_dsos gives it one session), held while resolving

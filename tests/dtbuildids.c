@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * Test helper and fuzz target: the build-id table of a perf.data file as
- * dtprof reads it (resolver/perfdata.c), one line an entry, in perf
+ * dtprof reads it (lib/engine/perfdata.c), one line an entry, in perf
  * buildid-list's form, with what else an entry says:
  *   BUILDID NAME [kernel] [guest]
  * With -c, first "samples N", the samples its data section holds, and
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 
 static int print_entry(void *arg, const struct dt_build_id_entry *e)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 
 struct code {
 	uint64_t start;

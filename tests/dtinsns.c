@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 
 int main(int argc, char **argv)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../resolver/lineparse.h"
+#include "../tools/dtresolve/lineparse.h"
 
 static const char *const kinds[] = {
 	"bad", "addr", "tuple", "sample", "mmap", "exec", "fork", "record",

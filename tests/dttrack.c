@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 
 /* "to.ms.sym" ends with the member path "ms.sym" */
 static bool suffix_field(const char *longer, const char *shorter)

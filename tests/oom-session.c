@@ -12,7 +12,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 #include "tap.h"
 #include "../frontend/process.h"
 

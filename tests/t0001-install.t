@@ -66,9 +66,9 @@ dt_test 'make install PREFIX=DIR keeps the plugin under DIR' '
 	test -z "$(find pfx -path pfx/opt -prune -o -type f -print)" || dt_show log
 '
 dt_test 'the build takes CPPFLAGS, WERROR=0 drops -Werror, clean removes O= only' '
-	make -s -n -B -C "$DT_SRC" O="$PWD/o" CPPFLAGS=-DDT_CPPFLAGS_SEEN "$PWD/o/resolver/util.o" >n1 &&
+	make -s -n -B -C "$DT_SRC" O="$PWD/o" CPPFLAGS=-DDT_CPPFLAGS_SEEN "$PWD/o/lib/engine/util.o" >n1 &&
 	grep -q -- "-DDT_CPPFLAGS_SEEN" n1 && grep -q -- "-Werror" n1 &&
-	make -s -n -B -C "$DT_SRC" O="$PWD/o" WERROR=0 "$PWD/o/resolver/util.o" >n2 &&
+	make -s -n -B -C "$DT_SRC" O="$PWD/o" WERROR=0 "$PWD/o/lib/engine/util.o" >n2 &&
 	! grep -q -- "-Werror" n2 &&
 	make -s -n -C "$DT_SRC" O="$PWD/o" clean >n3 && grep -qx "rm -rf $PWD/o" n3 ||
 	dt_show n1 n2 n3

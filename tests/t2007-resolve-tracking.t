@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Instruction tracking, one capability at a time, on the labeled corpus:
-# each function below needs one thing the dataflow (resolver/track.c)
+# each function below needs one thing the dataflow (lib/engine/track.c)
 # proves, and every one of its accesses must come out right.  Where the
 # capability is what makes it right, the same function must come out
 # worse with tracking off (DTPROF_NO_TRACK=1): the test exercises it.

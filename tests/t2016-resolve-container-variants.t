@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The container index (resolver/containers.c) keeps one copy of each
+# The container index (lib/engine/containers.c) keeps one copy of each
 # definition that every unit repeats, and must not take two different
 # definitions for one: here a header defines struct box one way in a.c
 # (-DWIDE: the list link at +8) and another in b.c (the link at +0, then

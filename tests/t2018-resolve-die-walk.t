@@ -8,8 +8,8 @@
 # over by their DW_AT_sibling; clang emits none, so its are walked
 # through.  Every child is handed out by the shapes, none left to libdw,
 # but those of split units: libdw walks them all.  The same walk checks
-# each DIE's declaring file's hash (resolver/linefiles.c) and each
-# location read by resolver/loclist.c against libdw's.
+# each DIE's declaring file's hash (lib/dwarf/linefiles.c) and each
+# location read by lib/dwarf/loclist.c against libdw's.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 UNIT=$DT_BUILD/tests/unit-children

@@ -6,7 +6,7 @@
  */
 #include <stdbool.h>
 
-#include "../resolver/arrays.h"
+#include "../lib/arrays.h"
 #include "tap.h"
 
 #define SLOTS 1024

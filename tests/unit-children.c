@@ -12,8 +12,8 @@
 
 #include <dwarf.h>
 
-#include "../resolver/arrays.h"
-#include "../resolver/internal.h"
+#include "../lib/arrays.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 
 #define INTERLEAVED 6		/* units walked at once: more than kept */

@@ -3,7 +3,7 @@
  * Instruction decoding against real x86-64 encodings: libopcodes' tokens
  * through arch/x86_64.c's operand rules.
  */
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 
 #define RAX 0

@@ -7,7 +7,7 @@
  * writes are checked: rdx:rax of cqto and div, both registers of xchg,
  * rsp of push and pop, pairs and write-back on AArch64.
  */
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 
 #define R(r) (1ull << (r))

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 #include "tap.h"
 
 static int logged;

@@ -2,7 +2,7 @@
 /*
  * dtresolve's request lines: what parses, to what, and what is refused.
  */
-#include "../resolver/lineparse.h"
+#include "../tools/dtresolve/lineparse.h"
 #include "tap.h"
 
 static struct line_req parse(const char *s)

@@ -3,7 +3,7 @@
  * Process maps from PERF_RECORD_MMAP lines: lookups, re-mmap over part of
  * a mapping, exec, fork, threads, the kernel's maps, lines without a pid.
  */
-#include "../resolver/maps.h"
+#include "../tools/dtresolve/maps.h"
 #include "tap.h"
 
 static const char *find(struct dt_maps *m, int pid, uint64_t a, uint64_t *off)

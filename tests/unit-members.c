@@ -11,7 +11,7 @@
 
 #include <dwarf.h>
 
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 
 struct probe_rec {

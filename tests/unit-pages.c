@@ -15,7 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 #include "../frontend/env.h"
 #include "../frontend/process.h"

@@ -20,7 +20,7 @@
 #include <linux/perf_event.h>
 #include <perf/perf_dlfilter.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 #include "tap.h"
 
 struct node { struct node *next; long key; long val; };
@@ -251,7 +251,7 @@ static const char *stat_diff(const struct stat_rows *base, const struct stat_row
 /* A perf.data with only a build-id table naming the binaries names[]
  * (ids of size 0: nothing to compare), opened and left open as perf
  * leaves its input, so that the plugin opens them ahead: the descriptor,
- * or -1.  The layout is resolver/perfdata.c's. */
+ * or -1.  The layout is lib/engine/perfdata.c's. */
 static int open_perfdata(const char *path, const char *const *names, int n)
 {
 	uint8_t buf[8192] = "PERFILE2";

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../resolver/dtprof.h"
+#include "../lib/dtprof.h"
 #include "tap.h"
 
 struct inner { long a, b; };

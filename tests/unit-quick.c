@@ -16,7 +16,7 @@
 
 #include <gelf.h>
 
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 
 #define RANDOM_BUFFERS 200000

@@ -7,7 +7,7 @@
  */
 #include <elf.h>
 
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 
 #define NOWHERE 0x40000ull

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../resolver/dtprof.h"
-#include "../resolver/report.h"
+#include "../lib/dtprof.h"
+#include "../lib/report/report.h"
 #include <stddef.h>
 #include <errno.h>
 #include "tap.h"

@@ -6,7 +6,7 @@
  * included whole so its static helpers can be called; the rest of the
  * library comes from libdtprof.a as usual.
  */
-#include "../resolver/track.c"
+#include "../lib/engine/track.c"
 
 #include "tap.h"
 

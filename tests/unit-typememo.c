@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "../resolver/internal.h"
+#include "../lib/engine/internal.h"
 #include "tap.h"
 
 #define MANY 100000		/* far more DIEs than the table has slots */

@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The aggregation's tables, shared by report.c (counting, types, layouts,
+ * reasons) and sharing.c (threads per cache line).  Front ends see only
+ * dtprof.h's struct dt_report.
+ */
+#ifndef DTPROF_REPORT_H
+#define DTPROF_REPORT_H
+
+#include "../dtprof.h"
+#include "../sized.h"
+
+#define NEV DT_REPORT_MAX_EVENTS
+#define CACHE_LINE 64
+
+/* What a row counts, per event.  A read-modify-write counts in loads,
+ * in stores and in rmw; an access of unknown kind in none of them. */
+struct counts {
+	uint64_t samples[NEV], period[NEV];
+	uint64_t loads[NEV], stores[NEV], rmw[NEV];
+	uint64_t weight[NEV];		/* sum of the samples' weights */
+	uint64_t weighed[NEV];		/* samples that carried a weight */
+	uint64_t level[NEV][DT_LVL_COUNT];	/* by data source */
+};
+
+struct offset_row {
+	int64_t offset;
+	char *field;
+	unsigned size;			/* access size first seen, 0 */
+	struct counts c;
+};
+
+struct type_row {
+	char *name;
+	struct counts c;
+	struct dt_session *session;	/* whose type it is, NULL for
+					 * pseudo types (one row for all) */
+	uint64_t type_id;
+	struct offset_row *offs;
+	size_t noffs, cap;
+	uint32_t *off_slot;		/* offs by (offset, field) once there
+					 * are many: arrays.h */
+	size_t off_slots;
+	uint64_t phase[CACHE_LINE];	/* samples with a data address by
+					 * the object's start modulo 64 */
+	uint64_t addressed;		/* their sum */
+	bool shared_name;		/* another binary has a type of this
+					 * name (set when printing) */
+};
+
+struct sharing;
+struct sharing_view;
+struct objects;
+struct pc_table;
+
+struct dt_report {
+	char events[NEV][128];		/* names, "" unnamed: no allocation,
+					 * so no event is lost or split */
+	int nev;
+	struct counts total;
+	struct counts by_reason[DT_REASON_COUNT];
+	struct type_row *types;
+	size_t ntypes, cap;
+	uint32_t *type_slot;		/* open addressing over types by
+					 * (name, session): arrays.h */
+	size_t type_slots;
+	struct hot_key *hot;		/* HOT_SLOTS, the fast path */
+	uint64_t lost[NEV];		/* samples we failed to store */
+	bool any_weight, any_level, any_addr;
+	uint64_t window;		/* dt_report_set_window, ns */
+	uint64_t addr_why[DT_ADDR_WHY_COUNT];	/* register route: samples
+						 * with an address (OK) and
+						 * without, by reason */
+	bool no_threads;		/* dt_report_no_threads: no sharing */
+	bool reasons_only;		/* resolved samples in by_reason[DT_OK]
+					 * (dt_report_reasons_only) */
+	struct sharing *sharing;	/* sharing.c, NULL until a tid */
+	struct objects *objects;	/* objects.c, NULL until an address */
+	uint64_t sharing_lost;		/* samples it had no memory for */
+	struct pc_table *pcs;		/* codeview.c: dt_report_keep_pcs() */
+	uint64_t in_file;		/* dt_report_incomplete: samples the
+					 * input held, when more than added */
+};
+
+/* The offset where type t's cache lines start: objects seen at one
+ * alignment (data addresses) start their lines there; else 0. */
+unsigned type_line_phase(const struct type_row *t);
+/* The cache line of offset off in type t. */
+int64_t type_line_of(const struct type_row *t, int64_t off);
+
+/* How to record what confirms or refutes a suspected flag, for the
+ * sharing table and the advice: each line starts with prefix, and table
+ * is dtresolve's --aggregate= ("sharing", "advise=struct foo"). */
+void report_confirm_hint(FILE *f, const char *prefix, const char *table);
+
+/* Whether two times are at most window apart. */
+static inline bool within(uint64_t a, uint64_t b, uint64_t window)
+{
+	return (a > b ? a - b : b - a) <= window;
+}
+
+/* How one thread's samples came on one real line or object: when the
+ * first came, and how many came within a window of its previous one
+ * there (near) or not (far). */
+struct pace {
+	uint64_t first;			/* ns */
+	uint32_t near, far;
+};
+
+static inline void pace_note(struct pace *p, uint64_t now, uint64_t last,
+			     uint64_t window)
+{
+	if (within(now, last, window))
+		p->near++;
+	else
+		p->far++;
+}
+
+/* Whether two threads that never met in the samples of one line may
+ * still have been there at once: the thread sampled now (its pace me)
+ * and thread o (pace op, last there at o_last, one of them writing).
+ * Not when their samples do not interleave (me's all came after o's
+ * last: an object set up by one thread and used by another), nor when
+ * o's came dense, within a window of each other, and stopped more than
+ * a window before now (a hand-over).  Otherwise, as for a lock every
+ * thread takes now and then, sampled there a few times a second, the
+ * samples cannot say: nothing is refuted. */
+static inline bool pace_unsure(const struct pace *me, const struct pace *op,
+			       uint64_t now, uint64_t o_last, uint64_t window)
+{
+	bool left = now >= o_last && !within(now, o_last, window) &&
+		    op->near >= 2 && op->near > op->far;
+
+	return me->first <= o_last && !left;
+}
+
+/* ---- objects.c ---- */
+/* Count one addressed sample typed row ti (ans->offset into it) on the
+ * object it touched.  0 or -ENOMEM. */
+int objects_add(struct dt_report *r, uint32_t ti, const struct dt_answer *ans,
+		const struct dt_sample *smp);
+void objects_free(struct objects *o);
+#define OBJECT_HOTTEST 3
+/* What the addresses show of one type's objects. */
+struct object_facts {
+	uint64_t objects;		/* distinct objects (start addresses) */
+	uint64_t several;		/* touched by more than one thread */
+	uint64_t shared;		/* written by one thread while another
+					 * of its process touched it, within
+					 * the window */
+	uint64_t crowded;		/* touched by more threads than an
+					 * object keeps: meetings may be
+					 * unseen */
+	uint64_t tracked;		/* samples on them whose process and
+					 * thread are known and kept: what
+					 * may say no thread shares them */
+	uint64_t unsure;		/* touched by two threads, one
+					 * writing, that never met, sampled
+					 * too thinly to say they were not
+					 * there at once */
+	uint64_t hot_base[OBJECT_HOTTEST], hot_samples[OBJECT_HOTTEST];
+};
+/* Samples past the objects' table, and pairs past the co-access one. */
+uint64_t objects_untracked(const struct dt_report *r);
+/* f[0..r->ntypes): each type's facts. */
+void objects_facts(const struct dt_report *r, struct object_facts *f);
+/* The facts of type row ti alone. */
+void objects_facts_of(const struct dt_report *r, uint32_t ti, struct object_facts *f);
+/* Offsets a < b of type row ti one thread touched on one object within
+ * CO_WINDOW_NS of each other, n times: each pair. */
+#define CO_WINDOW_NS 1000
+void objects_co_pairs(const struct dt_report *r, uint32_t ti,
+		      void (*fn)(void *arg, int64_t a, int64_t b, uint64_t n), void *arg);
+
+/* The samples of bytes [lo, hi) of t whose access could not tell the
+ * bitfields there apart ("{state|prio}"); false when none.  *which: one
+ * such field's spelling. */
+bool report_bits_undecided(const struct type_row *t, uint64_t lo, uint64_t hi,
+			   struct counts *c, const char **which);
+/* The same for the storage unit of the run of bitfields that layout row
+ * last ends (false when it ends none, or none could not be told). */
+bool report_bitfield_run_undecided(const struct type_row *t, const struct dt_layout *l,
+				   size_t last, struct counts *c, const char **which);
+
+/* ---- reallines.c ---- */
+struct real_lines;
+/* REAL_LINE_UNSURE: two threads, one writing, touched the line with
+ * no meeting seen, but too few samples to say they were not there at
+ * once (a thread sampled there less often than once a window, or
+ * without times): not a meeting, and no refutation either. */
+enum { REAL_LINE_FALSE = 1, REAL_LINE_TRUE = 2, REAL_LINE_UNSURE = 4 };
+/* Count one addressed sample (type row ti, offset into it) of thread
+ * smp->tid of process pid in its real line: *rl made on first use.  1
+ * when its meetings are seen, 0 when the sample is past the table's or
+ * the line's room (counted as untracked), or -ENOMEM. */
+int real_lines_add(struct real_lines **rl, uint32_t ti, int64_t offset,
+		   const struct dt_answer *ans, const struct dt_sample *smp,
+		   int32_t pid, uint64_t window);
+/* Each real line's meetings, by the meeting samples' type row and
+ * offset: their kind (REAL_LINE_*) and how many samples met (0 for a
+ * line only REAL_LINE_UNSURE). */
+void real_lines_meetings(const struct real_lines *rl,
+			 void (*fn)(void *arg, uint64_t line, uint32_t ti,
+				    int64_t offset, unsigned kind, uint64_t samples),
+			 void *arg);
+uint64_t real_lines_untracked(const struct real_lines *rl);
+/* Meetings past a line's room: their lines' flags can be neither
+ * confirmed nor refuted. */
+uint64_t real_lines_meetings_lost(const struct real_lines *rl);
+void real_lines_free(struct real_lines *rl);
+
+/* ---- sharing.c ---- */
+/* Remember which thread touched offset row oi of type ti, how, and
+ * where.  0 or -ENOMEM (the sample is then left out of this table only). */
+int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
+		const struct dt_answer *ans, const struct dt_sample *smp);
+void sharing_free(struct sharing *sh);
+void sharing_print(FILE *f, const struct dt_report *r,
+		   const struct dt_table_opts *o);
+/* The flagged lines of r, for annotate's banners: NULL when out of memory. */
+struct sharing_view *sharing_view_new(const struct dt_report *r);
+void sharing_view_free(struct sharing_view *sv);
+/* How many threads touched cache line `line` of type ti (0: none seen or
+ * no view), the flag's text ("" when none) and its evidence. */
+unsigned sharing_view_line(const struct sharing_view *sv, uint32_t ti,
+			   int64_t line, const char **flags, const char **evidence);
+/* What threads did to bytes [lo, hi) of type ti, from the view's lines:
+ * a thread wrote them while another touched other bytes of the line
+ * (writes_beside), a thread touched them while another wrote other bytes
+ * of the line (touched_beside_writes), several threads wrote them. */
+struct range_sharing {
+	bool writes_beside, touched_beside_writes, written_by_threads;
+	int32_t writer;		/* the thread with the most stores there */
+	int32_t writer_pid;	/* and its process (-1: not known) */
+	unsigned threads;	/* 0, 1 or 2: how many threads of one
+				 * process touch it (2: several) */
+	int32_t toucher;	/* threads == 1: that one */
+	int32_t toucher_pid;	/* and its process */
+	unsigned processes;	/* 2: other processes touch it too */
+	/* what data addresses say of the lines that make writes_beside:
+	 * one of them confirmed (threads met in a real line), or one
+	 * neither confirmed nor refuted (no addresses: suspected) */
+	bool beside_confirmed, beside_suspected;
+};
+void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
+			int64_t lo, int64_t hi, struct range_sharing *out);
+/* ---- codeview.c ---- */
+/* Count n samples at ans->pc, and on the access they were charged to. */
+void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
+		  const struct dt_answer *ans, uint64_t n);
+void codeview_free(struct pc_table *t);
+/* Each instruction of s that samples of event 0 were charged to, with
+ * how many (dt_report_keep_pcs kept them; none otherwise). */
+void codeview_each_charged(const struct dt_report *r, const struct dt_session *s,
+			   void (*fn)(void *arg, uint64_t pc, uint64_t charged),
+			   void *arg);
+/* Samples of event ev at (s, pc) and charged to it; false when no row. */
+bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session *s,
+		     uint64_t pc, uint64_t *samples, uint64_t *charged);
+/* Function symbol of every binary sampled, instruction by instruction,
+ * with its source lines: any regular file the DWARF names, or confined
+ * (a page to share) those under the unit's compilation directory or one
+ * of source_dirs (':'-separated, may be NULL). */
+void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
+		    enum dt_format format, bool confined, const char *source_dirs);
+
+/* The functions with the most samples (event 0), hottest first. */
+struct hot_function {
+	struct dt_session *s;
+	const char *name;		/* interned in s */
+	uint64_t samples;
+};
+size_t codeview_hot_functions(const struct dt_report *r,
+			      struct hot_function *out, size_t max);
+
+/* ---- html.c ---- */
+/* The whole report as one HTML page.  0 or -ENOMEM. */
+int html_print(FILE *f, const struct dt_report *r, struct type_row **v,
+	       const char *source_dirs);
+
+/* ---- advise.c ---- */
+/* Proposed member orders of the hot structs (o->type: that one), as C
+ * (or tsv).  0 or -ENOMEM. */
+int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
+		 const struct dt_table_opts *o);
+/* The advice on row t alone (sv: the sharing facts, may be NULL).  0,
+ * -ENOENT (no DWARF for it) or -ENOMEM. */
+int advise_type(FILE *f, const struct dt_report *r,
+		const struct sharing_view *sv, const struct type_row *t,
+		enum dt_format format);
+
+/* Whether row t is a type the user named `query` (annotate=, advise=,
+ * the sharing table's type): full name, bare tag or typedef name. */
+bool report_type_selected(const struct type_row *t, const char *query);
+/* In the human tables (as a C comment: advise), the note on a name:
+ * which types it matched when more than one, or the close names when
+ * none. */
+void report_name_note(FILE *f, const struct dt_report *r, const char *query,
+		      bool as_c);
+/* The samples layout row i of t stands for (a member's: not those of the
+ * holes inside it). */
+void report_row_counts(const struct type_row *t, const struct dt_layout *l,
+		       size_t i, struct counts *c);
+/* The counts of t's offset rows in [lo, hi). */
+void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
+		      struct counts *c);
+/* Samples of event e counted under a reason (not resolved to a type). */
+uint64_t report_unresolved(const struct dt_report *r, int e);
+/* Event e's name ("samples" when the input named none). */
+const char *report_event_name(const struct dt_report *r, int e);
+/* Shared printing helpers of report.c. */
+void report_json_string(FILE *f, const char *s);
+const char *report_type_label(const struct type_row *t, char *buf, size_t len);
+/* The row of type name in binary s (NULL: pseudo types and types without
+ * DWARF), or of offset off and field in t, added when new; NULL when out
+ * of memory.  *idx: its index. */
+struct type_row *report_type_row(struct dt_report *r, const char *name,
+				 struct dt_session *s, size_t *idx);
+struct offset_row *report_offset_row(struct type_row *t, int64_t off,
+				     const char *field, size_t *idx);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Input line forms of dtresolve (DESIGN.md): "ADDR", "ADDR REG OFFSET",
+ * and the text perf script prints (samples and PERF_RECORD_* lines).
+ * Kept apart from main() so the fuzzer and unit tests drive it directly.
+ */
+#ifndef DTPROF_LINEPARSE_H
+#define DTPROF_LINEPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum line_kind {
+	LINE_BAD,	/* why: in line_req.error */
+	LINE_ADDR,	/* "0x401136" */
+	LINE_TUPLE,	/* "0x401136 rdi 16", "0x401136 %rdi -0x58" */
+	LINE_SAMPLE,	/* a perf script sample line */
+	LINE_MMAP,	/* PERF_RECORD_MMAP / MMAP2 */
+	LINE_EXEC,	/* PERF_RECORD_COMM exec */
+	LINE_FORK,	/* PERF_RECORD_FORK */
+	LINE_RECORD,	/* any other PERF_RECORD_ line */
+};
+
+/* A piece of the line: not NUL-terminated, valid while the line is. */
+struct span {
+	const char *p;
+	size_t len;
+};
+
+struct line_req {
+	enum line_kind kind;
+	uint64_t addr;		/* ADDR, TUPLE; SAMPLE: the ip */
+	char reg[16];		/* TUPLE: register as written, without '%' */
+	int64_t offset;		/* TUPLE */
+	const char *error;	/* static text when LINE_BAD */
+
+	/* SAMPLE (and pid for MMAP, EXEC, FORK) */
+	int pid;		/* -1 when the line has none */
+	int parent_pid;		/* FORK */
+	struct span event;	/* "cpu-clock", empty when absent */
+	struct span sym;	/* empty when absent or [unknown] */
+	bool has_symoff;
+	uint64_t symoff;
+	struct span dso;	/* empty when absent */
+	bool has_dsoff;		/* perf 6.12 -F dsoff: "(dso+0x1114)" */
+	uint64_t dsoff;
+	uint64_t period;	/* 1 when absent */
+	bool has_data_addr;	/* a memory event printed addr before ip */
+	uint64_t data_addr;	/* that addr */
+	int tid;		/* "pid/tid", or the lone integer; -1 */
+	bool pid_and_tid;	/* "pid/tid" was given: pid is the process
+				 * (a lone integer may be either) */
+	int cpu;		/* "[001]"; -1 when absent */
+	bool has_time;		/* "5299.126083:" */
+	uint64_t time;		/* in ns */
+	struct span regs;	/* -F uregs / iregs: "ABI:2    AX:0x0 ...",
+				 * empty when absent */
+
+	/* MMAP */
+	uint64_t map_start, map_len, map_pgoff;
+	struct span file;
+};
+
+/* Parse line[0..len) (no newline).  Never fails: bad input is LINE_BAD. */
+void line_parse(const char *line, size_t len, struct line_req *req);
+
+#endif
