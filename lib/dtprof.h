@@ -667,14 +667,28 @@ DT_API size_t dt_report_type_names(const struct dt_report *r, const char **names
 DT_API uint64_t dt_report_samples(const struct dt_report *r, int ev);
 
 enum dt_table {
+	/* in the order the plugin prints the ones asked for */
 	DT_TABLE_TYPES,		/* perf report -s type,typeoff --hierarchy */
 	DT_TABLE_ANNOTATE,	/* perf annotate --data-type, plus layout */
-	DT_TABLE_STAT,		/* samples per reason */
 	DT_TABLE_SHARING,	/* threads per cache line, sharing flags */
-	DT_TABLE_ADVISE,	/* a proposed member order, as C */
 	DT_TABLE_CODE,		/* a function's instructions with types */
+	DT_TABLE_ADVISE,	/* a proposed member order, as C */
+	DT_TABLE_STAT,		/* samples per reason */
 	DT_TABLE_HTML,		/* all of it, one self-contained page */
+	DT_TABLE_COUNT
 };
+/* What a view's argument names, in both front ends (annotate=TYPE). */
+enum dt_view_arg {
+	DT_VIEW_ARG_NONE,	/* takes none */
+	DT_VIEW_ARG_TYPE,	/* may name one type: only that one */
+	DT_VIEW_ARG_SYMBOL,	/* must name a function */
+};
+/* The table a view's name name[0..len) stands for ("report", "annotate",
+ * "stat", "sharing", "advise", "code", "html"), and what its argument
+ * names; -1 when no view has that name. */
+DT_API int dt_table_from_str(const char *name, size_t len, enum dt_view_arg *arg);
+/* A table's view name ("annotate"); "" for none. */
+DT_API const char *dt_table_str(enum dt_table t);
 enum dt_sort { DT_SORT_SAMPLES, DT_SORT_PERIOD, DT_SORT_WEIGHT };
 /* Parse "samples", "period" or "weight"; -1 when none. */
 DT_API int dt_sort_from_str(const char *s);

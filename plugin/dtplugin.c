@@ -118,12 +118,12 @@ struct state {
 	uint64_t batched;		/* samples added as sums (DTPROF_DEBUG) */
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
 	/* dlargs */
-	bool want_report, want_annotate, want_stat, want_sharing, want_advise;
-	const char *code_symbol;	/* code=SYMBOL */
+	bool want[DT_TABLE_COUNT];	/* the views asked for */
+	const char *view_arg[DT_TABLE_COUNT];	/* annotate=TYPE, code=SYMBOL */
 	const char *html;		/* html=FILE */
 	const char *source_dirs;	/* source-dir=DIR[:DIR...] */
 	enum dt_sort sort;
-	const char *annotate_type, *advise_type, *filter_type, *output, *vmlinux;
+	const char *filter_type, *output, *vmlinux;
 	enum dt_format format;
 	enum skid_mode skid;
 	int threads;			/* threads=N; 0: by the CPUs online */
@@ -142,7 +142,7 @@ static const char dlargs_help[] =
 		"  --dlarg source-dir=DIR[:DIR...]  html: embed source lines from\n"
 		"                          these too (always: each unit's directory)\n"
 		"  --dlarg stat            samples per unresolved reason (only)\n"
-		"  --dlarg sharing         threads per cache line: false and true sharing\n"
+		"  --dlarg sharing[=TYPE]  threads per cache line: false and true sharing\n"
 		"  --dlarg window=MS       sharing: data addresses of two threads within MS\n"
 		"                          of each other in one line confirm a flag (10)\n"
 		"  --dlarg sort=samples|period|weight  order of the rows\n"
@@ -161,33 +161,36 @@ static void log_note(void *arg, const char *msg)
 	note("%s", msg);
 }
 
+/* Whether a view that prints to the tables' output is asked for. */
+static bool wants_a_table(const struct state *st)
+{
+	for (int t = 0; t < DT_TABLE_COUNT; t++)
+		if (st->want[t])
+			return true;
+	return false;
+}
+
 static int parse_arg(struct state *st, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
 	const char *val = eq ? eq + 1 : NULL;
+	enum dt_view_arg va;
+	/* a view, by the report's table of them (the page goes to a file) */
+	int t = dt_table_from_str(arg, klen, &va);
 
 #define KEY(k) (klen == strlen(k) && !strncmp(arg, k, klen))
-	if (KEY("report") && !val) {
-		st->want_report = true;
-	} else if (KEY("annotate")) {
-		st->want_annotate = true;
-		st->annotate_type = val && *val ? val : NULL;
-	} else if (KEY("advise")) {
-		st->want_advise = true;
-		st->advise_type = val && *val ? val : NULL;
+	if (t >= 0 && t != DT_TABLE_HTML &&
+	    (va == DT_VIEW_ARG_TYPE || (va == DT_VIEW_ARG_NONE && !val) ||
+	     (va == DT_VIEW_ARG_SYMBOL && val && *val))) {
+		st->want[t] = true;
+		st->view_arg[t] = val && *val ? val : NULL;
 	} else if (KEY("html") && val && *val) {
 		st->html = val;
 	} else if (KEY("source-dir") && val && *val) {
 		st->source_dirs = val;
-	} else if (KEY("code") && val && *val) {
-		st->code_symbol = val;
-	} else if (KEY("stat") && !val) {
-		st->want_stat = true;
 	} else if (KEY("help") && !val) {
 		st->help = true;
-	} else if (KEY("sharing") && !val) {
-		st->want_sharing = true;
 	} else if (KEY("sort") && val) {
 		int k = dt_sort_from_str(val);
 		if (k < 0) {
@@ -337,7 +340,7 @@ EXPORT int start(void **data, void *ctx)
 	 * both with report).  With filter=TYPE perf prints the kept samples,
 	 * and tables only when asked for. */
 	/* advise reads which functions read which members (co-access) */
-	if ((st->code_symbol || st->html || st->want_advise) &&
+	if ((st->want[DT_TABLE_CODE] || st->html || st->want[DT_TABLE_ADVISE]) &&
 	    dt_report_keep_pcs(st->report)) {
 		if (st->count_fd >= 0)
 			close(st->count_fd);
@@ -350,11 +353,10 @@ EXPORT int start(void **data, void *ctx)
 		printf("%s\n", dlargs_help);
 		fflush(stdout);
 	}
-	if (!st->want_annotate && !st->want_sharing && !st->want_stat &&
-	    !st->want_advise && !st->code_symbol && !st->html && !st->filter_type)
-		st->want_report = true;
-	st->threads_kept = st->want_annotate || st->want_sharing || st->want_advise ||
-			   st->html;
+	if (!wants_a_table(st) && !st->html && !st->filter_type)
+		st->want[DT_TABLE_TYPES] = true;
+	st->threads_kept = st->want[DT_TABLE_ANNOTATE] || st->want[DT_TABLE_SHARING] ||
+			   st->want[DT_TABLE_ADVISE] || st->html;
 	if (!st->threads_kept)
 		dt_report_no_threads(st->report);	/* no table shows them */
 	start_thread(st);
@@ -841,8 +843,7 @@ static int print_tables(struct state *st)
 	FILE *f = stdout;
 	int err = 0;
 
-	if (!st->want_report && !st->want_annotate && !st->want_stat &&
-	    !st->want_sharing && !st->want_advise && !st->code_symbol)
+	if (!wants_a_table(st))
 		return 0;
 	if (st->output) {
 		f = fopen(st->output, "w");
@@ -851,18 +852,15 @@ static int print_tables(struct state *st)
 			return -errno;
 		}
 	}
-	if (st->want_report)
-		print_table(f, st, DT_TABLE_TYPES, NULL, NULL, &err);
-	if (st->want_annotate)
-		print_table(f, st, DT_TABLE_ANNOTATE, st->annotate_type, NULL, &err);
-	if (st->want_sharing)
-		print_table(f, st, DT_TABLE_SHARING, NULL, NULL, &err);
-	if (st->code_symbol)
-		print_table(f, st, DT_TABLE_CODE, NULL, st->code_symbol, &err);
-	if (st->want_advise)
-		print_table(f, st, DT_TABLE_ADVISE, st->advise_type, NULL, &err);
-	if (st->want_stat)
-		print_table(f, st, DT_TABLE_STAT, NULL, NULL, &err);
+	for (int t = 0; t < DT_TABLE_COUNT; t++) {
+		enum dt_view_arg va;
+		const char *name = dt_table_str((enum dt_table)t);
+		if (!st->want[t] || dt_table_from_str(name, strlen(name), &va) < 0)
+			continue;
+		print_table(f, st, (enum dt_table)t,
+			    va == DT_VIEW_ARG_TYPE ? st->view_arg[t] : NULL,
+			    va == DT_VIEW_ARG_SYMBOL ? st->view_arg[t] : NULL, &err);
+	}
 	/* a full disk must not lose the report in silence */
 	int werr = fflush(f) || ferror(f) ? errno : 0;
 	if (f != stdout && fclose(f) && !werr)

@@ -261,6 +261,38 @@ static void sized_structs(void)
 	dt_report_free(r);
 }
 
+/* The views, by name, in both directions; a table out of range is refused. */
+static void view_names(void)
+{
+	static const struct { const char *name; enum dt_table t; enum dt_view_arg a; } want[] = {
+		{ "report", DT_TABLE_TYPES, DT_VIEW_ARG_NONE },
+		{ "annotate", DT_TABLE_ANNOTATE, DT_VIEW_ARG_TYPE },
+		{ "sharing", DT_TABLE_SHARING, DT_VIEW_ARG_TYPE },
+		{ "code", DT_TABLE_CODE, DT_VIEW_ARG_SYMBOL },
+		{ "advise", DT_TABLE_ADVISE, DT_VIEW_ARG_TYPE },
+		{ "stat", DT_TABLE_STAT, DT_VIEW_ARG_NONE },
+		{ "html", DT_TABLE_HTML, DT_VIEW_ARG_NONE },
+	};
+	struct dt_report *r;
+	enum dt_view_arg a;
+
+	is_int(sizeof(want) / sizeof(want[0]), DT_TABLE_COUNT, "every table has a view");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		a = (enum dt_view_arg)-1;
+		is_int(dt_table_from_str(want[i].name, strlen(want[i].name), &a), want[i].t,
+		       "view %s", want[i].name);
+		is_int(a, want[i].a, "view %s: its argument", want[i].name);
+		is_str(dt_table_str(want[i].t), want[i].name, "table %d's name", want[i].t);
+	}
+	is_int(dt_table_from_str("annotated", 9, &a), -1, "no view 'annotated'");
+	is_int(dt_table_from_str("annotate=x", 8, &a), DT_TABLE_ANNOTATE, "a name's length is its own");
+	is_str(dt_table_str(DT_TABLE_COUNT), "", "no name past the last");
+	if (!ok(!dt_report_new(&r), "a report for the views"))
+		return;
+	is_int(dt_report_print(stdout, r, DT_TABLE_COUNT, NULL), -EINVAL, "no such table: -EINVAL");
+	dt_report_free(r);
+}
+
 int main(void)
 {
 	struct dt_report *counted, *typed;
@@ -293,6 +325,7 @@ int main(void)
 	dt_report_free(typed);
 	many_against_one_by_one();
 	sized_structs();
+	view_names();
 	without_threads();
 	pcs_growing();
 	hint_quoted();

@@ -614,7 +614,7 @@ static const char *counts_differ(const struct counts *a, const struct counts *b,
 
 /* rows + reasons == samples, per event and per column, and a type's
  * offsets == the type; else say so loudly. */
-static int check_totals(FILE *f, const struct dt_report *r)
+int report_check_totals(FILE *f, const struct dt_report *r)
 {
 	struct counts sum = { 0 }, type_sum;
 	int bad = 0;
@@ -725,7 +725,7 @@ static void mark_shared_names(struct type_row **v, size_t n)
 			v[i]->shared_name = v[i - 1]->shared_name = true;
 }
 
-static struct type_row **sorted_types(const struct dt_report *r,
+struct type_row **report_sorted_types(const struct dt_report *r,
 				      enum dt_sort sort)
 {
 	struct type_row **v = calloc(r->ntypes + 1, sizeof(*v));
@@ -1501,8 +1501,8 @@ void report_name_note(FILE *f, const struct dt_report *r, const char *query,
 	fputs(close, f);
 }
 
-static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
-		    const struct dt_table_opts *o)
+int report_print_annotate(FILE *f, const struct dt_report *r, struct type_row **v,
+			  const struct dt_table_opts *o)
 {
 	struct sharing_view *sv = NULL;
 
@@ -1543,53 +1543,22 @@ static int annotate(FILE *f, const struct dt_report *r, struct type_row **v,
 	return 0;
 }
 
-int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
-		    const struct dt_table_opts *opts)
+int report_print_types(FILE *f, const struct dt_report *r, struct type_row **v,
+		       const struct dt_table_opts *o)
 {
-	struct dt_table_opts o;
-	struct type_row **v;
-	int err;
+	if (o->format == DT_FORMAT_TSV)
+		types_tsv(f, r, v);
+	else if (o->format == DT_FORMAT_JSON)
+		types_json(f, r, v);
+	else
+		types_human(f, r, v);
+	return 0;
+}
 
-	if (!sized_in(&o, sizeof(o), opts))
-		return -EINVAL;
-	if (!opts)
-		o.format = DT_FORMAT_PERF;
-	v = sorted_types(r, o.sort);
-	if (!v)
-		return -ENOMEM;
-	/* the C of advise and the HTML page carry no text lines: the
-	 * front ends say it from the return value */
-	err = check_totals(t == DT_TABLE_ADVISE || t == DT_TABLE_HTML ? NULL : f, r);
-	switch (t) {
-	case DT_TABLE_TYPES:
-		if (o.format == DT_FORMAT_TSV)
-			types_tsv(f, r, v);
-		else if (o.format == DT_FORMAT_JSON)
-			types_json(f, r, v);
-		else
-			types_human(f, r, v);
-		break;
-	case DT_TABLE_ANNOTATE:
-		annotate(f, r, v, &o);
-		break;
-	case DT_TABLE_STAT:
-		stat_table(f, r, o.format);
-		break;
-	case DT_TABLE_SHARING:
-		sharing_print(f, r, &o);
-		break;
-	case DT_TABLE_HTML:
-		if (html_print(f, r, v, o.source_dirs) == -ENOMEM && !err)
-			err = -ENOMEM;
-		break;
-	case DT_TABLE_CODE:
-		codeview_print(f, r, o.symbol ? o.symbol : "", o.format, false, NULL);
-		break;
-	case DT_TABLE_ADVISE:
-		if (advise_print(f, r, v, &o) == -ENOMEM && !err)
-			err = -ENOMEM;
-		break;
-	}
-	free(v);
-	return err;
+int report_print_stat(FILE *f, const struct dt_report *r, struct type_row **v,
+		      const struct dt_table_opts *o)
+{
+	(void)v;
+	stat_table(f, r, o->format);
+	return 0;
 }

@@ -273,6 +273,20 @@ struct hot_function {
 size_t codeview_hot_functions(const struct dt_report *r,
 			      struct hot_function *out, size_t max);
 
+/* ---- views.c: the registry of views ---- */
+/* What every view prints with: the report, its type rows sorted as the
+ * options say, the options.  0 or -ENOMEM. */
+typedef int report_view_fn(FILE *f, const struct dt_report *r, struct type_row **v,
+			   const struct dt_table_opts *o);
+/* report.c's own tables: the types, annotate, the reasons */
+report_view_fn report_print_types, report_print_annotate, report_print_stat;
+/* r's type rows in the order sort asks, NULL-terminated (free());
+ * NULL without memory. */
+struct type_row **report_sorted_types(const struct dt_report *r, enum dt_sort sort);
+/* rows + reasons == samples, per event and per column, and a type's
+ * offsets == the type: 0, else -EPROTO, said on f (NULL: not said). */
+int report_check_totals(FILE *f, const struct dt_report *r);
+
 /* ---- html.c ---- */
 /* The whole report as one HTML page.  0 or -ENOMEM. */
 int html_print(FILE *f, const struct dt_report *r, struct type_row **v,

@@ -148,42 +148,44 @@ static void usage(FILE *f)
 "DTPROF_NO_QUICK_DECODE=1 decodes every x86-64 instruction with libopcodes.\n");
 }
 
-/* --aggregate=VIEW[=TYPE]: the table, and the type it is about. */
+/* --aggregate=VIEW[=ARG]: the table (the report's table of views), and
+ * the type or function it is about. */
 static int parse_table(struct options *o, const char *arg)
 {
-	enum { NONE, TYPE, SYMBOL };	/* what VIEW=ARG names */
-	static const struct { const char *name; enum dt_table table; int arg; } views[] = {
-		{ "report", DT_TABLE_TYPES, NONE },
-		{ "annotate", DT_TABLE_ANNOTATE, TYPE },
-		{ "sharing", DT_TABLE_SHARING, TYPE },
-		{ "advise", DT_TABLE_ADVISE, TYPE },
-		{ "code", DT_TABLE_CODE, SYMBOL },
-		{ "html", DT_TABLE_HTML, NONE },
-	};
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	enum dt_view_arg va;
+	int t = dt_table_from_str(arg, len, &va);
 
-	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
-		if (strlen(views[i].name) != len || strncmp(arg, views[i].name, len))
-			continue;
-		if (eq && views[i].arg == NONE) {
-			msg("--aggregate=%s takes no type", views[i].name);
-			return -1;
+	if (t < 0) {
+		char names[256];
+		size_t n = 0;
+		static const char *const suffix[] = { "", "[=TYPE]", "=SYMBOL" };
+		names[0] = '\0';
+		for (int k = 0; k < DT_TABLE_COUNT && n < sizeof(names); k++) {
+			const char *name = dt_table_str((enum dt_table)k);
+			enum dt_view_arg ka;
+			if (dt_table_from_str(name, strlen(name), &ka) >= 0)
+				n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s%s",
+						      n ? ", " : "", name, suffix[ka]);
 		}
-		if (views[i].arg == SYMBOL && !(eq && eq[1])) {
-			msg("--aggregate=%s=SYMBOL: name the function", views[i].name);
-			return -1;
-		}
-		o->table = views[i].table;
-		if (eq && eq[1] && views[i].arg == TYPE)
-			o->type = eq + 1;
-		if (eq && eq[1] && views[i].arg == SYMBOL)
-			o->symbol = eq + 1;
-		return 0;
+		msg("unknown table '%s' (%s)", arg, names);
+		return -1;
 	}
-	msg("unknown table '%s' (report, annotate[=TYPE], sharing[=TYPE], "
-	    "advise[=TYPE], code=SYMBOL, html)", arg);
-	return -1;
+	if (eq && va == DT_VIEW_ARG_NONE) {
+		msg("--aggregate=%.*s takes no type", (int)len, arg);
+		return -1;
+	}
+	if (va == DT_VIEW_ARG_SYMBOL && !(eq && eq[1])) {
+		msg("--aggregate=%.*s=SYMBOL: name the function", (int)len, arg);
+		return -1;
+	}
+	o->table = (enum dt_table)t;
+	if (eq && eq[1] && va == DT_VIEW_ARG_TYPE)
+		o->type = eq + 1;
+	if (eq && eq[1] && va == DT_VIEW_ARG_SYMBOL)
+		o->symbol = eq + 1;
+	return 0;
 }
 
 /* Whether a message of kind k may still be said; counts it when not. */
