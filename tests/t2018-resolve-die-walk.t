@@ -67,4 +67,29 @@ if [ -n "$rustc" ]; then
 	walk "rustc: a Rust program's units" rust
 fi
 
+# dwz -m output: each binary's units and partial units with the
+# supplementary file beside them, and without it (its references then
+# lead nowhere: the walk must still visit what libdw visits)
+if command -v dwz >/dev/null 2>&1; then
+	gcc -O2 -g -o dz-a "$fx/corpus.c" && cp dz-a dz-b &&
+		dwz -m dz-common.debug -M "$PWD/dz-common.debug" dz-a dz-b >dwz.log 2>&1
+	walk "dwz -m: partial units, the supplementary file beside them" dz-a dz-b
+	mv dz-common.debug dz-gone.debug
+	walk "dwz -m: partial units, the supplementary file gone" dz-a dz-b
+else
+	dt_skip "dwz -m output" "dwz not installed"
+fi
+
+# one large real debug file: libc's (libc6-dbg), 2,000 units
+libc=$(ldd "$UNIT" | sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+id=$(readelf -n "$libc" 2>/dev/null | sed -n 's/.*Build ID: \([0-9a-f]*\).*/\1/p')
+debug=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+if [ -n "$id" ] && [ -f "$debug" ]; then
+	walk "libc's debug file (libc6-dbg)" "$debug"
+elif [ "${DT_TEST_STRICT:-0}" = 1 ]; then
+	dt_test "libc's debug file (libc6-dbg) is installed" "false"
+else
+	dt_skip "libc's debug file" "libc6-dbg not installed"
+fi
+
 dt_done
