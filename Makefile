@@ -66,7 +66,7 @@ ENGINE_SRC = $(addprefix lib/engine/,session.c decode.c scope.c typewalk.c resol
 	util.c text.c funcmap.c layout.c dsos.c globals.c track.c containers.c \
 	dataaddr.c typenames.c cstruct.c debuginfo.c debugcache.c demangle.c oom.c \
 	relocs.c kmodules.c perfdata.c members.c typememo.c unitwalk.c)
-DWARF_SRC = $(addprefix lib/dwarf/,children.c linefiles.c loclist.c pages.c)
+DWARF_SRC = $(addprefix lib/dwarf/,children.c linefiles.c loclist.c pages.c sections.c)
 REPORT_SRC = $(addprefix lib/report/,report.c views.c tables.c datasrc.c sharing.c \
 	objects.c reallines.c advise.c codeview.c html.c)
 LIB_SRC = $(ENGINE_SRC) $(DWARF_SRC) $(REPORT_SRC) $(ARCH_SRC)
@@ -120,13 +120,12 @@ $(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
 
 # The layers, kept by the build: the views and the report model include
 # the public header and the model's, never the engine's or the DWARF
-# accelerators'; the accelerators never the engine's (children.c, which
-# still keeps its caches in the session, aside: doc/DESIGN.md).
+# accelerators'; the accelerators never the engine's.
 LAYER_STAMP = $(O)/.layers
 $(LAYER_STAMP): $(wildcard lib/report/*.[ch] lib/dwarf/*.[ch])
 	@mkdir -p $(dir $@)
 	@if grep -n '^#include "\.\./\(engine\|dwarf\)/' $(wildcard lib/report/*.[ch]) /dev/null || \
-	    grep -n '^#include "\.\./engine/' $(filter-out lib/dwarf/children.c,$(wildcard lib/dwarf/*.[ch])) /dev/null; then \
+	    grep -n '^#include "\.\./\(engine\|dtprof\.h\|report\)' $(wildcard lib/dwarf/*.[ch]) /dev/null; then \
 		echo "make: the include above crosses a layer (doc/DESIGN.md)" >&2; exit 1; fi
 	@touch $@
 $(LIB_OBJ): | $(LAYER_STAMP)

@@ -55,14 +55,14 @@ static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 	if (dwarf_attr(d, DW_AT_byte_size, &da))
 		dwarf_formudata(&da, &size);
 	/* every DIE's, of whatever tag: the walk's and libdw's, alike */
-	if (children_definition(s, c, &def))
+	if (children_definition(&s->walker, c, &def))
 		odd |= dwarf_hasattr(d, DW_AT_declaration) ||
 		       !same_str(def.name, dwarf_diename(d)) ||
 		       def.file_hash != hash_str(dwarf_decl_file(d)) ||
 		       def.line != line || def.size != size;
 	else
 		odd |= !dwarf_hasattr(d, DW_AT_declaration);
-	if (children_pc_range(s, c, &lo, &hi))
+	if (children_pc_range(&s->walker, c, &lo, &hi))
 		odd |= dwarf_ranges(d, 0, &base, &rlo, &rhi) <= 0 || rlo != lo ||
 		       rhi != hi || dwarf_ranges(d, 1, &base, &rlo, &rhi) != 0;
 	t->attrs++;
@@ -73,7 +73,7 @@ static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 	for (size_t i = 0; i < sizeof(attr_names) / sizeof(*attr_names); i++) {
 		Dwarf_Attribute a, b;
 		bool have_a = dwarf_attr(d, attr_names[i], &a) != NULL;
-		bool have_b = children_attr(s, c, attr_names[i], &b);
+		bool have_b = children_attr(&s->walker, c, attr_names[i], &b);
 		t->attrs += have_a;
 		if (have_a != have_b || (have_a && (a.code != b.code ||
 		    a.form != b.form || a.valp != b.valp || a.cu != b.cu))) {
@@ -101,10 +101,10 @@ static void compare_locations(struct dt_session *s, Dwarf_Die *d,
 		size_t len, i = 0;
 		ptrdiff_t off = 0;
 		bool odd = false;
-		if (!children_attr(s, c, names[k], &a))
+		if (!children_attr(&s->walker, c, names[k], &a))
 			continue;
 		t->locs++;
-		if (!children_loc_unit(s, c, &lu) || !loc_entries(&lu, &a, &mine))
+		if (!children_loc_unit(&s->walker, c, &lu) || !loc_entries(&lu, &a, &mine))
 			continue;	/* declined: libdw's */
 		t->loc_read++;
 		while ((off = dwarf_getlocations(&a, off, &base, &start, &end, &e, &len)) > 0) {
@@ -140,7 +140,7 @@ static void compare(struct dt_session *s, Dwarf_Die *parent, int depth,
 	Dwarf_Die d;
 	struct die_children c;
 	bool have_d = dwarf_child(parent, &d) == 0;
-	bool have_c = children_first(s, parent, &c);
+	bool have_c = children_first(&s->walker, parent, &c);
 
 	while (have_d || have_c) {
 		if (have_d != have_c || !same(&d, dwarf_tag(&d), &c.die, c.tag)) {
@@ -160,7 +160,7 @@ static void compare(struct dt_session *s, Dwarf_Die *parent, int depth,
 		if (depth < 64 && dwarf_haschildren(&d))
 			compare(s, &d, depth + 1, t);
 		have_d = dwarf_siblingof(&d, &d) == 0;
-		have_c = children_next(s, &c);
+		have_c = children_next(&s->walker, &c);
 	}
 }
 
@@ -175,7 +175,7 @@ static void interleave(struct dt_session *s, struct tally *t)
 
 	while (n < INTERLEAVED && session_next_unit(s, &unit, &cu[n])) {
 		have_d[n] = dwarf_child(&cu[n], &d[n]) == 0;
-		have_c[n] = children_first(s, &cu[n], &c[n]);
+		have_c[n] = children_first(&s->walker, &cu[n], &c[n]);
 		n++;
 	}
 	for (bool any = true; any;) {
@@ -192,7 +192,7 @@ static void interleave(struct dt_session *s, struct tally *t)
 			}
 			t->dies++;
 			have_d[i] = dwarf_siblingof(&d[i], &d[i]) == 0;
-			have_c[i] = children_next(s, &c[i]);
+			have_c[i] = children_next(&s->walker, &c[i]);
 		}
 	}
 }

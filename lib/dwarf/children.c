@@ -21,6 +21,8 @@
  * libdw's to walk: a package finds their tables through its index.
  */
 #include <dwarf.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +32,10 @@
 
 #include "../arrays.h"
 #include "bytereader.h"
-#include "../engine/internal.h"	/* FIXME: the session's state; issue 29 */
+#include "children.h"
+#include "linefiles.h"
+#include "loclist.h"
+#include "sections.h"
 
 #define SLOTS 4			/* units whose shapes are kept at once:
 				 * a walk nests within one unit */
@@ -119,7 +124,23 @@ struct children_cache {
 	const Elf_Data *loc, *loclists;	/* for loclist.c */
 };
 
-void children_cache_free(struct children_cache *c)
+/* A line of trace, when the walker's owner wants them. */
+static void walker_debug(const struct children_walker *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void walker_debug(const struct children_walker *w, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	if (!w->debug)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	w->debug(w->debug_arg, buf);
+}
+
+static void children_cache_free(struct children_cache *c)
 {
 	if (!c)
 		return;
@@ -129,6 +150,12 @@ void children_cache_free(struct children_cache *c)
 		free(c->slot[i].fhash.v);
 	}
 	free(c);
+}
+
+void children_walker_release(struct children_walker *w)
+{
+	children_cache_free(w->cache);
+	w->cache = NULL;
 }
 
 /* The size of a value of form, -1 when it varies or is unknown; *known
@@ -343,7 +370,8 @@ static bool read_unit(struct children_cache *c, struct unit_shapes *u,
 	u->nshape = u->nforms = 0;
 	u->generation++;		/* its file names are forgotten */
 	/* no subdie: asking for one makes libdw open a skeleton's .dwo,
-	 * which only session_unit_die may (it checks the file first) */
+	 * which only the walker's owner may (the engine checks the file
+	 * first: session_unit_die) */
 	if (dwarf_cu_info(cudie->cu, &version, &unit_type, NULL, NULL, &unit_id,
 			  &addr_size, &offset_size) != 0 ||
 	    (unit_type != DW_UT_compile && unit_type != DW_UT_partial) ||
@@ -380,11 +408,11 @@ static bool read_unit(struct children_cache *c, struct unit_shapes *u,
 
 /* The shapes of d's unit, read now if no slot holds them; NULL when the
  * walk is libdw's (no memory, an unusual unit). */
-static struct unit_shapes *unit_of(struct dt_session *s, Dwarf_Die *d)
+static struct unit_shapes *unit_of(struct children_walker *w, Dwarf_Die *d)
 {
-	struct children_cache *c = s->children;
+	struct children_cache *c = w->cache;
 
-	if (!c && !(c = s->children = calloc(1, sizeof(*c))))
+	if (!c && !(c = w->cache = calloc(1, sizeof(*c))))
 		return NULL;
 	struct unit_shapes *lru = &c->slot[0];
 	c->uses++;
@@ -564,10 +592,10 @@ static bool libdw_first(Dwarf_Die *parent, struct die_children *c)
 	return true;
 }
 
-bool children_first(struct dt_session *s, Dwarf_Die *parent,
+bool children_first(struct children_walker *w, Dwarf_Die *parent,
 		    struct die_children *c)
 {
-	struct unit_shapes *u = unit_of(s, parent);
+	struct unit_shapes *u = unit_of(w, parent);
 	const unsigned char *p = parent->addr, *sib;
 	const struct shape *sh;
 	bool null;
@@ -587,20 +615,20 @@ bool children_first(struct dt_session *s, Dwarf_Die *parent,
 }
 
 /* c's unit shapes, NULL when its slot holds another unit now. */
-static struct unit_shapes *current(struct dt_session *s,
+static struct unit_shapes *current(struct children_walker *w,
 				   const struct die_children *c)
 {
 	struct unit_shapes *u = c->unit;
 
 	if (!u || u->cu != c->cu || !u->start)
 		return NULL;
-	u->last_use = ++s->children->uses;
+	u->last_use = ++w->cache->uses;
 	return u;
 }
 
-bool children_next(struct dt_session *s, struct die_children *c)
+bool children_next(struct children_walker *w, struct die_children *c)
 {
-	struct unit_shapes *u = current(s, c);
+	struct unit_shapes *u = current(w, c);
 	const unsigned char *attrs = NULL;
 	uint32_t code = 0;
 	bool lost;
@@ -616,10 +644,10 @@ bool children_next(struct dt_session *s, struct die_children *c)
 	return lost ? libdw_next(c) : false;
 }
 
-bool children_attr(struct dt_session *s, struct die_children *c,
+bool children_attr(struct children_walker *w, struct die_children *c,
 		   unsigned name, Dwarf_Attribute *attr)
 {
-	struct unit_shapes *u = current(s, c);
+	struct unit_shapes *u = current(w, c);
 
 	if (!u)
 		return dwarf_attr(&c->die, name, attr) != NULL;
@@ -652,10 +680,10 @@ bool children_attr(struct dt_session *s, struct die_children *c,
 	return true;
 }
 
-const unsigned char *children_block(struct dt_session *s, struct die_children *c,
+const unsigned char *children_block(struct children_walker *w, struct die_children *c,
 				    Dwarf_Attribute *a, size_t *len, unsigned *addr_size)
 {
-	struct unit_shapes *u = current(s, c);
+	struct unit_shapes *u = current(w, c);
 	Dwarf_Block b;
 
 	switch (a->form) {
@@ -693,17 +721,17 @@ static bool unit_die(struct unit_shapes *u, struct die_children *c,
 }
 
 /* children_loc_unit of u, the unit of c. */
-static bool loc_unit(struct dt_session *s, struct unit_shapes *u,
+static bool loc_unit(struct children_walker *w, struct unit_shapes *u,
 		     struct die_children *c, struct loc_unit *lu)
 {
-	struct children_cache *cc = s->children;
+	struct children_cache *cc = w->cache;
 
 	if (u->base_generation != u->generation) {
 		struct die_children cu;
 		Dwarf_Attribute a;
 		u->base_generation = u->generation;
 		u->base = 0;	/* none: libdw's base is 0 then too */
-		if (unit_die(u, c, &cu) && children_attr(s, &cu, DW_AT_low_pc, &a) &&
+		if (unit_die(u, c, &cu) && children_attr(w, &cu, DW_AT_low_pc, &a) &&
 		    dwarf_formaddr(&a, &u->base) != 0)
 			u->base = 0;
 	}
@@ -718,18 +746,18 @@ static bool loc_unit(struct dt_session *s, struct unit_shapes *u,
 	return true;
 }
 
-bool children_loc_unit(struct dt_session *s, struct die_children *c,
+bool children_loc_unit(struct children_walker *w, struct die_children *c,
 		       struct loc_unit *lu)
 {
-	struct unit_shapes *u = current(s, c);
+	struct unit_shapes *u = current(w, c);
 
-	return u && loc_unit(s, u, c, lu);
+	return u && loc_unit(w, u, c, lu);
 }
 
 /* Whether u holds its unit's file hashes, read now (from the line table
  * its unit DIE's DW_AT_stmt_list points at) if not yet; false when
  * linefiles.c cannot read them: libdw's names then. */
-static bool unit_file_hashes(struct dt_session *s, struct unit_shapes *u,
+static bool unit_file_hashes(struct children_walker *w, struct unit_shapes *u,
 			     struct die_children *c)
 {
 	if (u->fhash_generation == u->generation)
@@ -741,14 +769,14 @@ static bool unit_file_hashes(struct dt_session *s, struct unit_shapes *u,
 	Dwarf_Word off;
 	if (!unit_die(u, c, &cu))
 		return false;
-	if (!children_attr(s, &cu, DW_AT_stmt_list, &a) ||
+	if (!children_attr(w, &cu, DW_AT_stmt_list, &a) ||
 	    dwarf_formudata(&a, &off) != 0)
 		return false;
-	const char *comp_dir = children_attr(s, &cu, DW_AT_comp_dir, &a) ?
+	const char *comp_dir = children_attr(w, &cu, DW_AT_comp_dir, &a) ?
 			       dwarf_formstring(&a) : NULL;
-	u->fhash_ok = line_file_hashes(&s->children->lines, off, comp_dir, &u->fhash);
+	u->fhash_ok = line_file_hashes(&w->cache->lines, off, comp_dir, &u->fhash);
 	if (!u->fhash_ok)
-		session_debug(s, "unit <%#llx>: line table at %#llx not read here: "
+		walker_debug(w, "unit <%#llx>: line table at %#llx not read here: "
 			      "libdw's file names", (unsigned long long)dwarf_dieoffset(&cu.die),
 			      (unsigned long long)off);
 	return u->fhash_ok;
@@ -757,14 +785,14 @@ static bool unit_file_hashes(struct dt_session *s, struct unit_shapes *u,
 /* hash_str of what dwarf_decl_file says of the child, its own
  * DW_AT_decl_file a (NULL: none; integrate: then through its origin):
  * from its unit's table by linefiles.c, else libdw's name. */
-static uint64_t file_hash_of(struct dt_session *s, struct die_children *c,
+static uint64_t file_hash_of(struct children_walker *w, struct die_children *c,
 			     Dwarf_Attribute *a, bool integrate)
 {
 	struct unit_shapes *u;
 	Dwarf_Word idx;		/* unsigned: DW_FORM_data1 holds 128..255 */
 
-	if (a && (u = current(s, c)) && dwarf_formudata(a, &idx) == 0 &&
-	    unit_file_hashes(s, u, c))
+	if (a && (u = current(w, c)) && dwarf_formudata(a, &idx) == 0 &&
+	    unit_file_hashes(w, u, c))
 		/* index 0 is no file before DWARF 5, the unit's own after */
 		return (idx == 0 && u->version < 5) || idx >= u->fhash.n ?
 		       0 : u->fhash.v[idx];
@@ -782,7 +810,7 @@ struct def_attrs {
 
 /* def_attrs by children_attr, one at a time (libdw's where the shapes
  * cannot tell). */
-static void def_attrs_each(struct dt_session *s, struct die_children *c,
+static void def_attrs_each(struct children_walker *w, struct die_children *c,
 			   struct def_attrs *da)
 {
 	static const unsigned names[DEF_ATTRS] = {
@@ -791,20 +819,20 @@ static void def_attrs_each(struct dt_session *s, struct die_children *c,
 	Dwarf_Attribute a;
 
 	for (int i = 0; i < DEF_ATTRS; i++)
-		da->has[i] = children_attr(s, c, names[i], &da->at[i]);
-	da->integrate = children_attr(s, c, DW_AT_abstract_origin, &a) ||
-			children_attr(s, c, DW_AT_specification, &a);
-	da->declaration = children_attr(s, c, DW_AT_declaration, &a);
+		da->has[i] = children_attr(w, c, names[i], &da->at[i]);
+	da->integrate = children_attr(w, c, DW_AT_abstract_origin, &a) ||
+			children_attr(w, c, DW_AT_specification, &a);
+	da->declaration = children_attr(w, c, DW_AT_declaration, &a);
 }
 
 /* def_attrs in one pass over the attributes (every definition of every
  * header's structs is keyed: each attribute found on its own skipped
  * over the name before it five times); false when the shapes cannot
  * tell (none for the unit, attributes cut short). */
-static bool def_attrs_pass(struct dt_session *s, struct die_children *c,
+static bool def_attrs_pass(struct children_walker *w, struct die_children *c,
 			   struct def_attrs *da)
 {
-	struct unit_shapes *u = current(s, c);
+	struct unit_shapes *u = current(w, c);
 	const struct shape *sh = u ? &u->shape[c->code] : NULL;
 
 	if (!u || u->end - c->attrs < sh->prefix)
@@ -838,14 +866,14 @@ static bool def_attrs_pass(struct dt_session *s, struct die_children *c,
 	return true;
 }
 
-bool children_definition(struct dt_session *s, struct die_children *c,
+bool children_definition(struct children_walker *w, struct die_children *c,
 			 struct children_def *d)
 {
 	struct def_attrs da = { .declaration = false };
 
-	if (!def_attrs_pass(s, c, &da)) {
+	if (!def_attrs_pass(w, c, &da)) {
 		da = (struct def_attrs){ .declaration = false };
-		def_attrs_each(s, c, &da);
+		def_attrs_each(w, c, &da);
 	}
 	if (da.declaration)
 		return false;
@@ -853,7 +881,7 @@ bool children_definition(struct dt_session *s, struct die_children *c,
 	bool integrate = da.integrate && (!da.has[DEF_NAME] || !da.has[DEF_FILE]);
 	d->name = da.has[DEF_NAME] ? dwarf_formstring(&da.at[DEF_NAME]) :
 		  integrate ? dwarf_diename(&c->die) : NULL;
-	d->file_hash = file_hash_of(s, c, da.has[DEF_FILE] ? &da.at[DEF_FILE] : NULL,
+	d->file_hash = file_hash_of(w, c, da.has[DEF_FILE] ? &da.at[DEF_FILE] : NULL,
 				    integrate);
 	d->line = d->size = 0;
 	if (da.has[DEF_LINE])
@@ -863,14 +891,14 @@ bool children_definition(struct dt_session *s, struct die_children *c,
 	return true;
 }
 
-bool children_pc_range(struct dt_session *s, struct die_children *c,
+bool children_pc_range(struct children_walker *w, struct die_children *c,
 		       Dwarf_Addr *lo, Dwarf_Addr *hi)
 {
 	Dwarf_Attribute low, high;
 	Dwarf_Word len;
 
-	if (!children_attr(s, c, DW_AT_low_pc, &low) ||
-	    !children_attr(s, c, DW_AT_high_pc, &high) ||
+	if (!children_attr(w, c, DW_AT_low_pc, &low) ||
+	    !children_attr(w, c, DW_AT_high_pc, &high) ||
 	    dwarf_formaddr(&low, lo) != 0)
 		return false;
 	switch (high.form) {	/* an address, or (DWARF 4 on) a length */

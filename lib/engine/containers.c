@@ -205,7 +205,7 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 {
 	struct die_children c;
 
-	if (depth > 8 || !children_first(s, t, &c))
+	if (depth > 8 || !children_first(&s->walker, t, &c))
 		return;
 	do {
 		Dwarf_Die m = c.die;
@@ -244,7 +244,7 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 			e.offset = base + start + i * esize;
 			add(ix, &e);
 		}
-	} while (children_next(s, &c));
+	} while (children_next(&s->walker, &c));
 }
 
 /* A member's name and place folded into h: what a common header is
@@ -254,13 +254,13 @@ static uint64_t member_key(struct dt_session *s, struct die_children *c, uint64_
 	Dwarf_Attribute a;
 	Dwarf_Word off = ~0ULL, bits = ~0ULL, width = 0;
 
-	if (children_attr(s, c, DW_AT_data_member_location, &a) &&
+	if (children_attr(&s->walker, c, DW_AT_data_member_location, &a) &&
 	    dwarf_formudata(&a, &off) != 0)
 		off = ~0ULL;	/* a location expression */
-	if (children_attr(s, c, DW_AT_data_bit_offset, &a) &&
+	if (children_attr(&s->walker, c, DW_AT_data_bit_offset, &a) &&
 	    dwarf_formudata(&a, &bits) != 0)
 		bits = ~0ULL;
-	if (children_attr(s, c, DW_AT_bit_size, &a) && dwarf_formudata(&a, &width) != 0)
+	if (children_attr(&s->walker, c, DW_AT_bit_size, &a) && dwarf_formudata(&a, &width) != 0)
 		width = ~0ULL;
 	h = hash_mix(str_hash(h, dwarf_diename(&c->die)), off);
 	return hash_mix(hash_mix(h, bits), width);
@@ -274,14 +274,14 @@ static unsigned first_members(struct dt_session *s, Dwarf_Die *d,
 	struct die_children c;
 	unsigned k = 0;
 
-	if (!children_first(s, d, &c))
+	if (!children_first(&s->walker, d, &c))
 		return 0;
 	do {
 		if (c.tag == DW_TAG_member) {	/* not a nested type, a method */
 			h[k] = member_key(s, &c, k ? h[k - 1] : 0);
 			k++;
 		}
-	} while (k < PREFIX_MAX && children_next(s, &c));
+	} while (k < PREFIX_MAX && children_next(&s->walker, &c));
 	return k;
 }
 
@@ -320,7 +320,7 @@ static void index_entry(struct dt_session *s, struct container_index *ix,
 		index_scope(s, ix, seen, d, depth + 1);
 		return;
 	}
-	if (!is_aggregate_tag(c->tag) || !children_definition(s, c, &def) ||
+	if (!is_aggregate_tag(c->tag) || !children_definition(&s->walker, c, &def) ||
 	    seen_before(seen, c, &def, next))
 		return;
 	struct embed proto;
@@ -339,11 +339,11 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 {
 	struct die_children c;
 
-	if (depth > MAX_DEPTH || !children_first(s, scope, &c))
+	if (depth > MAX_DEPTH || !children_first(&s->walker, scope, &c))
 		return;
 	for (;;) {
 		struct die_children d = c;	/* its attributes read after */
-		bool more = children_next(s, &c);
+		bool more = children_next(&s->walker, &c);
 		index_entry(s, ix, seen, &d, more ? &c.die : NULL, depth);
 		if (!more)
 			break;
@@ -530,18 +530,18 @@ static bool same_member(struct dt_session *s, struct die_children *a,
 static bool starts_like(struct dt_session *s, Dwarf_Die *t, Dwarf_Die *o)
 {
 	struct die_children a, b;
-	bool more_a = children_first(s, t, &a), more_b = children_first(s, o, &b);
+	bool more_a = children_first(&s->walker, t, &a), more_b = children_first(&s->walker, o, &b);
 	unsigned k = 0;
 
-	for (; more_a; more_a = children_next(s, &a)) {
+	for (; more_a; more_a = children_next(&s->walker, &a)) {
 		if (a.tag != DW_TAG_member)
 			continue;
 		while (more_b && b.tag != DW_TAG_member)
-			more_b = children_next(s, &b);
+			more_b = children_next(&s->walker, &b);
 		if (!more_b || !same_member(s, &a, &b))
 			return false;
 		k++;
-		more_b = children_next(s, &b);
+		more_b = children_next(&s->walker, &b);
 	}
 	return k >= PREFIX_MIN;
 }

@@ -100,7 +100,7 @@ static bool static_address(struct dt_session *s, struct die_children *it,
 	Dwarf_Op *e;
 	size_t n;
 	unsigned as;
-	const unsigned char *b = children_block(s, it, loc, &n, &as);
+	const unsigned char *b = children_block(&s->walker, it, loc, &n, &as);
 
 	if (b && n == 1 + as && b[0] == DW_OP_addr) {
 		uint64_t v = 0;
@@ -259,11 +259,11 @@ static void index_variable(struct dt_session *s, struct die_children *it,
 	Dwarf_Attribute a, loc;
 	bool by_symbol = false, has_loc;
 
-	if (decls && depth == 0 && children_attr(s, it, DW_AT_declaration, &a)) {
+	if (decls && depth == 0 && children_attr(&s->walker, it, DW_AT_declaration, &a)) {
 		add_declaration(s, &c, decls);
 		return;
 	}
-	has_loc = children_attr(s, it, DW_AT_location, &loc);
+	has_loc = children_attr(&s->walker, it, DW_AT_location, &loc);
 	if (has_loc && static_address(s, it, &loc, &addr)) {
 		addr -= (uint64_t)s->dwarf_adjust;
 		if (addr < s->percpu_size)
@@ -271,7 +271,7 @@ static void index_variable(struct dt_session *s, struct die_children *it,
 	} else if (has_loc && tls_offset(&loc, &addr)) {
 		addr |= TLS_TAG;
 	} else if (depth == 0 && !has_loc &&
-		   !children_attr(s, it, DW_AT_declaration, &a)) {
+		   !children_attr(&s->walker, it, DW_AT_declaration, &a)) {
 		by_symbol = true;	/* maybe a thread-local */
 	} else {
 		return;
@@ -298,7 +298,7 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 {
 	struct die_children it;
 
-	if (depth > MAX_NEST || !children_first(s, parent, &it))
+	if (depth > MAX_NEST || !children_first(&s->walker, parent, &it))
 		return;
 	do {
 		switch (it.tag) {
@@ -320,7 +320,7 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		default:
 			break;
 		}
-	} while (children_next(s, &it));
+	} while (children_next(&s->walker, &it));
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -501,7 +501,7 @@ static void load_declarations(struct dt_session *s, struct global_index *ix)
 
 	l->loaded = true;
 	while (session_next_unit(s, &unit, &cu)) {
-		if (!children_first(s, &cu, &it))
+		if (!children_first(&s->walker, &cu, &it))
 			continue;
 		do {
 			Dwarf_Die t, c = it.die;
@@ -509,14 +509,14 @@ static void load_declarations(struct dt_session *s, struct global_index *ix)
 			uint64_t size;
 			const char *name;
 			if (it.tag != DW_TAG_variable ||
-			    !children_attr(s, &it, DW_AT_declaration, &a) ||
+			    !children_attr(&s->walker, &it, DW_AT_declaration, &a) ||
 			    !(name = dwarf_diename(&c)) || !die_type(&c, &t) ||
 			    !type_byte_size(&t, &size) || !size)
 				continue;
 			if (GROW(l->v, l->cap, l->n, 256))
 				return;
 			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name, true, false };
-		} while (children_next(s, &it));
+		} while (children_next(&s->walker, &it));
 	}
 	if (l->n)
 		qsort(l->v, l->n, sizeof(*l->v), cmp_sym_name);

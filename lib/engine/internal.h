@@ -18,6 +18,7 @@
 #include "../dwarf/linefiles.h"
 #include "../dwarf/loclist.h"
 #include "../dwarf/pages.h"
+#include "../dwarf/sections.h"
 
 /* ---- util.c: string interning and the answer cache ---- */
 
@@ -156,7 +157,7 @@ struct dt_session {
 	struct container_index *containers;	/* containers.c, built lazily */
 	struct typedef_cache *typedefs;		/* typenames.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
-	struct children_cache *children;	/* children.c's unit shapes */
+	struct children_walker walker;	/* children.c's: its unit shapes */
 	/* call frame information, .eh_frame's then .debug_frame's (scope.c,
 	 * looked up once: libdwfl searches the sections again each time a
 	 * file has none, a kernel's .eh_frame) */
@@ -602,8 +603,6 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu);
 /* Iterate the compile units (split units in place of their skeletons):
  * *cu starts NULL; false at the end. */
 bool session_next_unit(struct dt_session *s, Dwarf_CU **cu, Dwarf_Die *die);
-/* elf's section of that name (its header in *sh), NULL when none. */
-Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh);
 
 /* ---- oom.c ---- */
 struct oom_guard {

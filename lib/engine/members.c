@@ -38,7 +38,7 @@ static struct member_table *build(struct dt_session *s, Dwarf_Die *t)
 	if (!tab)
 		return NULL;
 	tab->die = t->addr;
-	if (!children_first(s, t, &it))
+	if (!children_first(&s->walker, t, &it))
 		return tab;
 	do {
 		Dwarf_Die m = it.die;
@@ -61,7 +61,7 @@ static struct member_table *build(struct dt_session *s, Dwarf_Die *t)
 			return NULL;
 		}
 		tab->v[tab->n++] = e;
-	} while (children_next(s, &it));
+	} while (children_next(&s->walker, &it));
 	FIT(tab->v, cap, tab->n);
 	return tab;
 }

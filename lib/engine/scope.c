@@ -370,14 +370,14 @@ static void index_function(struct dt_session *s, struct die_children *it,
 
 	if (it->tag != DW_TAG_subprogram)
 		return;
-	if (children_pc_range(s, it, &lo, &hi)) {
+	if (children_pc_range(&s->walker, it, &lo, &hi)) {
 		if (hi > lo)
 			add_range(c, lo, hi, session_die_key(s, &child));
 		return;
 	}
 	/* without DW_AT_ranges, dwarf_ranges has none to give: a
 	 * declaration, an inlined function's abstract body */
-	if (!children_attr(s, it, DW_AT_ranges, &ranges))
+	if (!children_attr(&s->walker, it, DW_AT_ranges, &ranges))
 		return;
 	while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
 		if (hi > lo)
@@ -389,14 +389,14 @@ static void index_functions(struct dt_session *s, Dwarf_Die *parent,
 {
 	struct die_children it;
 
-	if (depth > MAX_NAMESPACE_DEPTH || !children_first(s, parent, &it))
+	if (depth > MAX_NAMESPACE_DEPTH || !children_first(&s->walker, parent, &it))
 		return;
 	do {
 		if (it.tag == DW_TAG_namespace)
 			index_functions(s, &it.die, c, depth + 1);
 		else
 			index_function(s, &it, c);
-	} while (children_next(s, &it));
+	} while (children_next(&s->walker, &it));
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -978,9 +978,9 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 	struct loc_list *l = &s->scope_index->locs;
 	struct loc_unit lu;
 
-	if (!children_attr(s, it, DW_AT_location, &attr))
+	if (!children_attr(&s->walker, it, DW_AT_location, &attr))
 		return;
-	if (children_loc_unit(s, it, &lu) && loc_entries(&lu, &attr, l)) {
+	if (children_loc_unit(&s->walker, it, &lu) && loc_entries(&lu, &attr, l)) {
 		for (size_t i = 0; i < l->n; i++)
 			homes_of_entry(s, rh, v, &attr, sr, depth, l->v[i].start,
 				       l->v[i].end, l->v[i].ops, l->v[i].nops, &vs);
@@ -1007,7 +1007,7 @@ static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 	struct die_children it;
 	struct walked_scope sr = { .scope = scope };
 
-	if (depth >= MAX_SCOPES || !children_first(s, scope, &it))
+	if (depth >= MAX_SCOPES || !children_first(&s->walker, scope, &it))
 		return;
 	do {
 		Dwarf_Die c = it.die;
@@ -1022,7 +1022,7 @@ static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 		} else if (tag == DW_TAG_namespace) {
 			rh->odd_scopes = true;
 		}
-	} while (children_next(s, &it));
+	} while (children_next(&s->walker, &it));
 }
 
 static bool scope_cu_known(struct dt_session *s, Dwarf_Addr pc)

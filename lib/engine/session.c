@@ -204,21 +204,6 @@ bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
 }
 
 /* elf's section named name (the first), with its header in *sh; NULL. */
-Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	const char *sn;
-
-	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, sh) && (sn = elf_strptr(elf, shstrndx, sh->sh_name)) &&
-		    !strcmp(sn, name))
-			return scn;
-	return NULL;
-}
-
 /* A Linux kernel (vmlinux, and x86-64 modules do not have one) links its
  * per-CPU variables from address 0 in .data..percpu; each CPU's copy is
  * at its own base (%gs on x86-64), so "%gs:0x1a0" is offset 0x1a0 of that
@@ -756,6 +741,11 @@ static bool split_dwarf(Dwarf *dw)
 	return false;
 }
 
+static void walker_trace(void *arg, const char *msg)
+{
+	session_debug(arg, "%s", msg);
+}
+
 int dt_session_open(const char *path, const struct dt_session_opts *opts,
 		    struct dt_session **out)
 {
@@ -783,6 +773,10 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	s->log_arg = o.log_arg;
 	p->flags = o.flags;
 	s->debug = o.flags & DT_SESSION_TRACE;
+	if (s->debug) {		/* the DIE walk's own trace, as the session's */
+		s->walker.debug = walker_trace;
+		s->walker.debug_arg = s;
+	}
 	s->no_track = o.flags & DT_SESSION_NO_TRACK;
 	s->errno_unreliable = o.flags & DT_SESSION_ERRNO_UNRELIABLE;
 	s->keep_functions = o.keep_functions ? o.keep_functions : DT_KEEP_FUNCTIONS;
@@ -924,7 +918,7 @@ void dt_session_close(struct dt_session *s)
 	container_index_free(s->containers);
 	typedef_cache_free(s->typedefs);
 	track_values_free(s->track_values);
-	children_cache_free(s->children);
+	children_walker_release(&s->walker);
 	for (size_t i = 0; p->segs && i < p->nsegs; i++)
 		free(p->segs[i].bytes);
 	free(p->segs);

@@ -25,11 +25,11 @@ static void walk_entries(struct dt_session *s, Dwarf_Die *scope,
 {
 	struct die_children c;
 
-	if (depth > MAX_NAMESPACE_DEPTH || !children_first(s, scope, &c))
+	if (depth > MAX_NAMESPACE_DEPTH || !children_first(&s->walker, scope, &c))
 		return;
 	for (;;) {
 		struct die_children d = c;	/* its attributes read after */
-		bool more = children_next(s, &c);
+		bool more = children_next(&s->walker, &c);
 		if (d.tag == DW_TAG_namespace) {
 			walk_entries(s, &d.die, funcs, depth + 1);
 		} else {
