@@ -521,7 +521,7 @@ int dt_cstruct_new(struct dt_session *s, uint64_t type_id,
 	int err;
 
 	*out = NULL;
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return -ENOMEM;
 	OOM_GUARD(s, g, return -ENOMEM);
 	err = cstruct_new(s, type_id, out);

@@ -186,7 +186,7 @@ void symbols_load(struct dt_session *s, int type, struct symbol_list *l,
 			return;	/* ENOMEM: the session stops answering */
 		int bind = GELF_ST_BIND(sym.st_info);
 		/* the section index is of the file whose table this is */
-		if (s->percpu_size && elf && elf != percpu_elf) {
+		if (s->areas.percpu_size && elf && elf != percpu_elf) {
 			GElf_Shdr sh;
 			Elf_Scn *scn = section_named(elf, PERCPU_SECTION, &sh);
 			percpu_elf = elf;
@@ -266,7 +266,7 @@ static void index_variable(struct dt_session *s, struct die_children *it,
 	has_loc = children_attr(&s->walker, it, DW_AT_location, &loc);
 	if (has_loc && static_address(s, it, &loc, &addr)) {
 		addr -= (uint64_t)s->dwarf_adjust;
-		if (addr < s->percpu_size)
+		if (addr < s->areas.percpu_size)
 			addr |= PERCPU_TAG;
 	} else if (has_loc && tls_offset(&loc, &addr)) {
 		addr |= TLS_TAG;
@@ -453,7 +453,7 @@ static bool in_data_section(struct dt_session *s, uint64_t addr)
 	const char *name;
 	bool any;
 
-	if (addr < s->percpu_size)
+	if (addr < s->areas.percpu_size)
 		return false;	/* per-CPU offsets are no address without %gs */
 	if (!section_at(s, addr, &sh, &name, &any))
 		return !any;	/* no sections to tell: look anyway */
@@ -768,11 +768,11 @@ static enum dt_reason static_var_attribute(struct dt_session *s, Dwarf_Die *var,
  * thread pointer, variant I (AArch64) after a control block above it. */
 static int64_t tls_block_offset(const struct dt_session *s, int64_t tpoff)
 {
-	uint64_t tcb = s->arch->tls_tcb_size, align = s->tls_align;
+	uint64_t tcb = s->arch->tls_tcb_size, align = s->areas.tls_align;
 
 	if (!tcb)
-		return s->tls_block && tpoff < 0 && tpoff >= -(int64_t)s->tls_block ?
-		       tpoff + (int64_t)s->tls_block : -1;
+		return s->areas.tls_block && tpoff < 0 && tpoff >= -(int64_t)s->areas.tls_block ?
+		       tpoff + (int64_t)s->areas.tls_block : -1;
 	if (!align || align > (1u << 20))
 		return -1;
 	int64_t start = (int64_t)((tcb + align - 1) / align * align);
@@ -979,7 +979,7 @@ enum dt_reason percpu_attribute(struct dt_session *s, uint64_t pc, uint64_t off,
 	if (extern_var_at(s, off, &var, &in) ||	/* a module's use of the kernel's */
 	    module_percpu_var_at(s, pc, off, &var, &in))	/* or its own */
 		return static_var_attribute(s, &var, in, step, acc, ans);
-	if (off >= s->percpu_size)
+	if (off >= s->areas.percpu_size)
 		return DT_NO_REG;	/* not a kernel, or not its per-CPU area */
 	return tagged_attribute(s, pc, PERCPU_TAG, off, step, acc, ans);
 }

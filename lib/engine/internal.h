@@ -126,6 +126,63 @@ void type_memo_forget(void);
 /* ---- session.c ---- */
 
 
+/* scope.c's own state: which unit holds a pc, and the call frame
+ * information, each found once. */
+struct scope_state {
+	struct scope_index *index;	/* built lazily */
+	struct cu_ranges *cu_ranges;	/* built lazily */
+	Dwarf_Aranges *aranges;		/* .debug_aranges (libdw's), once read */
+	bool aranges_read;
+	struct unit_table *units;	/* units aranges named */
+	/* call frame information, .eh_frame's then .debug_frame's (looked
+	 * up once: libdwfl searches the sections again each time a file
+	 * has none, a kernel's .eh_frame) */
+	bool cfi_looked;
+	Dwarf_CFI *cfi[2];
+	Dwarf_Addr cfi_bias[2];
+};
+
+/* unitwalk.c: how far the walk of every unit has gone. */
+struct units_walk {
+	Dwarf_CU *at;			/* the last unit walked */
+	bool done;			/* every unit: the walk is over */
+};
+
+/* oom.c: out of memory, once met. */
+struct oom_state {
+	bool no_memory;			/* libdw ran out of memory: every
+					 * answer is no_memory */
+	bool said;			/* the log has said it once */
+	bool libdw_left;		/* a jump out of libdw: its state is
+					 * not handed back to it */
+};
+
+/* Split DWARF: the units are skeletons of .dwo files (session.c). */
+struct split_state {
+	bool on;			/* skeleton units (session_unit_die) */
+	bool missing_said;		/* a .dwo was not found: said */
+	bool unsafe_said;		/* a .dwo or .dwp not a regular file:
+					 * said */
+};
+
+/* The areas statics may live in beside the binary's own (globals.c). */
+struct static_areas {
+	uint64_t tls_block;		/* PT_TLS size rounded to its
+					 * alignment, 0: none or unusable */
+	uint64_t tls_align;		/* its alignment, 0 likewise */
+	bool has_tls;			/* a PT_TLS segment, a library's too */
+	uint64_t percpu_size;		/* a kernel's per-CPU area, linked at
+					 * address 0 (.data..percpu): its
+					 * size, else 0 */
+};
+
+/* Instruction bytes the host hands over instead of the file's. */
+struct code_source {
+	dt_code_reader *fn;		/* when set */
+	void *arg;
+	uint8_t buf[32];		/* what fn returned */
+};
+
 struct dt_session {
 	char *path;
 	const char *shown_path;		/* path, escaped (dt_session_path) */
@@ -141,14 +198,8 @@ struct dt_session {
 	struct decoder *decoder;
 	struct dt_strtab strings;
 	struct answer_cache cache;
-	struct scope_index *scope_index;	/* scope.c, built lazily */
-	struct cu_ranges *cu_ranges;		/* scope.c, built lazily */
-	Dwarf_Aranges *aranges;			/* scope.c: .debug_aranges
-						 * (libdw's), once read */
-	bool aranges_read;
-	struct unit_table *units;		/* scope.c: units aranges named */
-	Dwarf_CU *units_walk_at;		/* unitwalk.c: the last unit walked */
-	bool units_walked;			/* every unit: the walk is over */
+	struct scope_state scope;	/* scope.c: units, ranges, CFI */
+	struct units_walk walk;		/* unitwalk.c */
 	struct funcmap_cache *funcmaps;		/* funcmap.c, built lazily */
 	struct layout_cache *layouts;		/* layout.c, built lazily */
 	struct member_tables *members;		/* members.c, built lazily */
@@ -158,12 +209,6 @@ struct dt_session {
 	struct typedef_cache *typedefs;		/* typenames.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
 	struct children_walker walker;	/* children.c's: its unit shapes */
-	/* call frame information, .eh_frame's then .debug_frame's (scope.c,
-	 * looked up once: libdwfl searches the sections again each time a
-	 * file has none, a kernel's .eh_frame) */
-	bool cfi_looked;
-	Dwarf_CFI *cfi[2];
-	Dwarf_Addr cfi_bias[2];
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DT_SESSION_TRACE */
@@ -173,33 +218,17 @@ struct dt_session {
 					 * kept between questions */
 	bool no_track;			/* DTPROF_NO_TRACK=1: registers only
 					 * through variables (track.c off) */
-	bool no_memory;			/* libdw ran out of memory: every
-					 * answer is no_memory (oom.c) */
-	bool oom_said;			/* the log has said it once */
-	bool libdw_left;		/* a jump out of libdw (oom.c): its
-					 * state is not handed back to it */
-	bool split_dwarf;		/* skeleton units: the DWARF is in .dwo
-					 * files (session_unit_die) */
-	bool split_missing_said;	/* a .dwo was not found: said */
-	bool split_unsafe_said;		/* a .dwo or .dwp not a regular
-					 * file: said */
+	struct oom_state oom;		/* oom.c */
+	struct split_state split;	/* split DWARF (.dwo, .dwp) */
 	bool large_debug_info;		/* over LARGE_DEBUG_INFO: not indexed
 					 * ahead (dt_session_prepare), every
 					 * unit's functions indexed in the
 					 * walk of every unit (unitwalk.c) */
 	struct debug_pages pages;	/* pages.c, set up at open */
-	uint64_t tls_block;		/* PT_TLS size rounded to its
-					 * alignment, 0: none or unusable */
-	uint64_t tls_align;		/* its alignment, 0 likewise */
-	bool has_tls;			/* a PT_TLS segment, a library's too */
-	uint64_t percpu_size;		/* a kernel's per-CPU area, linked at
-					 * address 0 (.data..percpu): its
-					 * size, else 0 */
+	struct static_areas areas;	/* thread-locals, per-CPU data */
 	bool relocatable;		/* a .o or .ko: its code relocated here
 					 * (relocs.c), never read_code's */
-	dt_code_reader *read_code;	/* instead of the file, when set */
-	void *read_code_arg;
-	uint8_t code_buf[32];		/* what read_code returned */
+	struct code_source code;	/* instruction bytes from the host */
 };
 
 /* Bytes at link-time address pc: a pointer into the file image and how

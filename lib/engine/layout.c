@@ -151,7 +151,7 @@ int dt_layout_get(struct dt_session *s, uint64_t type_id,
 	struct oom_guard g;
 	int err;
 
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return -ENOMEM;
 	OOM_GUARD(s, g, return -ENOMEM);
 	err = layout_get(s, type_id, out);

@@ -64,9 +64,9 @@ bool oom_errno_says(const struct dt_session *s)
 
 void oom_said(struct dt_session *s)
 {
-	if (s->oom_said)
+	if (s->oom.said)
 		return;
-	s->oom_said = true;
+	s->oom.said = true;
 	session_warn(s, "out of memory resolving in '%s': its samples count as "
 		     "no_memory from here on", s->path);
 }
@@ -83,10 +83,10 @@ void oom_caught(struct dt_session *s)
 		sigaddset(&abrt, SIGABRT);
 		pthread_sigmask(SIG_UNBLOCK, &abrt, NULL);
 	}
-	if (!s->no_memory && !s->oom_said)
+	if (!s->oom.no_memory && !s->oom.said)
 		session_warn(s, "out of memory reading the debug info of '%s': "
 			     "its samples count as no_memory from here on", s->path);
-	s->oom_said = true;
-	s->no_memory = true;
-	s->libdw_left = true;
+	s->oom.said = true;
+	s->oom.no_memory = true;
+	s->oom.libdw_left = true;
 }

@@ -336,7 +336,7 @@ static bool short_of_memory(struct dt_session *s)
 	if (errno != ENOMEM || !oom_errno_says(s))
 		return false;
 	oom_said(s);
-	s->no_memory = true;
+	s->oom.no_memory = true;
 	return true;
 }
 
@@ -356,7 +356,7 @@ enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 		*ans = *hit;
 		return ans->reason;
 	}
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return no_memory(ans, pc);
 	dt_answer_miss(ans, pc, DT_OK);
 	ans->reg = reg;
@@ -683,7 +683,7 @@ static enum dt_reason classify_and_attribute(struct dt_session *s,
 						(uint64_t)op.disp, 0, &acc, ans);
 	}
 	bool percpu_ptr = op.segment >= 0 && op.segment == s->arch->percpu_segment &&
-			  !op.pc_relative && (s->percpu_size || s->relocatable);
+			  !op.pc_relative && (s->areas.percpu_size || s->relocatable);
 	if (op.segment >= 0 && !percpu_ptr)
 		return DT_NO_REG;
 	/* pc-relative and absolute (maybe indexed) operands name a static
@@ -764,7 +764,7 @@ enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
 		*ans = *hit;
 		return ans->reason;
 	}
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return no_memory(ans, pc);
 	dt_answer_miss(ans, pc, DT_OK);
 	struct oom_guard g;
@@ -818,7 +818,7 @@ enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 {
 	struct oom_guard g;
 
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return no_memory(ans, pc);
 	OOM_GUARD(s, g, return no_memory(ans, pc));
 	errno = 0;

@@ -85,11 +85,11 @@ static void unit_spans(struct unit_entry *e)
  * without memory or when off is no DIE. */
 static struct unit_entry *unit_entry_at(struct dt_session *s, Dwarf_Off off)
 {
-	struct unit_table *t = s->units;
+	struct unit_table *t = s->scope.units;
 	uint64_t h = hash_mix(HASH_SEED, off);
 	uint32_t k;
 
-	if (!t && !(t = s->units = calloc(1, sizeof(*t))))
+	if (!t && !(t = s->scope.units = calloc(1, sizeof(*t))))
 		return NULL;
 	if ((k = INDEX_FIND(t->slot, t->size, h, i, t->v[i].off == off)))
 		return &t->v[k - 1];
@@ -193,10 +193,10 @@ void cu_ranges_free(struct cu_ranges *cr)
 
 static bool cu_by_ranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 {
-	struct cu_ranges *cr = s->cu_ranges;
+	struct cu_ranges *cr = s->scope.cu_ranges;
 	struct unit_entry *e;
 
-	if (!cr && !(cr = s->cu_ranges = cu_ranges_build(s)))
+	if (!cr && !(cr = s->scope.cu_ranges = cu_ranges_build(s)))
 		return false;
 	/* ranges of different units do not overlap; look back a little in
 	 * case a unit's range nests in another's */
@@ -225,12 +225,12 @@ static bool cu_by_aranges(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 	size_t n;
 	struct unit_entry *e;
 
-	if (!s->aranges_read) {
-		s->aranges_read = true;
-		if (dwarf_getaranges(s->dwarf, &s->aranges, &n) != 0)
-			s->aranges = NULL;
+	if (!s->scope.aranges_read) {
+		s->scope.aranges_read = true;
+		if (dwarf_getaranges(s->dwarf, &s->scope.aranges, &n) != 0)
+			s->scope.aranges = NULL;
 	}
-	if (!s->aranges || !(a = dwarf_getarange_addr(s->aranges, pc)) ||
+	if (!s->scope.aranges || !(a = dwarf_getarange_addr(s->scope.aranges, pc)) ||
 	    dwarf_getarangeinfo(a, NULL, NULL, &off) != 0 ||
 	    !(e = unit_entry_at(s, off)) || !unit_has_pc(e, pc))
 		return false;
@@ -409,9 +409,9 @@ static int range_cmp(const void *a, const void *b)
 /* The session's index, made empty on first use; NULL without memory. */
 static struct scope_index *scope_index_get(struct dt_session *s)
 {
-	if (!s->scope_index)
-		s->scope_index = calloc(1, sizeof(*s->scope_index));
-	return s->scope_index;
+	if (!s->scope.index)
+		s->scope.index = calloc(1, sizeof(*s->scope.index));
+	return s->scope.index;
 }
 
 static struct unit_memo *unit_memo_at(struct dt_session *s, Dwarf_Addr pc)
@@ -975,7 +975,7 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 	Dwarf_Die *v = &it->die;
 	Dwarf_Attribute attr;
 	struct var_seen vs = { 0 };
-	struct loc_list *l = &s->scope_index->locs;
+	struct loc_list *l = &s->scope.index->locs;
 	struct loc_unit lu;
 
 	if (!children_attr(&s->walker, it, DW_AT_location, &attr))
@@ -1035,7 +1035,7 @@ static bool scope_cu_known(struct dt_session *s, Dwarf_Addr pc)
 /* The register homes of the function around DWARF address pc. */
 static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 {
-	struct scope_index *ix = s->scope_index;
+	struct scope_index *ix = s->scope.index;
 	struct func_range *r = ix && ix->last && ix->last->lo <= pc &&
 			       pc < ix->last->hi ? ix->last : NULL;
 	Dwarf_Die cu, fn;
@@ -1043,10 +1043,10 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 	if (!r) {
 		if (!scope_cu(s, pc, &cu) || !(r = range_at(s, &cu, pc)))
 			return NULL;
-		s->scope_index->last = r;
+		s->scope.index->last = r;
 	}
 	if (r->homes) {
-		r->homes->used = ++s->scope_index->homes_clock;
+		r->homes->used = ++s->scope.index->homes_clock;
 		return r->homes;
 	}
 	if (!session_offdie(s, r->die, &fn))
@@ -1077,9 +1077,9 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 		      rh->by_libdw);
 	rh->bytes = sizeof(*rh) + rh->n * sizeof(*rh->h) +
 		    rh->nscopes * sizeof(*rh->scopes) + rh->nmvars * sizeof(*rh->mvars);
-	rh->used = ++s->scope_index->homes_clock;
-	s->scope_index->homes_bytes += rh->bytes;
-	s->scope_index->nhomes++;
+	rh->used = ++s->scope.index->homes_clock;
+	s->scope.index->homes_bytes += rh->bytes;
+	s->scope.index->nhomes++;
 	return r->homes = rh;
 }
 
@@ -1091,7 +1091,7 @@ static struct reg_homes *homes_at(struct dt_session *s, Dwarf_Addr pc)
 
 void scope_trim(struct dt_session *s)
 {
-	struct scope_index *ix = s->scope_index;
+	struct scope_index *ix = s->scope.index;
 	struct lru_item *v;
 	size_t n = 0;
 
@@ -1190,18 +1190,18 @@ static bool op_reg_offset(const Dwarf_Op *op, struct reg_offset *ro)
 /* The CFA at pc as register + offset, from .eh_frame or .debug_frame. */
 static bool cfa_at(struct dt_session *s, Dwarf_Addr pc, struct reg_offset *cfa)
 {
-	if (!s->cfi_looked) {
-		s->cfi[0] = dwfl_module_eh_cfi(s->mod, &s->cfi_bias[0]);
-		s->cfi[1] = dwfl_module_dwarf_cfi(s->mod, &s->cfi_bias[1]);
-		s->cfi_looked = true;
+	if (!s->scope.cfi_looked) {
+		s->scope.cfi[0] = dwfl_module_eh_cfi(s->mod, &s->scope.cfi_bias[0]);
+		s->scope.cfi[1] = dwfl_module_dwarf_cfi(s->mod, &s->scope.cfi_bias[1]);
+		s->scope.cfi_looked = true;
 	}
 	for (int i = 0; i < 2; i++) {
 		Dwarf_Frame *frame;
 		Dwarf_Op *ops;
 		size_t nops;
-		if (!s->cfi[i] ||
-		    dwarf_cfi_addrframe(s->cfi[i], pc - (uint64_t)s->dwarf_adjust +
-					s->elf_bias - s->cfi_bias[i], &frame))
+		if (!s->scope.cfi[i] ||
+		    dwarf_cfi_addrframe(s->scope.cfi[i], pc - (uint64_t)s->dwarf_adjust +
+					s->elf_bias - s->scope.cfi_bias[i], &frame))
 			continue;
 		bool ok = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
 			  op_reg_offset(&ops[0], cfa);
@@ -1375,7 +1375,7 @@ enum dt_reason scope_find_memory_var(struct dt_session *s, Dwarf_Addr pc,
 				     uint64_t *var_off)
 {
 	struct reg_homes *rh = homes_at(s, pc);
-	struct scope_index *ix = s->scope_index;
+	struct scope_index *ix = s->scope.index;
 
 	if (!rh || !ix)
 		return find_memory_var(s, pc, reg, disp, var, var_off);

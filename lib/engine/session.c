@@ -334,7 +334,7 @@ static int read_segments(struct session_priv *p)
 		/* the thread-locals' block as the thread pointer sees it
 		 * (glibc's l_tls_offset), when the segment starts aligned
 		 * (else the two may differ: no answer) */
-		p->pub.has_tls |= ph.p_type == PT_TLS;
+		p->pub.areas.has_tls |= ph.p_type == PT_TLS;
 		if (ph.p_type == PT_TLS && ph.p_align && !(ph.p_vaddr % ph.p_align)) {
 			tls_block = (ph.p_memsz + ph.p_align - 1) / ph.p_align * ph.p_align;
 			tls_align = ph.p_align;
@@ -347,17 +347,17 @@ static int read_segments(struct session_priv *p)
 	if (read_code_ranges(p))
 		return -ENOMEM;
 	/* a library's thread-locals are not at a fixed offset */
-	p->pub.tls_block = program ? tls_block : 0;
-	p->pub.tls_align = program ? tls_align : 0;
-	p->pub.percpu_size = percpu_area_size(p->pub.elf);
+	p->pub.areas.tls_block = program ? tls_block : 0;
+	p->pub.areas.tls_align = program ? tls_align : 0;
+	p->pub.areas.percpu_size = percpu_area_size(p->pub.elf);
 	return 0;
 }
 
 void dt_session_set_code_reader(struct dt_session *s, dt_code_reader *fn,
 				void *arg)
 {
-	s->read_code = fn;
-	s->read_code_arg = arg;
+	s->code.fn = fn;
+	s->code.arg = arg;
 }
 
 const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
@@ -365,14 +365,14 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 {
 	const struct session_priv *p = priv(s);
 
-	if (s->read_code && !s->relocatable) {	/* the reader's would be
+	if (s->code.fn && !s->relocatable) {	/* the reader's would be
 						 * relocated elsewhere */
-		int n = s->read_code(s->read_code_arg, pc, s->code_buf,
-				     sizeof(s->code_buf));
+		int n = s->code.fn(s->code.arg, pc, s->code.buf,
+				     sizeof(s->code.buf));
 		if (n > 0) {
-			*avail = (size_t)n < sizeof(s->code_buf) ? (size_t)n :
-				 sizeof(s->code_buf);
-			return s->code_buf;
+			*avail = (size_t)n < sizeof(s->code.buf) ? (size_t)n :
+				 sizeof(s->code.buf);
+			return s->code.buf;
 		}
 	}
 
@@ -547,11 +547,11 @@ static bool split_file_unsafe(struct dt_session *s, const char *path)
 
 	if (!path || stat(path, &st) || S_ISREG(st.st_mode))
 		return false;
-	if (!s->split_unsafe_said)
+	if (!s->split.unsafe_said)
 		session_warn(s, "'%s': its split DWARF would be read from '%s', "
 			     "which is not a regular file: not opened, the units "
 			     "it holds count as no_cu", s->path, path);
-	s->split_unsafe_said = true;
+	s->split.unsafe_said = true;
 	return true;
 }
 
@@ -655,9 +655,9 @@ bool session_unit_die(struct dt_session *s, Dwarf_Die *cu)
 		*cu = sub;
 		return true;
 	}
-	if (!s->split_missing_said)
+	if (!s->split.missing_said)
 		split_missing_warn(s, cu);
-	s->split_missing_said = true;
+	s->split.missing_said = true;
 	return false;
 }
 
@@ -858,7 +858,7 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	/* out of memory, not "no debug info" */
 	bool no_memory = !s->dwarf && errno == ENOMEM;
 	oom_watch(s);	/* before the first walk: libdw's own handler exits */
-	s->split_dwarf = s->dwarf && split_dwarf(s->dwarf);
+	s->split.on = s->dwarf && split_dwarf(s->dwarf);
 	OOM_UNGUARD(g);
 	if (no_memory) {
 		dt_session_close(s);
@@ -903,13 +903,13 @@ void dt_session_close(struct dt_session *s)
 	struct session_priv *p = priv(s);
 	type_memo_forget();	/* before its debug files are unmapped */
 	decoder_free(s->decoder);
-	if (s->dwfl && !s->libdw_left)	/* else leaked: oom.c */
+	if (s->dwfl && !s->oom.libdw_left)	/* else leaked: oom.c */
 		dwfl_end(s->dwfl);
 	strtab_release(&s->strings);
 	cache_release(&s->cache);
-	scope_index_free(s->scope_index);
-	cu_ranges_free(s->cu_ranges);
-	unit_table_free(s->units);
+	scope_index_free(s->scope.index);
+	cu_ranges_free(s->scope.cu_ranges);
+	unit_table_free(s->scope.units);
 	funcmap_cache_free(s->funcmaps);
 	layout_cache_free(s->layouts);
 	member_tables_free(s->members);
@@ -948,7 +948,7 @@ bool dt_session_prepare(struct dt_session *s, size_t max_units)
 {
 	struct oom_guard g;
 
-	if (!s->dwarf || s->no_memory)
+	if (!s->dwarf || s->oom.no_memory)
 		return true;
 	/* a kernel's walk takes seconds and hundreds of MB of libdw's
 	 * caches: left to an answer that needs it */
@@ -962,7 +962,7 @@ bool dt_session_prepare(struct dt_session *s, size_t max_units)
 
 bool dt_session_split_dwarf(const struct dt_session *s)
 {
-	return s->split_dwarf;
+	return s->split.on;
 }
 
 int dt_session_reg(const struct dt_session *s, const char *name)
@@ -1002,7 +1002,7 @@ int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
 
 	*file = "";
 	*line = 0;
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return -ENOMEM;
 	OOM_GUARD(s, g, return -ENOMEM);
 	if (!s->dwarf || !dwarf_addrdie(s->dwarf, at, &cu) ||
@@ -1025,7 +1025,7 @@ int dt_session_comp_dir(struct dt_session *s, uint64_t pc, const char **dir)
 	struct oom_guard g;
 
 	*dir = "";
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return -ENOMEM;
 	OOM_GUARD(s, g, return -ENOMEM);
 	if (s->dwarf && dwarf_addrdie(s->dwarf, at, &cu))

@@ -765,7 +765,7 @@ static uint32_t call_result(struct dt_session *s, const struct tstate *st,
 	/* "lea x@tlsgd(%rip),%rdi; call __tls_get_addr@plt": the address
 	 * of this thread's x, DT_TLS_BLOCK + its offset as initial-exec's
 	 * (local-dynamic: the block's start, then "lea x@dtpoff(%rax)") */
-	if (arg >= 0 && s->has_tls && session_is_tls_get_addr(s, (uint64_t)fi->value)) {
+	if (arg >= 0 && s->areas.has_tls && session_is_tls_get_addr(s, (uint64_t)fi->value)) {
 		struct tval a = value(s, st->reg[arg]);
 		if (a.kind == TV_ADDR && !a.step && tls_dtv_offset(s, (uint64_t)a.n, &off))
 			return intern(s, &(struct tval){ .kind = TV_ADDR,

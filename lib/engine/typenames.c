@@ -97,7 +97,7 @@ bool dt_type_name_matches(struct dt_session *s, const char *type,
 	/* a typedef name has no keyword and no declarator characters */
 	if (!s || bare_tag(query) || strpbrk(query, " *[(<:"))
 		return false;
-	if (s->no_memory)
+	if (s->oom.no_memory)
 		return false;
 	struct oom_guard g;
 	OOM_GUARD(s, g, return false);

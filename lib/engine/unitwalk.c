@@ -47,9 +47,9 @@ bool units_walk(struct dt_session *s, size_t max_units)
 {
 	Dwarf_Die cu;
 
-	for (size_t k = 0; !s->units_walked && k < max_units; k++) {
-		if (!session_next_unit(s, &s->units_walk_at, &cu)) {
-			s->units_walked = true;
+	for (size_t k = 0; !s->walk.done && k < max_units; k++) {
+		if (!session_next_unit(s, &s->walk.at, &cu)) {
+			s->walk.done = true;
 			containers_walked(s);
 			globals_walked(s);
 			break;
@@ -60,5 +60,5 @@ bool units_walk(struct dt_session *s, size_t max_units)
 		if (funcs)
 			scope_unit_end(s, funcs);
 	}
-	return s->units_walked;
+	return s->walk.done;
 }
