@@ -214,7 +214,8 @@ $(O)/bench/null-dlfilter.so: bench/null-dlfilter.c
 bench:
 	@sh contrib/install-deps.sh --if-missing $(BENCH_PACKAGES)
 	@sh contrib/install-perf-6.12.sh build/perf-6.12 >/dev/null || true
-	@$(MAKE) --no-print-directory all $(TEST_TOOLS) $(O)/bench/null-dlfilter.so
+	@$(MAKE) --no-print-directory all $(TEST_TOOLS) $(O)/bench/null-dlfilter.so \
+		$(O)/bench/resolve-ip-dlfilter.so
 	DT_BUILD=$(abspath $(O)) sh bench/run.sh
 	@echo
 	sh bench/plugin.sh $(abspath $(O)) $(abspath $(O))/bench/plugin

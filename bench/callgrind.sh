@@ -23,7 +23,7 @@ count() {
 # inclusive instructions of the plugin's functions matching $2 in $1
 part() {
 	callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
-		awk -v f="$2" '$0 ~ f && $0 ~ /dtplugin|resolver\/|plugin\// {
+		awk -v f="$2" '$0 ~ f && $0 ~ /dtplugin|lib\/|plugin\// {
 			gsub(",", "", $1); if ($1 + 0 > m) m = $1 + 0 } END { print m + 0 }'
 }
 n=$(perf script -i "$data" -F ip 2>/dev/null | wc -l)

@@ -64,46 +64,58 @@ median() {
 	sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# versus_floor DATA NAME: the do-nothing filter, the plugin resolving in
-# perf's thread (threads=1) and the plugin as installed (a second thread on
-# this 2-CPU machine) on DATA, one after the other, five times: the load
-# of this shared machine changes between runs, so each ratio is taken
-# within one round and the median of the five is printed (the range too).
-# A row per command shows its fastest run, with that run's CPU and RSS.
+# versus_floor DATA NAME: the do-nothing filter, the filter that calls
+# resolve_ip for every sample and drops it (the least any plugin pays),
+# the plugin resolving in perf's thread (threads=1) and the plugin as
+# installed (a second thread on this 2-CPU machine) on DATA, one after the
+# other, five times: the load of this shared machine changes between
+# runs, so each ratio is taken within one round and the median of the
+# five is printed (the range too), of wall time and of CPU time (user and
+# system, all threads: what a busy machine pays).  A row per command shows
+# its fastest run, with that run's CPU and RSS.
+ratio_line() {	# ratio_line WHAT FILE: "WHAT 1.23x (1.10-1.30)"
+	printf '%s %.2fx (%.2f-%.2f)' "$1" "$(median <"$2")" \
+		"$(sort -g "$2" | head -n 1)" "$(sort -g "$2" | tail -n 1)"
+}
 versus_floor() {
 	data=$1 what=$2
-	f_best= p1_best= p2_best=
+	f_best= r_best= p1_best= p2_best=
 	rm -rf "$DTPROF_CACHE_DIR"
 	timed perf script -i "$data" --dlfilter "$build/bench/null-dlfilter.so"
 	f=$wall
 	timed perf script -i "$data" --dlfilter "$build/dtplugin.so"
 	first=$(echo "$wall / $f" | bc -l)
-	: >ratios1.$$
-	: >ratios2.$$
+	for k in w1 w2 cr c1 c2; do : >ratios.$k.$$; done
 	for try in 1 2 3 4 5; do
 		timed perf script -i "$data" --dlfilter "$build/bench/null-dlfilter.so"
-		f=$wall
+		f=$wall fc=$cpu
 		[ -n "$f_best" ] && [ "$(echo "$f >= ${f_best%% *}" | bc -l)" = 1 ] || f_best="$f $cpu $rss"
+		timed perf script -i "$data" --dlfilter "$build/bench/resolve-ip-dlfilter.so"
+		echo "$cpu / $fc" | bc -l >>ratios.cr.$$
+		[ -n "$r_best" ] && [ "$(echo "$wall >= ${r_best%% *}" | bc -l)" = 1 ] || r_best="$wall $cpu $rss"
 		timed perf script -i "$data" --dlfilter "$build/dtplugin.so" --dlarg threads=1
-		echo "$wall / $f" | bc -l >>ratios1.$$
+		echo "$wall / $f" | bc -l >>ratios.w1.$$
+		echo "$cpu / $fc" | bc -l >>ratios.c1.$$
 		[ -n "$p1_best" ] && [ "$(echo "$wall >= ${p1_best%% *}" | bc -l)" = 1 ] || p1_best="$wall $cpu $rss"
 		timed perf script -i "$data" --dlfilter "$build/dtplugin.so"
-		echo "$wall / $f" | bc -l >>ratios2.$$
+		echo "$wall / $f" | bc -l >>ratios.w2.$$
+		echo "$cpu / $fc" | bc -l >>ratios.c2.$$
 		[ -n "$p2_best" ] && [ "$(echo "$wall >= ${p2_best%% *}" | bc -l)" = 1 ] || p2_best="$wall $cpu $rss"
 		cp out.$$ plugin.out
 	done
 	printf '%-52s %10s %10s %12s\n' "run (fastest of 5)" "wall" "CPU" "peak RSS"
-	for r in "null-dlfilter.so (the floor)|$f_best" "dtplugin.so --dlarg threads=1|$p1_best" \
-		 "dtplugin.so|$p2_best"; do
+	for r in "null-dlfilter.so (the floor)|$f_best" "resolve-ip-dlfilter.so|$r_best" \
+		 "dtplugin.so --dlarg threads=1|$p1_best" "dtplugin.so|$p2_best"; do
 		set -- ${r#*|}
 		printf '%-52s %8.2f s %8.2f s %9d KB\n' "perf script --dlfilter ${r%%|*}" "$1" "$2" "$3"
 	done
-	ratio=$(median <ratios2.$$)
+	ratio=$(median <ratios.w2.$$)
 	printf 'plugin / floor = %.2fx  (%s; median of 5 paired runs, range %.2f-%.2f; threads=1: %.2fx)\n' \
-		"$ratio" "$what" "$(sort -g ratios2.$$ | head -n 1)" "$(sort -g ratios2.$$ | tail -n 1)" \
-		"$(median <ratios1.$$)"
+		"$ratio" "$what" "$(sort -g ratios.w2.$$ | head -n 1)" "$(sort -g ratios.w2.$$ | tail -n 1)" \
+		"$(median <ratios.w1.$$)"
+	echo "  CPU / the floor's CPU: $(ratio_line resolve-ip ratios.cr.$$), $(ratio_line plugin ratios.c2.$$), $(ratio_line threads=1 ratios.c1.$$)"
 	printf '  the first run, no inflated debug file in the cache yet: %.2fx the floor\n' "$first"
-	rm -f ratios1.$$ ratios2.$$
+	rm -f ratios.*.$$
 }
 
 echo "static.data (static program): $ns samples"
@@ -156,6 +168,21 @@ sites=$(perf script -i perfreport.data -F ip,dso 2>/dev/null | sort -u | wc -l)
 echo
 echo "perfreport.data (large dynamic program: perf -O2 -g running perf report): $np samples, $sites distinct instructions"
 versus_floor perfreport.data "large dynamic program"
+# The same program on a profile five times larger (issue 30's: about
+# 5 M samples over the same instructions), where the per-sample CPU is
+# what the ratio shows: perf report repeated as the first recording says.
+if [ ! -s perfreport-5m.data ]; then
+	mv perfreport.data perfreport-1m.data
+	record_reports 1
+	np1=$(samples perfreport.data)
+	[ "$np1" -eq 0 ] || record_reports $(( (5000000 + np1 - 1) / np1 ))
+	mv perfreport.data perfreport-5m.data
+	mv perfreport-1m.data perfreport.data
+fi
+n5=$(samples perfreport-5m.data)
+echo
+echo "perfreport-5m.data (the same program, a long run): $n5 samples"
+versus_floor perfreport-5m.data "large dynamic program, 5 M samples"
 # a small profile of the same program: one perf report at 40 us, about
 # 90,000 samples, where the one-time costs (opening debug info, indexes,
 # function maps) are most of the plugin's
