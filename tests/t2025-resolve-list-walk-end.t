@@ -41,6 +41,10 @@ for b in $(dt_cc_list cross); do
 			grep -q '	struct owner	0	items.next	' out &&
 			! grep -q 'list walk' out || dt_show out
 		"
+		dt_test "$b -O$o: a link that is one view of a union keeps the union's answer" "
+			ans set_compound >out && grep -q '	struct pg	8	' out &&
+			! grep -q 'struct list_head' out || dt_show out
+		"
 		dt_test "$b -O$o: a compared pointer in no bare link keeps its type" "
 			ans tag_until >out && grep -q '	struct tagged	0	next	' out &&
 			! grep -q 'list walk' out || dt_show out
