@@ -6,7 +6,11 @@
 # another object.  An access in a bare link (struct list_head) through a
 # pointer the code compares with another one is named by the link, right
 # on every step, the entry kept in the note; the other reads keep their
-# types, and so does a head compared with its own next.  Checked under
+# types, and so does a head compared with its own next.  A link that is
+# one view of a union is named by the link only when the code uses the
+# value loaded as a pointer into the next entry (container_of of it, a
+# compare, a dereference); a store of the union's other view stays the
+# union's.  Checked under
 # valgrind's lackey on every executed instruction.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc python3
@@ -40,6 +44,10 @@ for b in $(dt_cc_list cross); do
 			ans owner_empty >out &&
 			grep -q '	struct owner	0	items.next	' out &&
 			! grep -q 'list walk' out || dt_show out
+		"
+		dt_test "$b -O$o: a walk through a union's link view: named by the link" "
+			ans count_pages >out && grep -q '	struct list_head	0	next	' out &&
+			! grep -q '	struct pg	8	' out || dt_show out
 		"
 		dt_test "$b -O$o: a link that is one view of a union keeps the union's answer" "
 			ans set_compound >out && grep -q '	struct pg	8	' out &&

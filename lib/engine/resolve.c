@@ -505,7 +505,9 @@ static bool next_deref(struct dt_session *s, const struct decoded_insn *insn,
 	return false;
 }
 
-/* Whether the pointer an access at pc reads through (in register base)
+/* Whether the pointer an access at pc reads through (in register base;
+ * loaded: the pointer it loads instead, which counts too when the block
+ * moves it back by back bytes, to the start of the entry it points into)
  * is compared with another register in the access's block, before or
  * after it: the pointer itself, a copy, or a copy moved by a constant
  * ("mov 0x10(%rax),%rsi; mov %rax,%rdx; lea 0x10(%rdx),%rsi; cmp
@@ -515,13 +517,20 @@ static bool next_deref(struct dt_session *s, const struct decoded_insn *insn,
  * compare with a value loaded through the pointer ("mov (%rdi),%rax;
  * cmp %rdi,%rax": is the head's next the head?) is not such a test. */
 #define WALK_SPAN 32	/* instructions looked at either side */
-static bool compared_in_block(struct dt_session *s, uint64_t pc, int base)
+static bool compared_in_block(struct dt_session *s, uint64_t pc, int base,
+			      bool loaded, int64_t back)
 {
 	const struct func_map *fm;
 	long i;
 
-	if (!s->arch->compares_regs || base < 0 || base >= 64 ||
-	    !(fm = funcmap_get(s, pc)) || (i = func_map_index(fm, pc)) < 0)
+	if (!s->arch->compares_regs || !(fm = funcmap_get(s, pc)) ||
+	    (i = func_map_index(fm, pc)) < 0)
+		return false;
+	/* the register the access loads into (a write-back load, AArch64's
+	 * "ldr x1, [x2], #-8", is no plain DT_DEF_LOAD) */
+	int dst = fm->insns[i].def == DT_DEF_LOAD || fm->insns[i].def == DT_DEF_OTHER ?
+		  fm->insns[i].def_dst : -1;
+	if (base < 0 || base >= 64 || (loaded && (dst < 0 || dst >= 64)))
 		return false;
 	size_t k = (size_t)i;
 	while (k > 0 && !fm->insns[k].leader && k + WALK_SPAN > (size_t)i)
@@ -541,8 +550,14 @@ static bool compared_in_block(struct dt_session *s, uint64_t pc, int base)
 		const uint8_t *code;
 		size_t avail;
 		int ra, rb;
-		if (k == (size_t)i)
+		if (k == (size_t)i && !loaded)
 			v = val[base];
+		/* chased: the loaded pointer moved back to its entry's start,
+		 * container_of ("mov 0x8(%rax),%rsi; lea -0x8(%rsi),%rax") */
+		if (loaded && k > (size_t)i && back && in->def == DT_DEF_ADDI &&
+		    in->def_src >= 0 && in->def_src < 64 && val[in->def_src] == v &&
+		    in->value == -back)
+			return true;
 		if (in->op == DT_OP_NONE && in->def == DT_DEF_NONE && ncmp < 8 &&
 		    decode_at(s, in->pc, &insn, &op, &code, &avail) == DT_OP_NONE &&
 		    s->arch->compares_regs(insn.toks, insn.ntoks, &ra, &rb) &&
@@ -551,7 +566,7 @@ static bool compared_in_block(struct dt_session *s, uint64_t pc, int base)
 			cmp[ncmp++].b = val[rb];
 		}
 		/* what the instruction leaves in the registers it writes */
-		int dst = in->def_dst, src = in->def_src;
+		int to = in->def_dst, src = in->def_src;
 		uint32_t got = next;
 		if ((in->def == DT_DEF_COPY || in->def == DT_DEF_ADDI) &&
 		    src >= 0 && src < 64)
@@ -567,8 +582,10 @@ static bool compared_in_block(struct dt_session *s, uint64_t pc, int base)
 				val[r] = next + 1;	/* anything */
 		if (in->wb_reg >= 0 && in->wb_reg < 64)
 			val[in->wb_reg] = wb;	/* the pointer moved */
-		if (dst >= 0 && dst < 64)
-			val[dst] = got;
+		if (to >= 0 && to < 64)
+			val[to] = got;
+		if (k == (size_t)i && loaded)
+			v = val[dst];
 		next += 2;
 		if (k >= (size_t)i && in->flow != DT_FLOW_NEXT)
 			break;
@@ -605,12 +622,19 @@ static void walk_end(struct dt_session *s, struct dt_answer *ans,
 	    !session_offdie(s, ans->type_id, &type) ||
 	    !type_link_at(s, &type, (uint64_t)ans->offset, acc, &link, &link_off,
 			  &in_union) ||
-	    !compared_in_block(s, ans->pc, ans->reg))
+	    !compared_in_block(s, ans->pc, ans->reg, false, 0))
 		return;
 	snprintf(why, sizeof(why), "a list walk's end: the pointer may be the "
 		 "list's head, else %s +%lld (%s)", ans->type,
 		 (long long)ans->offset, ans->field);
-	if (in_union) {
+	/* in a union, the link's view when the access loads a pointer the
+	 * code follows, compares or chases (lru.next), else the other
+	 * view's (compound_head, stored or tested as an integer) */
+	bool link_view = ans->access == DT_ACCESS_LOAD && acc->size == s->arch->ptr_size &&
+			 (acc->deref_known ||
+			  compared_in_block(s, ans->pc, ans->reg, true,
+					    ans->offset - (int64_t)link_off));
+	if (in_union && !link_view) {
 		snprintf(why, sizeof(why), "a list walk's end: the pointer may be "
 			 "the list's head, a link in another object");
 	} else if (type_member_at(s, &link, NULL, (int64_t)link_off, acc, &th) == DT_OK) {
