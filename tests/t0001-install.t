@@ -73,6 +73,13 @@ dt_test 'the build takes CPPFLAGS, WERROR=0 drops -Werror, clean removes O= only
 	make -s -n -C "$DT_SRC" O="$PWD/o" clean >n3 && grep -qx "rm -rf $PWD/o" n3 ||
 	dt_show n1 n2 n3
 '
+dt_test 'an object is built again when its flags change, not otherwise' '
+	make -s -C "$DT_SRC" O="$PWD/st" "$PWD/st/lib/engine/util.o" >s1 2>&1 &&
+	make -C "$DT_SRC" O="$PWD/st" "$PWD/st/lib/engine/util.o" >s2 2>&1 &&
+	! grep -q "CC .*util.c" s2 &&
+	make -C "$DT_SRC" O="$PWD/st" CFLAGS="-O1 -g" "$PWD/st/lib/engine/util.o" >s3 2>&1 &&
+	grep -q "CC .*util.c" s3 || dt_show s1 s2 s3
+'
 dt_test 'the default plugin directory is perf --exec-path/dlfilters' '
 	! command -v perf >/dev/null ||
 	{ make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/def" >log 2>&1 &&
