@@ -80,6 +80,14 @@ dt_test 'an object is built again when its flags change, not otherwise' '
 	make -C "$DT_SRC" O="$PWD/st" CFLAGS="-O1 -g" "$PWD/st/lib/engine/util.o" >s3 2>&1 &&
 	grep -q "CC .*util.c" s3 || dt_show s1 s2 s3
 '
+dt_test 'the build stops at a view that includes the engine' '
+	mkdir tree && cp -r "$DT_SRC/Makefile" "$DT_SRC/lib" tree/ &&
+	make -s -C tree O="$PWD/lay" "$PWD/lay/.layers" >l1 2>&1 &&
+	sed -i "s|#include \"report.h\"|#include \"report.h\"\n#include \"../engine/internal.h\"|" \
+		tree/lib/report/html.c &&
+	! make -s -C tree O="$PWD/lay2" "$PWD/lay2/.layers" >l2 2>&1 &&
+	grep -q "crosses a layer" l2 || dt_show l1 l2
+'
 dt_test 'the default plugin directory is perf --exec-path/dlfilters' '
 	! command -v perf >/dev/null ||
 	{ make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/def" >log 2>&1 &&
