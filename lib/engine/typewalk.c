@@ -96,6 +96,22 @@ bool type_peel(Dwarf_Die *in, Dwarf_Die *out)
  * bound is the language's).  Counted from 0, as in C, C++ and Rust:
  * Fortran and Ada compilers write their lower bounds.  False for an
  * array without bounds (a flexible array member). */
+/* A subrange's bound: data forms are unsigned (libdw's dwarf_formsdata
+ * sign-extends them: a char[200]'s upper bound 199, in one byte, would
+ * read as -57), sdata and implicit_const signed. */
+static bool bound_value(Dwarf_Attribute *a, Dwarf_Sword *v)
+{
+	Dwarf_Word u;
+	unsigned form = dwarf_whatform(a);
+
+	if (form == DW_FORM_sdata || form == DW_FORM_implicit_const)
+		return dwarf_formsdata(a, v) == 0;
+	if (dwarf_formudata(a, &u) != 0 || u > (Dwarf_Word)INT64_MAX)
+		return false;
+	*v = (Dwarf_Sword)u;
+	return true;
+}
+
 static bool array_size_from_zero(Dwarf_Die *t, uint64_t *size)
 {
 	Dwarf_Die arr, elem, sub, cu;
@@ -117,9 +133,9 @@ static bool array_size_from_zero(Dwarf_Die *t, uint64_t *size)
 				return false;
 		} else {
 			if (!dwarf_attr_integrate(&sub, DW_AT_upper_bound, &a) ||
-			    dwarf_formsdata(&a, &hi) ||
+			    !bound_value(&a, &hi) ||
 			    (dwarf_attr_integrate(&sub, DW_AT_lower_bound, &a) &&
-			     dwarf_formsdata(&a, &lo)) || hi < lo - 1)
+			     !bound_value(&a, &lo)) || hi < lo - 1)
 				return false;
 			count = (Dwarf_Word)(hi - lo + 1);
 		}
