@@ -605,10 +605,11 @@ static bool compared_in_block(struct dt_session *s, uint64_t pc, int base,
  * and the head sits alone in another object, so on the last step the
  * entry type names memory it does not describe.  When the access is in
  * a bare link of its type (struct item's node, a struct list_head) and
- * the pointer is compared after it, the access is named by the link,
- * right on every step (struct list_head +0 (next)); the entry's name
- * goes to the note.  A link that is one view of a union's bytes keeps
- * the union's candidates, the note naming the head. */
+ * its block compares the pointer with another, the access is named by
+ * the link, right on every step (struct list_head +0 (next)); the
+ * entry's name goes to the note.  A link that is one view of a union's
+ * bytes is named so only when the value loaded is used as the next
+ * pointer; else the union's candidates stay, the note naming the head. */
 static void walk_end(struct dt_session *s, struct dt_answer *ans,
 		     const struct access *acc)
 {
@@ -630,11 +631,11 @@ static void walk_end(struct dt_session *s, struct dt_answer *ans,
 	/* in a union, the link's view when the access loads a pointer the
 	 * code follows, compares or chases (lru.next), else the other
 	 * view's (compound_head, stored or tested as an integer) */
-	bool link_view = ans->access == DT_ACCESS_LOAD && acc->size == s->arch->ptr_size &&
-			 (acc->deref_known ||
-			  compared_in_block(s, ans->pc, ans->reg, true,
-					    ans->offset - (int64_t)link_off));
-	if (in_union && !link_view) {
+	if (in_union && !(ans->access == DT_ACCESS_LOAD &&
+			  acc->size == s->arch->ptr_size &&
+			  (acc->deref_known ||
+			   compared_in_block(s, ans->pc, ans->reg, true,
+					     ans->offset - (int64_t)link_off)))) {
 		snprintf(why, sizeof(why), "a list walk's end: the pointer may be "
 			 "the list's head, a link in another object");
 	} else if (type_member_at(s, &link, NULL, (int64_t)link_off, acc, &th) == DT_OK) {
