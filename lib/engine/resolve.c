@@ -346,25 +346,40 @@ static enum dt_reason no_memory(struct dt_answer *ans, uint64_t pc)
 	return DT_NO_MEMORY;
 }
 
+/* The answer key names when it is cached, or no_memory once out of
+ * memory: true with *r.  Else false, *ans a fresh answer to fill. */
+static bool known_answer(struct dt_session *s, const struct answer_key *key,
+			 struct dt_answer *ans, enum dt_reason *r)
+{
+	const struct dt_answer *hit = cache_find(&s->cache, key);
+
+	if (hit) {
+		*ans = *hit;
+		*r = ans->reason;
+		return true;
+	}
+	if (s->oom.no_memory) {
+		*r = no_memory(ans, key->pc);
+		return true;
+	}
+	dt_answer_miss(ans, key->pc, DT_OK);
+	return false;
+}
+
 enum dt_reason dt_resolve_op(struct dt_session *s, uint64_t pc, int reg,
 			     int64_t offset, struct dt_answer *ans)
 {
 	struct answer_key key = { .pc = pc, .disp = offset, .reg = reg };
-	const struct dt_answer *hit = cache_find(&s->cache, &key);
+	enum dt_reason r;
 
-	if (hit) {
-		*ans = *hit;
-		return ans->reason;
-	}
-	if (s->oom.no_memory)
-		return no_memory(ans, pc);
-	dt_answer_miss(ans, pc, DT_OK);
+	if (known_answer(s, &key, ans, &r))
+		return r;
 	ans->reg = reg;
 	ans->disp = offset;
 	struct oom_guard g;
 	OOM_GUARD(s, g, return no_memory(ans, pc));
 	errno = 0;
-	enum dt_reason r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, NULL, false, 0);
+	r = reg < 0 ? DT_NO_REG : attribute_operand(s, ans, NULL, false, 0);
 	OOM_UNGUARD(g);
 	if (short_of_memory(s))
 		return no_memory(ans, pc);
@@ -783,19 +798,14 @@ enum dt_reason dt_resolve_pc(struct dt_session *s, uint64_t pc,
 			     struct dt_answer *ans)
 {
 	struct answer_key key = { .pc = pc, .disp = 0, .reg = ANSWER_KEY_DECODE };
-	const struct dt_answer *hit = cache_find(&s->cache, &key);
+	enum dt_reason r;
 
-	if (hit) {
-		*ans = *hit;
-		return ans->reason;
-	}
-	if (s->oom.no_memory)
-		return no_memory(ans, pc);
-	dt_answer_miss(ans, pc, DT_OK);
+	if (known_answer(s, &key, ans, &r))
+		return r;
 	struct oom_guard g;
 	OOM_GUARD(s, g, return no_memory(ans, pc));
 	errno = 0;
-	enum dt_reason r = classify_and_attribute(s, ans);
+	r = classify_and_attribute(s, ans);
 	OOM_UNGUARD(g);
 	if (short_of_memory(s))
 		return no_memory(ans, pc);
