@@ -254,6 +254,12 @@ static void sized_structs(void)
 	bigo.newer = 7;
 	is_int(dt_report_print(f, r, DT_TABLE_TYPES, &bigo.o), -EINVAL,
 	       "a newer table opts with an unknown field set: refused");
+	struct dt_table_opts forgot = { .format = DT_FORMAT_TSV };
+	is_int(dt_report_print(f, r, DT_TABLE_TYPES, &forgot), -EINVAL,
+	       "table opts whose .sz was forgotten: refused");
+	struct dt_sample no_sz = { .period = 1 };
+	is_int(dt_report_add_sample(r, 0, NULL, &a, &no_sz), -EINVAL,
+	       "a sample whose .sz was forgotten: refused");
 	fclose(f);
 	ok(buf && strstr(buf, "struct q\t") && strstr(buf, "\t4\t"),
 	   "the types table counts period 3 + 1");
