@@ -35,6 +35,11 @@
 #define DTPROF_VERSION_NUMBER \
 	(DTPROF_VERSION_MAJOR * 10000 + DTPROF_VERSION_MINOR * 100 + DTPROF_VERSION_PATCH)
 
+/* Structs a caller passes lead with size_t sz = sizeof the struct as the
+ * caller's dtprof.h has it: fields past sz are taken as 0, a larger
+ * struct's unknown tail must be 0, and an sz of 0 (forgotten) is refused
+ * (-EINVAL, -DT_ERR_OPTS; printing an answer takes the defaults). */
+
 /* The library's interface: everything else in libdtprof.a is hidden (its
  * installed copy has only these global symbols, all named dt_*). */
 #ifndef DT_API
