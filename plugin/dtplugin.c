@@ -852,15 +852,12 @@ static int print_tables(struct state *st)
 			return -errno;
 		}
 	}
-	for (int t = 0; t < DT_TABLE_COUNT; t++) {
-		enum dt_view_arg va;
-		const char *name = dt_table_str((enum dt_table)t);
-		if (!st->want[t] || dt_table_from_str(name, strlen(name), &va) < 0)
-			continue;
-		print_table(f, st, (enum dt_table)t,
-			    va == DT_VIEW_ARG_TYPE ? st->view_arg[t] : NULL,
-			    va == DT_VIEW_ARG_SYMBOL ? st->view_arg[t] : NULL, &err);
-	}
+	/* a view's argument is its type or its function: each view reads
+	 * the one it takes */
+	for (int t = 0; t < DT_TABLE_COUNT; t++)
+		if (st->want[t])
+			print_table(f, st, (enum dt_table)t, st->view_arg[t],
+				    st->view_arg[t], &err);
 	/* a full disk must not lose the report in silence */
 	int werr = fflush(f) || ferror(f) ? errno : 0;
 	if (f != stdout && fclose(f) && !werr)
