@@ -235,6 +235,20 @@ uint64_t objects_untracked(const struct dt_report *r)
 	return r->objects ? r->objects->untracked + r->objects->pairs_lost : 0;
 }
 
+/* Whether two of ob's threads, one writing, came in an order too short
+ * to say they were never on it at once (pace_order_unsure). */
+static bool order_unsure(const struct object_seen *ob)
+{
+	for (unsigned i = 0; i < ob->n; i++)
+		for (unsigned j = i + 1; j < ob->n; j++) {
+			const struct object_thread *a = &ob->t[i], *b = &ob->t[j];
+			if ((a->wrote || b->wrote) && a->timed && b->timed &&
+			    pace_order_unsure(&a->pace, a->last, &b->pace, b->last))
+				return true;
+		}
+	return false;
+}
+
 /* One object into its type's facts. */
 static void facts_add(struct object_facts *t, const struct object_seen *ob)
 {
@@ -244,7 +258,7 @@ static void facts_add(struct object_facts *t, const struct object_seen *ob)
 		     ob->met * 100 >= ob->samples * OBJECT_MEETING_PERCENT;
 	t->several += ob->n > 1 || ob->crowded;
 	t->crowded += ob->crowded;
-	t->unsure += ob->unsure;
+	t->unsure += ob->unsure || (!ob->met && order_unsure(ob));
 	t->tracked += ob->tracked;
 	for (unsigned k = 0; k < OBJECT_HOTTEST; k++) {
 		if (ob->samples <= t->hot_samples[k])

@@ -215,6 +215,26 @@ int real_lines_add(struct real_lines **rlp, uint32_t ti, int64_t offset,
 	return 1;
 }
 
+/* Line l's pairs of threads, one writing, whose samples there came in
+ * an order too short to refute anything (pace_order_unsure): unsure, on
+ * each one's last access's type row. */
+static void order_unsure(const struct real_line *l,
+			 void (*fn)(void *arg, uint64_t line, uint32_t ti,
+				    int64_t offset, unsigned kind, uint64_t samples),
+			 void *arg)
+{
+	for (unsigned i = 0; i < l->nthreads; i++)
+		for (unsigned j = i + 1; j < l->nthreads; j++) {
+			const struct line_thread *a = &l->t[i], *b = &l->t[j];
+			if (!(a->wrote || b->wrote) || !a->timed || !b->timed ||
+			    !pace_order_unsure(&a->pace, a->last.time, &b->pace,
+					       b->last.time))
+				continue;
+			fn(arg, l->key, a->last.ti, a->last.offset, REAL_LINE_UNSURE, 0);
+			fn(arg, l->key, b->last.ti, b->last.offset, REAL_LINE_UNSURE, 0);
+		}
+}
+
 void real_lines_meetings(const struct real_lines *rl,
 			 void (*fn)(void *arg, uint64_t line, uint32_t ti,
 				    int64_t offset, unsigned kind, uint64_t samples),
@@ -225,6 +245,7 @@ void real_lines_meetings(const struct real_lines *rl,
 		for (unsigned k = 0; k < l->nmeetings; k++)
 			fn(arg, l->key, l->m[k].ti, l->m[k].offset, l->m[k].kind,
 			   l->m[k].samples);
+		order_unsure(l, fn, arg);
 	}
 }
 

@@ -119,12 +119,13 @@ static inline void pace_note(struct pace *p, uint64_t now, uint64_t last,
 /* Whether two threads that never met in the samples of one line may
  * still have been there at once: the thread sampled now (its pace me)
  * and thread o (pace op, last there at o_last, one of them writing).
- * Not when their samples do not interleave (me's all came after o's
- * last: an object set up by one thread and used by another), nor when
- * o's came dense, within a window of each other, and stopped more than
- * a window before now (a hand-over).  Otherwise, as for a lock every
- * thread takes now and then, sampled there a few times a second, the
- * samples cannot say: nothing is refuted. */
+ * Not when their samples do not interleave so far (me's all came after
+ * o's last: an object set up by one thread and used by another, which
+ * pace_order_unsure() judges at the end, when all the samples are in),
+ * nor when o's came dense, within a window of each other, and stopped
+ * more than a window before now (a hand-over).  Otherwise, as for a lock
+ * every thread takes now and then, sampled there a few times a second,
+ * the samples cannot say: nothing is refuted. */
 static inline bool pace_unsure(const struct pace *me, const struct pace *op,
 			       uint64_t now, uint64_t o_last, uint64_t window)
 {
@@ -132,6 +133,33 @@ static inline bool pace_unsure(const struct pace *me, const struct pace *op,
 		    op->near >= 2 && op->near > op->far;
 
 	return me->first <= o_last && !left;
+}
+
+/* A thread's samples on a line or object, from its pace. */
+static inline uint64_t pace_samples(const struct pace *p)
+{
+	return (uint64_t)p->near + p->far + 1;
+}
+
+/* Two threads, one writing, whose samples on one line or object did not
+ * interleave (one's all before the other's first): whether too few came
+ * for that order to show they were never there at once.  Two threads
+ * there all along, sampled at random, fall in one order or the other
+ * with probability 2 / C(na + nb, na): three samples of one and two of
+ * the other do so one time in five.  An order that chance gives more
+ * often than one time in ORDER_CHANCE says nothing. */
+#define ORDER_CHANCE 20
+static inline bool pace_order_unsure(const struct pace *a, uint64_t a_last,
+				     const struct pace *b, uint64_t b_last)
+{
+	if (a->first <= b_last && b->first <= a_last)
+		return false;	/* interleaved: pace_unsure's to judge */
+	uint64_t na = pace_samples(a), nb = pace_samples(b), c = 1;
+
+	/* c = C(na + k, k) for k up to nb, while under 2 * ORDER_CHANCE */
+	for (uint64_t k = 1; k <= nb && c < 2 * ORDER_CHANCE; k++)
+		c = c * (na + k) / k;
+	return c < 2 * ORDER_CHANCE;
 }
 
 /* ---- objects.c ---- */
