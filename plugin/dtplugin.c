@@ -102,6 +102,9 @@ struct state {
 	uint32_t answered_below;	/* sites before it answered, when the
 					 * other thread paused */
 	uint64_t handed, counted_here;	/* samples each way (DTPROF_DEBUG) */
+	uint64_t pauses_tried, pauses_behind;	/* and the pauses tried, and
+						 * refused: the other thread
+						 * behind (DTPROF_DEBUG) */
 	uint64_t held;			/* and held in sites' sums */
 	/* perf's thread adds, before the chunks that name them */
 	struct sites sites;
@@ -741,9 +744,14 @@ static void publish(struct state *st)
 	st->chunk = handoff_publish(st->handoff);
 	st->chunk->n = 0;
 	st->chunk_age = 0;
-	if (!st->chunk_new_sites && !st->last_new_sites && handoff_pause(st->handoff)) {
-		st->counting_here = true;
-		st->answered_below = st->sites.n;
+	if (!st->chunk_new_sites && !st->last_new_sites) {
+		st->pauses_tried++;
+		if (handoff_pause(st->handoff)) {
+			st->counting_here = true;
+			st->answered_below = st->sites.n;
+		} else {
+			st->pauses_behind++;
+		}
 	}
 	st->last_new_sites = st->chunk_new_sites;
 	st->chunk_new_sites = 0;
@@ -960,8 +968,10 @@ EXPORT int stop(void *data, void *ctx)
 	if (st->env.debug)
 		note("%" PRIu64 " samples handed to the resolving thread, %" PRIu64
 		     " counted on perf's, %" PRIu64 " held in sums there; %" PRIu64
-		     " added to the tables as sums", st->handed, st->counted_here,
-		     st->held, st->batched + st->held);
+		     " added to the tables as sums; %" PRIu64 " pauses tried, %"
+		     PRIu64 " with that thread behind", st->handed, st->counted_here,
+		     st->held, st->batched + st->held, st->pauses_tried,
+		     st->pauses_behind);
 	if (!st->help) {
 		check_complete(st);
 		if (st->filter_type && !st->filter_kept)
