@@ -67,7 +67,7 @@ ENGINE_SRC = $(addprefix lib/engine/,session.c decode.c scope.c typewalk.c resol
 	dataaddr.c typenames.c cstruct.c debuginfo.c debugcache.c demangle.c oom.c \
 	relocs.c kmodules.c perfdata.c members.c typememo.c unitwalk.c)
 DWARF_SRC = $(addprefix lib/dwarf/,children.c linefiles.c loclist.c pages.c sections.c)
-REPORT_SRC = $(addprefix lib/report/,report.c views.c tables.c datasrc.c sharing.c \
+REPORT_SRC = $(addprefix lib/report/,report.c views.c out.c tables.c datasrc.c sharing.c \
 	objects.c reallines.c advise.c codeview.c html.c)
 LIB_SRC = $(ENGINE_SRC) $(DWARF_SRC) $(REPORT_SRC) $(ARCH_SRC)
 # dtresolve: its options and line loop, and the perf script text it reads

@@ -947,62 +947,70 @@ static const char *const group_key[] = { "hot", "fill", "write", "cold", "last",
 
 /* Rows only for a proposal: a verdict has none (the json and the C
  * comment say it). */
-static void print_tsv(FILE *f, const struct plan *p)
+static void print_tsv(struct out *o, const struct plan *p)
 {
 	for (size_t k = 0; !p->verdict && k < p->nu; k++) {
 		const struct unit *u = &p->u[p->order[k]];
 		for (size_t j = 0; j < u->n; j++) {
 			size_t i = u->first + j;
 			const struct dt_cmember *m = &p->cs->m[i];
-			fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s"
-				"\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", p->t->name,
-				m->name, p->new_bit[i], p->old_bit[i], member_bits(m),
-				m->bit_size != 0, group_key[u->group],
-				j ? 0 : u->c.samples[0], j ? 0 : u->c.loads[0],
-				j ? 0 : u->c.stores[0]);
+			out_cell(o, p->t->name);
+			out_cell(o, m->name);
+			out_cell_u64(o, p->new_bit[i]);
+			out_cell_u64(o, p->old_bit[i]);
+			out_cell_u64(o, member_bits(m));
+			out_cell_u64(o, m->bit_size != 0);
+			out_cell(o, group_key[u->group]);
+			out_cell_u64(o, j ? 0 : u->c.samples[0]);
+			out_cell_u64(o, j ? 0 : u->c.loads[0]);
+			out_cell_u64(o, j ? 0 : u->c.stores[0]);
+			out_row_end(o);
 		}
 	}
 }
 
-static void print_json(FILE *f, const struct plan *p)
+static void print_json(struct out *o, const struct plan *p)
 {
-	fputs("{\"type\":", f);
-	report_json_string(f, p->t->name);
-	fprintf(f, ",\"size_before\":%" PRIu64, p->cs->size);
+	out_object(o, NULL);
+	out_str(o, "type", p->t->name);
+	out_u64(o, "size_before", p->cs->size);
 	if (p->verdict) {
-		fputs(",\"verdict\":", f);
-		report_json_string(f, p->verdict);
-		fputs("}", f);
+		out_str(o, "verdict", p->verdict);
+		out_end(o);
 		return;
 	}
-	fprintf(f, ",\"size_after\":%" PRIu64 ",\"align_before\":%" PRIu64
-		",\"align_after\":%" PRIu64 ",\"lines_before\":%u,\"lines_after\":%u,"
-		"\"shared_before\":%u,\"shared_after\":%u,\"members\":[",
-		p->size_after, p->cs->align, p->align_after, p->lines_before,
-		p->lines_after, p->shared_before, p->shared_after);
-	for (size_t k = 0, n = 0; k < p->nu; k++) {
+	out_u64(o, "size_after", p->size_after);
+	out_u64(o, "align_before", p->cs->align);
+	out_u64(o, "align_after", p->align_after);
+	out_u64(o, "lines_before", p->lines_before);
+	out_u64(o, "lines_after", p->lines_after);
+	out_u64(o, "shared_before", p->shared_before);
+	out_u64(o, "shared_after", p->shared_after);
+	out_array(o, "members");
+	for (size_t k = 0; k < p->nu; k++) {
 		const struct unit *u = &p->u[p->order[k]];
 		for (size_t j = 0; j < u->n; j++) {
 			size_t i = u->first + j;
 			const struct dt_cmember *m = &p->cs->m[i];
-			fprintf(f, "%s{\"name\":", n++ ? "," : "");
-			report_json_string(f, m->name);
-			fputs(",\"decl\":", f);
-			report_json_string(f, m->decl);
-			fprintf(f, ",\"new_bit\":%" PRIu64 ",\"old_bit\":%" PRIu64
-				",\"bits\":%" PRIu64 ",\"group\":\"%s\",\"samples\":%" PRIu64
-				",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 "}",
-				p->new_bit[i], p->old_bit[i], member_bits(m),
-				group_key[u->group], j ? 0 : u->c.samples[0],
-				j ? 0 : u->c.loads[0], j ? 0 : u->c.stores[0]);
+			out_object(o, NULL);
+			out_str(o, "name", m->name);
+			out_str(o, "decl", m->decl);
+			out_u64(o, "new_bit", p->new_bit[i]);
+			out_u64(o, "old_bit", p->old_bit[i]);
+			out_u64(o, "bits", member_bits(m));
+			out_str(o, "group", group_key[u->group]);
+			out_u64(o, "samples", j ? 0 : u->c.samples[0]);
+			out_u64(o, "loads", j ? 0 : u->c.loads[0]);
+			out_u64(o, "stores", j ? 0 : u->c.stores[0]);
+			out_end(o);
 		}
 	}
-	fputs("]}", f);
+	out_end(o);
+	out_end(o);
 }
 
-int advise_type(FILE *f, const struct dt_report *r,
-		const struct sharing_view *sv, const struct type_row *t,
-		enum dt_format format)
+int advise_type(struct out *o, const struct dt_report *r,
+		const struct sharing_view *sv, const struct type_row *t)
 {
 	struct dt_cstruct *cs;
 	struct plan p;
@@ -1011,12 +1019,12 @@ int advise_type(FILE *f, const struct dt_report *r,
 	if (err)
 		return err;
 	err = plan_make(&p, r, sv, t, cs);
-	if (!err && format == DT_FORMAT_TSV)
-		print_tsv(f, &p);
-	else if (!err && format == DT_FORMAT_JSON)
-		print_json(f, &p);
+	if (!err && out_tsv(o))
+		print_tsv(o, &p);
+	else if (!err && out_json(o))
+		print_json(o, &p);
 	else if (!err)
-		print_c(f, r, &p);
+		print_c(o->f, r, &p);
 	plan_free(&p);
 	dt_cstruct_free(cs);
 	return err;
@@ -1024,41 +1032,49 @@ int advise_type(FILE *f, const struct dt_report *r,
 
 /* The structs worth advice: the one named, or every struct (tagged or a
  * typedef's) with 1% of all samples (at most ten, hottest first). */
-int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
-		 const struct dt_table_opts *o)
+int advise_print(struct out *o, const struct dt_report *r, struct type_row **v,
+		 const struct dt_table_opts *opts)
 {
+	static const char *const cols[] = {
+		"type", "member", "new_bit", "old_bit", "bits", "bitfield", "group",
+		"samples", "loads", "stores", NULL
+	};
 	struct sharing_view *sv = r->sharing ? sharing_view_new(r) : NULL;
 	int shown = 0, err = 0;
+	FILE *f = o->f;
 
-	if (o->format == DT_FORMAT_TSV)
-		fputs("type\tmember\tnew_bit\told_bit\tbits\tbitfield\tgroup"
-		      "\tsamples\tloads\tstores\n", f);
-	else if (o->format == DT_FORMAT_JSON)
-		fputs("{\"advice\":[", f);
-	else if (r->sharing && !sv)
+	if (out_tsv(o)) {
+		out_header(o, cols);
+	} else if (out_json(o)) {
+		out_object(o, NULL);
+		out_array(o, "advice");
+	} else if (r->sharing && !sv) {
 		fputs("/* out of memory for the sharing facts: advice without them */\n", f);
-	if (o->type && o->format == DT_FORMAT_PERF)
-		report_name_note(f, r, o->type, true);
+	}
+	if (opts->type && out_text(o))
+		report_name_note(f, r, opts->type, true);
 	for (size_t i = 0; i < r->ntypes && shown < 10 && !err; i++) {
 		const struct type_row *t = v[i];
 		if (!t->session || !t->type_id)
 			continue;
 		const struct dt_layout *l;
-		if (o->type ? !report_type_selected(t, o->type) :
+		if (opts->type ? !report_type_selected(t, opts->type) :
 		    t->c.samples[0] * 100 < r->total.samples[0] ||
 		    !strncmp(t->name, "union ", 6))
 			continue;
 		if (dt_layout_get(t->session, t->type_id, &l) ||
-		    (!o->type && l->n < 2))
+		    (!opts->type && l->n < 2))
 			continue;	/* no DWARF for it, or no members */
-		if (shown++ && o->format != DT_FORMAT_TSV)
-			fputs(o->format == DT_FORMAT_JSON ? ",\n" : "\n", f);
-		err = advise_type(f, r, sv, t, o->format);
+		if (shown++ && !out_tsv(o))
+			out_newline(o);	/* json: after the comma */
+		err = advise_type(o, r, sv, t);
 		if (err == -ENOENT)
 			err = 0;	/* no DWARF for it: nothing to say */
 	}
-	if (o->format == DT_FORMAT_JSON)
-		fputs("]}\n", f);
+	if (out_json(o)) {
+		out_end(o);
+		out_end(o);
+	}
 	sharing_view_free(sv);
 	return err;
 }

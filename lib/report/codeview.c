@@ -294,11 +294,13 @@ static const char *access_word(enum dt_access a)
 }
 
 /* One function of session s; the sessions are those samples came from. */
-static void print_function(FILE *f, const struct dt_report *r,
+static void print_function(struct out *o, const struct dt_report *r,
 			   struct dt_session *s, const char *symbol,
-			   uint64_t start, uint64_t size, enum dt_format format,
-			   struct sources *src, size_t *nrows)
+			   uint64_t start, uint64_t size, struct sources *src,
+			   size_t *nrows)
 {
+	FILE *f = o->f;
+	enum dt_format format = o->format;
 	int nev = r->nev ? r->nev : 1;
 	uint64_t total[NEV] = { 0 };
 	const char *last_file = NULL;
@@ -374,64 +376,73 @@ static void print_function(FILE *f, const struct dt_report *r,
 			fprintf(f, "  %#-12" PRIx64 "  %-40s  %s\n", pc, text, data);
 		} else if (format == DT_FORMAT_JSON) {
 			for (int e = 0; e < nev; e++) {
-				fprintf(f, "%s{\"event\":", (*nrows)++ ? ",\n" : "");
-				report_json_string(f, report_event_name(r, e));
-				fputs(",\"symbol\":", f);
-				report_json_string(f, symbol);
-				fputs(",\"dso\":", f);
-				report_json_string(f, dt_session_path(s));
-				fprintf(f, ",\"address\":%" PRIu64 ",\"samples\":%" PRIu64
-					",\"charged\":%" PRIu64 ",\"file\":", pc,
-					c ? c->samples[e] : 0, c ? c->charged[e] : 0);
-				report_json_string(f, file);
-				fprintf(f, ",\"line\":%u,\"instruction\":", line);
-				report_json_string(f, text);
-				fputs(",\"type\":", f);
-				report_json_string(f, a.reason == DT_OK ? a.type : "");
-				fprintf(f, ",\"offset\":%" PRId64 ",\"field\":",
-					a.reason == DT_OK ? a.offset : 0);
-				report_json_string(f, a.reason == DT_OK ? a.field : "");
-				fprintf(f, ",\"access\":\"%s\"}", a.reason == DT_OK ?
+				if ((*nrows)++)
+					out_newline(o);
+				out_object(o, NULL);
+				out_str(o, "event", report_event_name(r, e));
+				out_str(o, "symbol", symbol);
+				out_str(o, "dso", dt_session_path(s));
+				out_u64(o, "address", pc);
+				out_u64(o, "samples", c ? c->samples[e] : 0);
+				out_u64(o, "charged", c ? c->charged[e] : 0);
+				out_str(o, "file", file);
+				out_u64(o, "line", line);
+				out_str(o, "instruction", text);
+				out_str(o, "type", a.reason == DT_OK ? a.type : "");
+				out_i64(o, "offset", a.reason == DT_OK ? a.offset : 0);
+				out_str(o, "field", a.reason == DT_OK ? a.field : "");
+				out_str(o, "access", a.reason == DT_OK ?
 					dt_access_str(a.access) : "");
+				out_end(o);
 			}
 		} else {
+			char addr[24];
+			snprintf(addr, sizeof(addr), "%#" PRIx64, pc);
 			for (int e = 0; e < nev; e++) {
-				fprintf(f, "%s\t", report_event_name(r, e));
-				dt_text_put(f, symbol);
-				fprintf(f, "\t%s\t%#" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t",
-					dt_session_path(s), pc, c ? c->samples[e] : 0,
-					c ? c->charged[e] : 0);
-				dt_text_put(f, file);
-				fprintf(f, "\t%u\t%s\t%s\t%" PRId64 "\t%s\t%s\n", line,
-					text, a.reason == DT_OK ? a.type : "",
-					a.reason == DT_OK ? a.offset : 0,
-					a.reason == DT_OK ? a.field : "",
-					a.reason == DT_OK ? dt_access_str(a.access) : "");
+				out_cell(o, report_event_name(r, e));
+				out_cell(o, symbol);
+				out_cell(o, dt_session_path(s));
+				out_cell(o, addr);
+				out_cell_u64(o, c ? c->samples[e] : 0);
+				out_cell_u64(o, c ? c->charged[e] : 0);
+				out_cell(o, file);
+				out_cell_u64(o, line);
+				out_cell(o, text);
+				out_cell(o, a.reason == DT_OK ? a.type : "");
+				out_cell_i64(o, a.reason == DT_OK ? a.offset : 0);
+				out_cell(o, a.reason == DT_OK ? a.field : "");
+				out_cell(o, a.reason == DT_OK ? dt_access_str(a.access) : "");
+				out_row_end(o);
 			}
 		}
 		pc += (uint64_t)len;
 	}
 }
 
-void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
-		    enum dt_format format, bool confined, const char *source_dirs)
+void codeview_print(struct out *o, const struct dt_report *r, const char *symbol,
+		    bool confined, const char *source_dirs)
 {
+	static const char *const cols[] = {
+		"event", "symbol", "dso", "address", "samples", "charged", "file",
+		"line", "instruction", "type", "offset", "field", "access", NULL
+	};
 	const struct pc_table *t = r->pcs;
 	struct dt_session *done[64];
 	size_t ndone = 0;
 	struct sources src = { .confined = confined, .dirs = source_dirs };
 	bool found = false;
-
+	FILE *f = o->f;
 	size_t nrows = 0;
 
-	if (format == DT_FORMAT_TSV)
-		fputs("event\tsymbol\tdso\taddress\tsamples\tcharged\tfile\tline"
-		      "\tinstruction\ttype\toffset\tfield\taccess\n", f);
-	else if (format == DT_FORMAT_JSON)
-		fputs("{\"code\":[", f);
-	else if (!t)
+	if (out_tsv(o)) {
+		out_header(o, cols);
+	} else if (out_json(o)) {
+		out_object(o, NULL);
+		out_array(o, "code");
+	} else if (!t) {
 		fputs("# the code view needs samples kept per instruction\n", f);
-	if (t && t->lost && format == DT_FORMAT_PERF)
+	}
+	if (t && t->lost && out_text(o))
 		fprintf(f, "# %" PRIu64 " samples left out of the code view: out of memory\n",
 			t->lost);
 	for (size_t i = 0; t && i < t->n && ndone < 64; i++) {
@@ -446,15 +457,17 @@ void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
 		if (dt_session_symbol(s, symbol, &start, &size) || !size)
 			continue;
 		found = true;
-		print_function(f, r, s, symbol, start, size, format, &src, &nrows);
+		print_function(o, r, s, symbol, start, size, &src, &nrows);
 	}
-	if (!found && format == DT_FORMAT_PERF) {
+	if (!found && out_text(o)) {
 		fputs("\nNo function '", f);
 		dt_text_put(f, symbol);
 		fputs("' in the binaries sampled.\n", f);
 	}
-	if (format == DT_FORMAT_JSON)
-		fputs("]}\n", f);
+	if (out_json(o)) {
+		out_end(o);
+		out_end(o);
+	}
 	sources_free(&src);
 }
 

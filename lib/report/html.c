@@ -366,8 +366,10 @@ struct advice_arg {
 static int print_advice(FILE *f, const void *arg)
 {
 	const struct advice_arg *a = arg;
+	struct out o;
 
-	return advise_type(f, a->r, a->sv, a->t, DT_FORMAT_PERF);
+	out_init(&o, f, DT_FORMAT_PERF);
+	return advise_type(&o, a->r, a->sv, a->t);
 }
 
 struct code_arg {
@@ -379,15 +381,18 @@ struct code_arg {
 static int print_code(FILE *f, const void *arg)
 {
 	const struct code_arg *a = arg;
+	struct out o;
 
 	/* the page is meant to be shared: only the program's own sources */
-	codeview_print(f, a->r, a->symbol, DT_FORMAT_PERF, true, a->source_dirs);
+	out_init(&o, f, DT_FORMAT_PERF);
+	codeview_print(&o, a->r, a->symbol, true, a->source_dirs);
 	return 0;
 }
 
-int html_print(FILE *f, const struct dt_report *r, struct type_row **v,
+int html_print(struct out *o, const struct dt_report *r, struct type_row **v,
 	       const char *source_dirs)
 {
+	FILE *f = o->f;	/* a page of its own, whatever the format */
 	struct sharing_view *sv = r->sharing ? sharing_view_new(r) : NULL;
 	int *drawn = calloc(r->ntypes ? r->ntypes : 1, sizeof(*drawn));
 	const struct dt_layout *layouts[HTML_TYPES];

@@ -26,32 +26,6 @@ int dt_format_from_str(const char *s)
 	return -1;
 }
 
-/* A JSON string: valid UTF-8 whatever s holds (dt_text_put's escapes,
- * whose backslash JSON then escapes: "\\x1b"), quotes and backslashes
- * escaped. */
-void report_json_string(FILE *f, const char *s)
-{
-	char small[256], *big = NULL;
-	const char *t = s;
-
-	if (!dt_text_is_safe(s)) {
-		size_t n = dt_text_escape(s, small, sizeof(small));
-		t = small;
-		if (n >= sizeof(small) && (big = malloc(n + 1))) {
-			dt_text_escape(s, big, n + 1);
-			t = big;
-		}
-	}
-	fputc('"', f);
-	for (const char *c = t; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fputc('\\', f);
-		fputc(*c, f);
-	}
-	fputc('"', f);
-	free(big);
-}
-
 /* perf's typeoff spelling: "struct page +8 (lru.next)"; a type with no
  * member there reads "(no field)", as perf prints it. */
 static void print_perf(FILE *f, const struct dt_answer *a)
@@ -68,38 +42,37 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 		       const struct dt_answer *a, const struct dt_sample *smp,
 		       uint64_t link_pc)
 {
-	fprintf(f, "{\"addr\":\"%#" PRIx64 "\",\"type\":", a->pc);
-	report_json_string(f, a->type);
-	fprintf(f, ",\"offset\":%" PRId64 ",\"field\":", a->offset);
-	report_json_string(f, a->field);
+	struct out o;
+
+	out_init(&o, f, DT_FORMAT_JSON);
+	out_object(&o, NULL);
+	out_hex(&o, "addr", a->pc);
+	out_str(&o, "type", a->type);
+	out_i64(&o, "offset", a->offset);
+	out_str(&o, "field", a->field);
 	if (a->type_size)
-		fprintf(f, ",\"type_size\":%" PRIu64, a->type_size);
-	fputs(",\"var\":", f);
-	report_json_string(f, a->var);
-	fputs(",\"reason\":", f);
-	report_json_string(f, dt_reason_str(a->reason));
+		out_u64(&o, "type_size", a->type_size);
+	out_str(&o, "var", a->var);
+	out_str(&o, "reason", dt_reason_str(a->reason));
 	if (a->access)
-		fprintf(f, ",\"access\":\"%s\"", dt_access_str(a->access));
-	if (a->note && *a->note) {
-		fputs(",\"note\":", f);
-		report_json_string(f, a->note);
+		out_str(&o, "access", dt_access_str(a->access));
+	if (a->note && *a->note)
+		out_str(&o, "note", a->note);
+	if (ctx->dso)
+		out_str(&o, "dso", ctx->dso);
+	if (link_pc) {
+		out_hex(&o, "link_pc", link_pc);
+		out_hex(&o, "access_pc", a->access_pc ? a->access_pc : link_pc);
 	}
-	if (ctx->dso) {
-		fputs(",\"dso\":", f);
-		report_json_string(f, ctx->dso);
-	}
-	if (link_pc)
-		fprintf(f, ",\"link_pc\":\"%#" PRIx64 "\",\"access_pc\":\"%#" PRIx64 "\"",
-			link_pc, a->access_pc ? a->access_pc : link_pc);
 	if (smp && (smp->has & DT_SAMPLE_PID))
-		fprintf(f, ",\"pid\":%d", smp->pid);
+		out_i64(&o, "pid", smp->pid);
 	if (smp && (smp->has & DT_SAMPLE_TIME))
-		fprintf(f, ",\"time\":%" PRIu64, smp->time);
+		out_u64(&o, "time", smp->time);
 	if (smp && (smp->has & DT_SAMPLE_ADDR))
-		fprintf(f, ",\"data_addr\":\"%#" PRIx64 "\"", smp->addr);
+		out_hex(&o, "data_addr", smp->addr);
 	if (smp && (smp->has & DT_SAMPLE_ADDR_WHY) && smp->addr_why != DT_ADDR_OK)
-		fprintf(f, ",\"no_data_addr\":\"%s\"", dt_addr_why_str(smp->addr_why));
-	fputs("}\n", f);
+		out_str(&o, "no_data_addr", dt_addr_why_str(smp->addr_why));
+	out_end(&o);
 }
 
 int dt_window_from_str(const char *s, uint64_t *ns)
@@ -778,31 +751,32 @@ void dt_report_incomplete(struct dt_report *r, uint64_t in_file)
 	r->in_file = in_file;
 }
 
-/* The warning of an incomplete input, as a comment line (human and tsv
- * tables: --merge skips it). */
-static void print_incomplete(FILE *f, const struct dt_report *r)
+/* The warning of an incomplete input: a comment line in text and tsv
+ * (--merge skips it), an "incomplete" member in json; nothing when the
+ * input was read whole. */
+static void print_incomplete(struct out *o, const struct dt_report *r)
 {
-	if (r->in_file)
-		fprintf(f, "# WARNING: only %" PRIu64 " of the %" PRIu64 " samples in "
-			"perf.data were read (perf stopped early, or its options "
-			"left samples out): these tables count those\n",
-			dt_report_samples(r, -1), r->in_file);
+	if (!r->in_file)
+		return;
+	if (out_json(o)) {
+		out_object(o, "incomplete");
+		out_u64(o, "samples_read", dt_report_samples(r, -1));
+		out_u64(o, "samples_in_file", r->in_file);
+		out_end(o);
+		return;
+	}
+	out_comment(o, "WARNING: only %" PRIu64 " of the %" PRIu64 " samples in "
+		    "perf.data were read (perf stopped early, or its options "
+		    "left samples out): these tables count those",
+		    dt_report_samples(r, -1), r->in_file);
 }
 
-/* The same in json: an "incomplete" member, after sep (",": another
- * member before it), nothing when the input was read whole. */
-static void json_incomplete(FILE *f, const struct dt_report *r, const char *sep)
+static void print_header(struct out *o, const struct dt_report *r)
 {
-	if (r->in_file)
-		fprintf(f, "%s\"incomplete\":{\"samples_read\":%" PRIu64
-			",\"samples_in_file\":%" PRIu64 "}", sep,
-			dt_report_samples(r, -1), r->in_file);
-}
+	FILE *f = o->f;
 
-static void print_header(FILE *f, const struct dt_report *r)
-{
 	fprintf(f, "# dtprof: data-type profile\n");
-	print_incomplete(f, r);
+	print_incomplete(o, r);
 	fputs("#\n", f);
 	for (int e = 0; e < nevents(r); e++) {
 		uint64_t n = r->total.samples[e];
@@ -837,8 +811,8 @@ static void print_counts_human(FILE *f, const struct dt_report *r,
 	}
 }
 
-static void print_counts_json(FILE *f, const struct dt_report *r,
-			      const struct counts *c)
+static void counts_json(struct out *o, const struct dt_report *r,
+			const struct counts *c)
 {
 	static const char *const names[] = {
 		"samples", "period", "loads", "stores", "rmw", "weight",
@@ -848,21 +822,21 @@ static void print_counts_json(FILE *f, const struct dt_report *r,
 				   c->rmw, c->weight, c->weighed };
 
 	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-		fprintf(f, ",\"%s\":[", names[k]);
+		out_array(o, names[k]);
 		for (int e = 0; e < nevents(r); e++)
-			fprintf(f, "%s%" PRIu64, e ? "," : "", cols[k][e]);
-		fputc(']', f);
+			out_u64(o, NULL, cols[k][e]);
+		out_end(o);
 	}
 	if (!r->any_level)
 		return;
-	fputs(",\"sources\":{", f);
+	out_object(o, "sources");
 	for (int l = 0; l < DT_LVL_COUNT; l++) {
-		fprintf(f, "%s\"%s\":[", l ? "," : "", dt_mem_level_str((enum dt_mem_level)l));
+		out_array(o, dt_mem_level_str((enum dt_mem_level)l));
 		for (int e = 0; e < nevents(r); e++)
-			fprintf(f, "%s%" PRIu64, e ? "," : "", c->level[e][l]);
-		fputc(']', f);
+			out_u64(o, NULL, c->level[e][l]);
+		out_end(o);
 	}
-	fputc('}', f);
+	out_end(o);
 }
 
 static void unknown_counts(const struct dt_report *r, struct counts *unk)
@@ -914,13 +888,14 @@ static void sources_human(FILE *f, const struct dt_report *r,
 	}
 }
 
-static void types_human(FILE *f, const struct dt_report *r,
+static void types_human(struct out *o, const struct dt_report *r,
 			struct type_row **v)
 {
+	FILE *f = o->f;
 	const char *wt = r->any_weight ? "   MeanWt" : "";
 	char label[512];
 
-	print_header(f, r);
+	print_header(o, r);
 	fputs("#", f);
 	for (int e = 0; e < nevents(r); e++)
 		fprintf(f, " %-*s", r->any_weight ? 53 : 44, report_event_name(r, e));
@@ -937,11 +912,11 @@ static void types_human(FILE *f, const struct dt_report *r,
 		if (t->name[0] == '(')
 			continue;	/* pseudo types have no offsets */
 		for (size_t j = 0; j < t->noffs; j++) {
-			struct offset_row *o = &t->offs[j];
+			struct offset_row *w = &t->offs[j];
 			fputc(' ', f);
-			print_counts_human(f, r, &o->c);
-			fprintf(f, "      %s +%" PRId64 " (%s)\n", name, o->offset,
-				o->field[0] ? o->field : "no field");
+			print_counts_human(f, r, &w->c);
+			fprintf(f, "      %s +%" PRId64 " (%s)\n", name, w->offset,
+				w->field[0] ? w->field : "no field");
 		}
 	}
 	struct counts unk;
@@ -970,70 +945,93 @@ static void types_human(FILE *f, const struct dt_report *r,
 }
 
 /* The columns every tsv table shares after its own, in this order (the
- * stable schema of dtplugin(1)). */
-static void tsv_counts_header(FILE *f)
+ * stable schema of dtplugin(1)), ending with the binary's. */
+static void counts_header(struct out *o)
 {
-	fputs("\tsamples\tperiod\tloads\tstores\trmw\tweight\tweight_samples", f);
-	for (int l = 0; l < DT_LVL_COUNT; l++)
-		fprintf(f, "\tsrc_%s", dt_mem_level_str((enum dt_mem_level)l));
+	static const char *const names[] = {
+		"samples", "period", "loads", "stores", "rmw", "weight",
+		"weight_samples", NULL
+	};
+	char name[64];
+
+	for (size_t k = 0; names[k]; k++)
+		out_cell(o, names[k]);
+	for (int l = 0; l < DT_LVL_COUNT; l++) {
+		snprintf(name, sizeof(name), "src_%s", dt_mem_level_str((enum dt_mem_level)l));
+		out_cell(o, name);
+	}
+	out_cell(o, "build_id");
+	out_cell(o, "dso");
+	out_cell(o, "type_id");
+	out_row_end(o);
 }
 
-static void tsv_counts(FILE *f, const struct counts *c, int e)
+static void counts_tsv(struct out *o, const struct counts *c, int e)
 {
-	fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-		"\t%" PRIu64 "\t%" PRIu64, c->samples[e], c->period[e], c->loads[e],
-		c->stores[e], c->rmw[e], c->weight[e], c->weighed[e]);
+	const uint64_t cols[] = { c->samples[e], c->period[e], c->loads[e],
+				  c->stores[e], c->rmw[e], c->weight[e], c->weighed[e] };
+
+	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+		out_cell_u64(o, cols[k]);
 	for (int l = 0; l < DT_LVL_COUNT; l++)
-		fprintf(f, "\t%" PRIu64, c->level[e][l]);
+		out_cell_u64(o, c->level[e][l]);
 }
 
 /* The binary of a row: build-id in hex ("" when none), path, and the
- * type's DWARF offset there (a layout is found again by it). */
-static void tsv_binary(FILE *f, const struct type_row *t)
+ * type's DWARF offset there (a layout is found again by it; "" for a
+ * pseudo type); the row ends. */
+static void binary_tsv(struct out *o, const struct type_row *t)
 {
 	const uint8_t *id;
 	size_t n = t && t->session ? dt_session_build_id(t->session, &id) : 0;
 
-	fputc('\t', f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%02x", id[i]);
-	fprintf(f, "\t%s\t", t && t->session ? dt_session_path(t->session) : "");
+	out_cell_hexbytes(o, n ? id : NULL, n);
+	out_cell(o, t && t->session ? dt_session_path(t->session) : "");
 	if (t && t->session && t->type_id)
-		fprintf(f, "%" PRIu64, t->type_id);
+		out_cell_u64(o, t->type_id);
+	else
+		out_cell(o, "");
+	out_row_end(o);
 }
 
-static void types_tsv(FILE *f, const struct dt_report *r, struct type_row **v)
+static void types_tsv(struct out *o, const struct dt_report *r, struct type_row **v)
 {
-	print_incomplete(f, r);
-	fputs("event\ttype\toffset\tfield", f);
-	tsv_counts_header(f);
-	fputs("\tbuild_id\tdso\ttype_id\n", f);
+	print_incomplete(o, r);
+	out_cell(o, "event");
+	out_cell(o, "type");
+	out_cell(o, "offset");
+	out_cell(o, "field");
+	counts_header(o);
 	for (size_t i = 0; i < r->ntypes; i++)
 		for (size_t j = 0; j < v[i]->noffs; j++) {
-			struct offset_row *o = &v[i]->offs[j];
+			struct offset_row *w = &v[i]->offs[j];
 			for (int e = 0; e < nevents(r); e++) {
-				if (!o->c.samples[e])
+				if (!w->c.samples[e])
 					continue;
-				fprintf(f, "%s\t%s\t%" PRId64 "\t%s", report_event_name(r, e),
-					v[i]->name, o->offset, o->field);
-				tsv_counts(f, &o->c, e);
-				tsv_binary(f, v[i]);
-				fputc('\n', f);
+				out_cell(o, report_event_name(r, e));
+				out_cell(o, v[i]->name);
+				out_cell_i64(o, w->offset);
+				out_cell(o, w->field);
+				counts_tsv(o, &w->c, e);
+				binary_tsv(o, v[i]);
 			}
 		}
 	for (int k = 1; k < DT_REASON_COUNT; k++)
 		for (int e = 0; e < nevents(r); e++) {
 			if (!r->by_reason[k].samples[e])
 				continue;
-			fprintf(f, "%s\t%s\t\t%s", report_event_name(r, e), DT_TYPE_UNKNOWN,
-				dt_reason_str((enum dt_reason)k));
-			tsv_counts(f, &r->by_reason[k], e);
-			tsv_binary(f, NULL);
-			fputc('\n', f);
+			out_cell(o, report_event_name(r, e));
+			out_cell(o, DT_TYPE_UNKNOWN);
+			out_cell(o, "");
+			out_cell(o, dt_reason_str((enum dt_reason)k));
+			counts_tsv(o, &r->by_reason[k], e);
+			binary_tsv(o, NULL);
 		}
 }
 
-static void json_binary(FILE *f, const struct type_row *t)
+/* The binary of a row in json: its build-id and path (none for a pseudo
+ * type). */
+static void binary_json(struct out *o, const struct type_row *t)
 {
 	const uint8_t *id;
 	size_t n;
@@ -1041,53 +1039,56 @@ static void json_binary(FILE *f, const struct type_row *t)
 	if (!t->session)
 		return;
 	n = dt_session_build_id(t->session, &id);
-	fputs(",\"build_id\":\"", f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%02x", id[i]);
-	fputs("\",\"dso\":", f);
-	report_json_string(f, dt_session_path(t->session));
+	out_hexbytes(o, "build_id", id, n);
+	out_str(o, "dso", dt_session_path(t->session));
 }
 
-static void types_json(FILE *f, const struct dt_report *r, struct type_row **v)
+static void types_json(struct out *o, const struct dt_report *r, struct type_row **v)
 {
-	fputs("{\"events\":[", f);
+	out_object(o, NULL);
+	out_array(o, "events");
 	for (int e = 0; e < nevents(r); e++) {
-		fprintf(f, "%s{\"name\":", e ? "," : "");
-		report_json_string(f, report_event_name(r, e));
-		fprintf(f, ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64
-			",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"rmw\":%" PRIu64 "}",
-			r->total.samples[e], r->total.period[e], r->total.loads[e],
-			r->total.stores[e], r->total.rmw[e]);
+		out_object(o, NULL);
+		out_str(o, "name", report_event_name(r, e));
+		out_u64(o, "samples", r->total.samples[e]);
+		out_u64(o, "period", r->total.period[e]);
+		out_u64(o, "loads", r->total.loads[e]);
+		out_u64(o, "stores", r->total.stores[e]);
+		out_u64(o, "rmw", r->total.rmw[e]);
+		out_end(o);
 	}
-	fputc(']', f);
-	json_incomplete(f, r, ",");
-	fputs(",\"types\":[", f);
+	out_end(o);
+	print_incomplete(o, r);
+	out_array(o, "types");
 	for (size_t i = 0; i < r->ntypes; i++) {
-		fprintf(f, "%s{\"type\":", i ? "," : "");
-		report_json_string(f, v[i]->name);
-		json_binary(f, v[i]);
-		print_counts_json(f, r, &v[i]->c);
-		fputs(",\"offsets\":[", f);
+		out_object(o, NULL);
+		out_str(o, "type", v[i]->name);
+		binary_json(o, v[i]);
+		counts_json(o, r, &v[i]->c);
+		out_array(o, "offsets");
 		for (size_t j = 0; j < v[i]->noffs; j++) {
-			struct offset_row *o = &v[i]->offs[j];
-			fprintf(f, "%s{\"offset\":%" PRId64 ",\"field\":", j ? "," : "",
-				o->offset);
-			report_json_string(f, o->field);
-			print_counts_json(f, r, &o->c);
-			fputc('}', f);
+			struct offset_row *w = &v[i]->offs[j];
+			out_object(o, NULL);
+			out_i64(o, "offset", w->offset);
+			out_str(o, "field", w->field);
+			counts_json(o, r, &w->c);
+			out_end(o);
 		}
-		fputs("]}", f);
+		out_end(o);
+		out_end(o);
 	}
-	fputs("],\"unresolved\":[", f);
-	for (int k = 1, first = 1; k < DT_REASON_COUNT; k++) {
-		fprintf(f, "%s{\"reason\":\"%s\"", first ? "" : ",",
-			dt_reason_str((enum dt_reason)k));
-		print_counts_json(f, r, &r->by_reason[k]);
-		fputc('}', f);
-		first = 0;
+	out_end(o);
+	out_array(o, "unresolved");
+	for (int k = 1; k < DT_REASON_COUNT; k++) {
+		out_object(o, NULL);
+		out_str(o, "reason", dt_reason_str((enum dt_reason)k));
+		counts_json(o, r, &r->by_reason[k]);
+		out_end(o);
 	}
-	fputs("]}\n", f);
+	out_end(o);
+	out_end(o);
 }
+
 /* Whether samples came with registers to compute addresses from. */
 static bool addr_tried(const struct dt_report *r)
 {
@@ -1113,60 +1114,71 @@ static void addr_lines(FILE *f, const struct dt_report *r)
 				dt_addr_why_str((enum dt_addr_why)w), r->addr_why[w]);
 }
 
-static void stat_table(FILE *f, const struct dt_report *r, enum dt_format fmt)
+static void stat_json(struct out *o, const struct dt_report *r)
 {
-	if (fmt == DT_FORMAT_JSON) {
-		fputs("{\"reasons\":{", f);
-		for (int k = 0; k < DT_REASON_COUNT; k++) {
-			fprintf(f, "%s\"%s\":[", k ? "," : "",
-				k ? dt_reason_str((enum dt_reason)k) : "resolved");
-			for (int e = 0; e < nevents(r); e++)
-				fprintf(f, "%s%" PRIu64, e ? "," : "", k ?
-					r->by_reason[k].samples[e] :
-					r->total.samples[e] - report_unresolved(r, e));
-			fputc(']', f);
-		}
-		fputc('}', f);
-		if (addr_tried(r)) {
-			fputs(",\"addresses\":{", f);
-			for (int w = 0; w < DT_ADDR_WHY_COUNT; w++)
-				fprintf(f, "%s\"%s\":%" PRIu64, w ? "," : "",
-					dt_addr_why_str((enum dt_addr_why)w), r->addr_why[w]);
-			fputc('}', f);
-		}
-		json_incomplete(f, r, ",");
-		fputs("}\n", f);
+	out_object(o, NULL);
+	out_object(o, "reasons");
+	for (int k = 0; k < DT_REASON_COUNT; k++) {
+		out_array(o, k ? dt_reason_str((enum dt_reason)k) : "resolved");
+		for (int e = 0; e < nevents(r); e++)
+			out_u64(o, NULL, k ? r->by_reason[k].samples[e] :
+				    r->total.samples[e] - report_unresolved(r, e));
+		out_end(o);
+	}
+	out_end(o);
+	if (addr_tried(r)) {
+		out_object(o, "addresses");
+		for (int w = 0; w < DT_ADDR_WHY_COUNT; w++)
+			out_u64(o, dt_addr_why_str((enum dt_addr_why)w), r->addr_why[w]);
+		out_end(o);
+	}
+	print_incomplete(o, r);
+	out_end(o);
+}
+
+/* The reasons in text (with each event's percent, and the addresses'
+ * coverage) and tsv (every reason, counts only). */
+static void stat_table(struct out *o, const struct dt_report *r)
+{
+	bool text = out_text(o);
+
+	if (out_json(o)) {
+		stat_json(o, r);
 		return;
 	}
-	bool human = fmt != DT_FORMAT_TSV;
-	print_incomplete(f, r);
-	fputs(human ? "# reason" : "reason", f);
-	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, human ? "\t%s\tpercent" : "\t%s", report_event_name(r, e));
-	fputc('\n', f);
+	print_incomplete(o, r);
+	out_cell(o, text ? "# reason" : "reason");
+	for (int e = 0; e < nevents(r); e++) {
+		out_cell(o, report_event_name(r, e));
+		if (text)
+			out_cell(o, "percent");
+	}
+	out_row_end(o);
 	for (int k = 0; k < DT_REASON_COUNT; k++) {
 		bool any = k == 0;
 		for (int e = 0; e < nevents(r); e++)
 			any |= r->by_reason[k].samples[e] != 0;
-		if (!any && human)
+		if (!any && text)
 			continue;
-		fputs(k ? dt_reason_str((enum dt_reason)k) : "resolved", f);
+		out_cell(o, k ? dt_reason_str((enum dt_reason)k) : "resolved");
 		for (int e = 0; e < nevents(r); e++) {
 			uint64_t n = k ? r->by_reason[k].samples[e] :
 				     r->total.samples[e] - report_unresolved(r, e);
-			fprintf(f, "\t%" PRIu64, n);
-			if (human)
-				fprintf(f, "\t%.1f", pct(n, r->total.samples[e]));
+			out_cell_u64(o, n);
+			if (text)
+				out_cell_double(o, pct(n, r->total.samples[e]), 1);
 		}
-		fputc('\n', f);
+		out_row_end(o);
 	}
-	fputs("total", f);
-	for (int e = 0; e < nevents(r); e++)
-		fprintf(f, human ? "\t%" PRIu64 "\t100.0" : "\t%" PRIu64,
-			r->total.samples[e]);
-	fputc('\n', f);
-	if (human && addr_tried(r))
-		addr_lines(f, r);
+	out_cell(o, "total");
+	for (int e = 0; e < nevents(r); e++) {
+		out_cell_u64(o, r->total.samples[e]);
+		if (text)
+			out_cell(o, "100.0");
+	}
+	out_row_end(o);
+	if (text && addr_tried(r))
+		addr_lines(o->f, r);
 }
 
 /* ---- annotated layouts ---- */
@@ -1399,7 +1411,7 @@ static void annotate_one_human(FILE *f, const struct dt_report *r,
 
 static const char *const layout_kinds[] = { "type", "member", "hole", "padding" };
 
-static void annotate_one_tsv(FILE *f, const struct dt_report *r,
+static void annotate_one_tsv(struct out *o, const struct dt_report *r,
 			     const struct type_row *t, const struct dt_layout *l)
 {
 	struct counts c;
@@ -1408,42 +1420,49 @@ static void annotate_one_tsv(FILE *f, const struct dt_report *r,
 		const struct dt_layout_row *row = &l->rows[i];
 		report_row_counts(t, l, i, &c);
 		for (int e = 0; e < nevents(r); e++) {
-			fprintf(f, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%u\t%s\t%s\t%s\t%" PRId64,
-				report_event_name(r, e), t->name, row->offset, row->size,
-				row->depth, layout_kinds[row->kind],
-				row->kind == DT_LAYOUT_TYPE ? t->name : row->name,
-				row->type, type_line_of(t, (int64_t)row->offset));
-			tsv_counts(f, &c, e);
-			tsv_binary(f, t);
-			fputc('\n', f);
+			out_cell(o, report_event_name(r, e));
+			out_cell(o, t->name);
+			out_cell_u64(o, row->offset);
+			out_cell_u64(o, row->size);
+			out_cell_u64(o, row->depth);
+			out_cell(o, layout_kinds[row->kind]);
+			out_cell(o, row->kind == DT_LAYOUT_TYPE ? t->name : row->name);
+			out_cell(o, row->type);
+			out_cell_i64(o, type_line_of(t, (int64_t)row->offset));
+			counts_tsv(o, &c, e);
+			binary_tsv(o, t);
 		}
 	}
 }
 
-static void annotate_one_json(FILE *f, const struct dt_report *r,
+/* One type's layout: one json document (a line) each. */
+static void annotate_one_json(struct out *o, const struct dt_report *r,
 			      const struct type_row *t, const struct dt_layout *l)
 {
 	struct counts c;
 
-	fputs("{\"type\":", f);
-	report_json_string(f, t->name);
-	json_binary(f, t);
-	fprintf(f, ",\"size\":%" PRIu64 ",\"line_phase\":%u,\"rows\":[", l->size,
-		type_line_phase(t));
+	out_object(o, NULL);
+	out_str(o, "type", t->name);
+	binary_json(o, t);
+	out_u64(o, "size", l->size);
+	out_u64(o, "line_phase", type_line_phase(t));
+	out_array(o, "rows");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct dt_layout_row *row = &l->rows[i];
 		report_row_counts(t, l, i, &c);
-		fprintf(f, "%s{\"offset\":%" PRIu64 ",\"size\":%" PRIu64
-			",\"depth\":%u,\"kind\":\"%s\",\"name\":", i ? "," : "",
-			row->offset, row->size, row->depth, layout_kinds[row->kind]);
-		report_json_string(f, row->kind == DT_LAYOUT_TYPE ? t->name : row->name);
-		fputs(",\"member_type\":", f);
-		report_json_string(f, row->type);
-		fprintf(f, ",\"cache_line\":%" PRId64, type_line_of(t, (int64_t)row->offset));
-		print_counts_json(f, r, &c);
-		fputc('}', f);
+		out_object(o, NULL);
+		out_u64(o, "offset", row->offset);
+		out_u64(o, "size", row->size);
+		out_u64(o, "depth", row->depth);
+		out_str(o, "kind", layout_kinds[row->kind]);
+		out_str(o, "name", row->kind == DT_LAYOUT_TYPE ? t->name : row->name);
+		out_str(o, "member_type", row->type);
+		out_i64(o, "cache_line", type_line_of(t, (int64_t)row->offset));
+		counts_json(o, r, &c);
+		out_end(o);
 	}
-	fputs("]}\n", f);
+	out_end(o);
+	out_end(o);
 }
 
 bool report_type_selected(const struct type_row *t, const char *query)
@@ -1501,64 +1520,66 @@ void report_name_note(FILE *f, const struct dt_report *r, const char *query,
 	fputs(close, f);
 }
 
-int report_print_annotate(FILE *f, const struct dt_report *r, struct type_row **v,
-			  const struct dt_table_opts *o)
+int report_print_annotate(struct out *o, const struct dt_report *r, struct type_row **v,
+			  const struct dt_table_opts *opts)
 {
 	struct sharing_view *sv = NULL;
+	FILE *f = o->f;
 
-	if (o->format == DT_FORMAT_PERF) {
-		print_header(f, r);
+	if (out_text(o)) {
+		print_header(o, r);
 		sv = r->sharing ? sharing_view_new(r) : NULL;
 		if (r->sharing && !sv)
 			fputs("# out of memory: cache lines printed without their threads\n", f);
-		if (o->type)
-			report_name_note(f, r, o->type, false);
+		if (opts->type)
+			report_name_note(f, r, opts->type, false);
 	}
-	if (o->format == DT_FORMAT_TSV) {
-		fputs("event\ttype\toffset\tsize\tdepth\tkind\tname\tmember_type\tcache_line", f);
-		tsv_counts_header(f);
-		fputs("\tbuild_id\tdso\ttype_id\n", f);
+	if (out_tsv(o)) {
+		static const char *const cols[] = {
+			"event", "type", "offset", "size", "depth", "kind", "name",
+			"member_type", "cache_line", NULL
+		};
+		for (size_t k = 0; cols[k]; k++)
+			out_cell(o, cols[k]);
+		counts_header(o);
 	}
 	for (size_t i = 0; i < r->ntypes; i++) {
 		const struct type_row *t = v[i];
 		const struct dt_layout *l;
-		if (o->type && !report_type_selected(t, o->type))
+		if (opts->type && !report_type_selected(t, opts->type))
 			continue;
 		if (!t->session || dt_layout_get(t->session, t->type_id, &l))
 			continue;	/* pseudo types, base types without DWARF */
-		switch (o->format) {
-		case DT_FORMAT_TSV:
-			annotate_one_tsv(f, r, t, l);
-			break;
-		case DT_FORMAT_JSON:
-			annotate_one_json(f, r, t, l);
-			break;
-		case DT_FORMAT_PERF:
+		if (out_tsv(o))
+			annotate_one_tsv(o, r, t, l);
+		else if (out_json(o))
+			annotate_one_json(o, r, t, l);
+		else
 			annotate_one_human(f, r, sv, t, l);
-			break;
-		}
 	}
 
 	sharing_view_free(sv);
 	return 0;
 }
 
-int report_print_types(FILE *f, const struct dt_report *r, struct type_row **v,
-		       const struct dt_table_opts *o)
+int report_print_types(struct out *o, const struct dt_report *r, struct type_row **v,
+		       const struct dt_table_opts *opts)
 {
-	if (o->format == DT_FORMAT_TSV)
-		types_tsv(f, r, v);
-	else if (o->format == DT_FORMAT_JSON)
-		types_json(f, r, v);
+	(void)opts;
+	if (out_tsv(o))
+		types_tsv(o, r, v);
+	else if (out_json(o))
+		types_json(o, r, v);
 	else
-		types_human(f, r, v);
+		types_human(o, r, v);
 	return 0;
 }
 
-int report_print_stat(FILE *f, const struct dt_report *r, struct type_row **v,
-		      const struct dt_table_opts *o)
+int report_print_stat(struct out *o, const struct dt_report *r, struct type_row **v,
+		      const struct dt_table_opts *opts)
 {
 	(void)v;
-	stat_table(f, r, o->format);
+	(void)opts;
+	stat_table(o, r);
 	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "../dtprof.h"
 #include "../sized.h"
+#include "out.h"
 
 #define NEV DT_REPORT_MAX_EVENTS
 #define CACHE_LINE 64
@@ -243,8 +244,8 @@ void real_lines_free(struct real_lines *rl);
 int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 		const struct dt_answer *ans, const struct dt_sample *smp);
 void sharing_free(struct sharing *sh);
-void sharing_print(FILE *f, const struct dt_report *r,
-		   const struct dt_table_opts *o);
+void sharing_print(struct out *o, const struct dt_report *r,
+		   const struct dt_table_opts *opts);
 /* The flagged lines of r, for annotate's banners: NULL when out of memory. */
 struct sharing_view *sharing_view_new(const struct dt_report *r);
 void sharing_view_free(struct sharing_view *sv);
@@ -289,8 +290,8 @@ bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session 
  * with its source lines: any regular file the DWARF names, or confined
  * (a page to share) those under the unit's compilation directory or one
  * of source_dirs (':'-separated, may be NULL). */
-void codeview_print(FILE *f, const struct dt_report *r, const char *symbol,
-		    enum dt_format format, bool confined, const char *source_dirs);
+void codeview_print(struct out *o, const struct dt_report *r, const char *symbol,
+		    bool confined, const char *source_dirs);
 
 /* The functions with the most samples (event 0), hottest first. */
 struct hot_function {
@@ -302,10 +303,11 @@ size_t codeview_hot_functions(const struct dt_report *r,
 			      struct hot_function *out, size_t max);
 
 /* ---- views.c: the registry of views ---- */
-/* What every view prints with: the report, its type rows sorted as the
- * options say, the options.  0 or -ENOMEM. */
-typedef int report_view_fn(FILE *f, const struct dt_report *r, struct type_row **v,
-			   const struct dt_table_opts *o);
+/* What every view prints with: the output layer (out.h, in the format
+ * the options ask), the report, its type rows sorted as the options say,
+ * the options.  0 or -ENOMEM. */
+typedef int report_view_fn(struct out *o, const struct dt_report *r, struct type_row **v,
+			   const struct dt_table_opts *opts);
 /* report.c's own tables: the types, annotate, the reasons */
 report_view_fn report_print_types, report_print_annotate, report_print_stat;
 /* r's type rows in the order sort asks, NULL-terminated (free());
@@ -317,19 +319,17 @@ int report_check_totals(FILE *f, const struct dt_report *r);
 
 /* ---- html.c ---- */
 /* The whole report as one HTML page.  0 or -ENOMEM. */
-int html_print(FILE *f, const struct dt_report *r, struct type_row **v,
+int html_print(struct out *o, const struct dt_report *r, struct type_row **v,
 	       const char *source_dirs);
 
 /* ---- advise.c ---- */
 /* Proposed member orders of the hot structs (o->type: that one), as C
  * (or tsv).  0 or -ENOMEM. */
-int advise_print(FILE *f, const struct dt_report *r, struct type_row **v,
-		 const struct dt_table_opts *o);
+report_view_fn advise_print;
 /* The advice on row t alone (sv: the sharing facts, may be NULL).  0,
  * -ENOENT (no DWARF for it) or -ENOMEM. */
-int advise_type(FILE *f, const struct dt_report *r,
-		const struct sharing_view *sv, const struct type_row *t,
-		enum dt_format format);
+int advise_type(struct out *o, const struct dt_report *r,
+		const struct sharing_view *sv, const struct type_row *t);
 
 /* Whether row t is a type the user named `query` (annotate=, advise=,
  * the sharing table's type): full name, bare tag or typedef name. */
@@ -350,8 +350,6 @@ void report_sum_range(const struct type_row *t, uint64_t lo, uint64_t hi,
 uint64_t report_unresolved(const struct dt_report *r, int e);
 /* Event e's name ("samples" when the input named none). */
 const char *report_event_name(const struct dt_report *r, int e);
-/* Shared printing helpers of report.c. */
-void report_json_string(FILE *f, const char *s);
 const char *report_type_label(const struct type_row *t, char *buf, size_t len);
 /* The row of type name in binary s (NULL: pseudo types and types without
  * DWARF), or of offset off and field in t, added when new; NULL when out

@@ -486,13 +486,16 @@ static void print_human(FILE *f, const struct dt_report *r,
 	free(objs);
 }
 
-static void print_tsv(FILE *f, const struct dt_report *r,
+static void print_tsv(struct out *o, const struct dt_report *r,
 		      const struct touch *v, const struct group *g, size_t ng)
 {
+	static const char *const cols[] = {
+		"type", "line", "offset", "field", "tid", "cpus", "samples", "loads",
+		"stores", "rmw", "flags", "evidence", "pid", NULL
+	};
 	char cpus[256];
 
-	fputs("type\tline\toffset\tfield\ttid\tcpus\tsamples\tloads\tstores\trmw"
-	      "\tflags\tevidence\tpid\n", f);
+	out_header(o, cols);
 	for (size_t i = 0; i < ng; i++) {
 		const struct type_row *t = &r->types[g[i].ti];
 		const char *ev;
@@ -500,44 +503,64 @@ static void print_tsv(FILE *f, const struct dt_report *r,
 		for (size_t j = 0; j < g[i].n; j++) {
 			const struct touch *w = &v[g[i].first + j];
 			cpus_text(w, cpus, sizeof(cpus));
-			fprintf(f, "%s\t%" PRId64 "\t%" PRId64 "\t%s\t%d\t%s\t%" PRIu64 "\t%"
-				PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\t%d\n", t->name,
-				g[i].line, w->offset, w->field,
-				w->tid, cpus, w->samples, w->loads, w->stores, w->rmw,
-				flag_key[fl], ev, w->pid);
+			out_cell(o, t->name);
+			out_cell_i64(o, g[i].line);
+			out_cell_i64(o, w->offset);
+			out_cell(o, w->field);
+			out_cell_i64(o, w->tid);
+			out_cell(o, cpus);
+			out_cell_u64(o, w->samples);
+			out_cell_u64(o, w->loads);
+			out_cell_u64(o, w->stores);
+			out_cell_u64(o, w->rmw);
+			out_cell(o, flag_key[fl]);
+			out_cell(o, ev);
+			out_cell_i64(o, w->pid);
+			out_row_end(o);
 		}
 	}
 }
 
-static void print_json(FILE *f, const struct dt_report *r,
+static void print_json(struct out *o, const struct dt_report *r,
 		       const struct touch *v, const struct group *g, size_t ng)
 {
-	fputs("{\"sharing\":[", f);
+	out_object(o, NULL);
+	out_array(o, "sharing");
 	for (size_t i = 0; i < ng; i++) {
 		const struct type_row *t = &r->types[g[i].ti];
 		const char *ev;
 		unsigned fl = shown_flags(&g[i], &ev);
-		fprintf(f, "%s{\"type\":", i ? "," : "");
-		report_json_string(f, t->name);
-		fprintf(f, ",\"line\":%" PRId64 ",\"samples\":%" PRIu64 ",\"threads\":%u,"
-			"\"flags\":\"%s\",\"evidence\":\"%s\",\"touches\":[", g[i].line,
-			g[i].samples, g[i].tids, flag_key[fl], ev);
+		out_object(o, NULL);
+		out_str(o, "type", t->name);
+		out_i64(o, "line", g[i].line);
+		out_u64(o, "samples", g[i].samples);
+		out_u64(o, "threads", g[i].tids);
+		out_str(o, "flags", flag_key[fl]);
+		out_str(o, "evidence", ev);
+		out_array(o, "touches");
 		for (size_t j = 0; j < g[i].n; j++) {
 			const struct touch *w = &v[g[i].first + j];
-			fprintf(f, "%s{\"pid\":%d,\"tid\":%d,\"offset\":%" PRId64 ",\"field\":",
-				j ? "," : "", w->pid, w->tid, w->offset);
-			report_json_string(f, w->field);
-			fprintf(f, ",\"samples\":%" PRIu64 ",\"loads\":%" PRIu64 ",\"stores\":%"
-				PRIu64 ",\"rmw\":%" PRIu64 ",\"cpus\":[", w->samples, w->loads,
-				w->stores, w->rmw);
-			for (int c = 0, n = 0; c < 64; c++)
+			out_object(o, NULL);
+			out_i64(o, "pid", w->pid);
+			out_i64(o, "tid", w->tid);
+			out_i64(o, "offset", w->offset);
+			out_str(o, "field", w->field);
+			out_u64(o, "samples", w->samples);
+			out_u64(o, "loads", w->loads);
+			out_u64(o, "stores", w->stores);
+			out_u64(o, "rmw", w->rmw);
+			out_array(o, "cpus");
+			for (int c = 0; c < 64; c++)
 				if (w->cpus >> c & 1)
-					fprintf(f, "%s%d", n++ ? "," : "", c);
-			fputs("]}", f);
+					out_u64(o, NULL, (uint64_t)c);
+			out_end(o);
+			out_end(o);
 		}
-		fputs("]}", f);
+		out_end(o);
+		out_end(o);
 	}
-	fputs("]}\n", f);
+	out_end(o);
+	out_end(o);
 }
 
 /* The touches sorted by type and line, grouped into lines, flagged and
@@ -661,10 +684,11 @@ void sharing_view_range(const struct sharing_view *sv, uint32_t ti,
 	}
 }
 
-void sharing_print(FILE *f, const struct dt_report *r,
-		   const struct dt_table_opts *o)
+void sharing_print(struct out *o, const struct dt_report *r,
+		   const struct dt_table_opts *opts)
 {
 	struct sharing_view *sv = sharing_view_new(r);
+	FILE *f = o->f;
 	size_t ng;
 
 	if (!sv) {
@@ -672,10 +696,10 @@ void sharing_print(FILE *f, const struct dt_report *r,
 		return;
 	}
 	ng = sv->ng;
-	if (o->type) {	/* one type only: keep its lines */
+	if (opts->type) {	/* one type only: keep its lines */
 		size_t kept = 0;
 		for (size_t i = 0; i < ng; i++)
-			if (report_type_selected(&r->types[sv->g[i].ti], o->type))
+			if (report_type_selected(&r->types[sv->g[i].ti], opts->type))
 				sv->g[kept++] = sv->g[i];
 		ng = kept;
 	}
@@ -683,12 +707,12 @@ void sharing_print(FILE *f, const struct dt_report *r,
 	 * no groups may mean no array at all, and qsort wants one */
 	if (ng > 1)
 		qsort(sv->g, ng, sizeof(*sv->g), cmp_group);
-	if (o->type && o->format == DT_FORMAT_PERF)
-		report_name_note(f, r, o->type, false);
-	if (o->format == DT_FORMAT_TSV)
-		print_tsv(f, r, sv->v, sv->g, ng);
-	else if (o->format == DT_FORMAT_JSON)
-		print_json(f, r, sv->v, sv->g, ng);
+	if (opts->type && out_text(o))
+		report_name_note(f, r, opts->type, false);
+	if (out_tsv(o))
+		print_tsv(o, r, sv->v, sv->g, ng);
+	else if (out_json(o))
+		print_json(o, r, sv->v, sv->g, ng);
 	else
 		print_human(f, r, sv->v, sv->g, ng);
 	sharing_view_free(sv);

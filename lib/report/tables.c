@@ -338,17 +338,92 @@ static int cmp_diff(const void *x, const void *y, void *rows)
 	return strcmp(a->key, b->key);
 }
 
-static void print_diff_event(FILE *f, const struct dt_report *a,
+/* One row of the diff in tsv (empty offset and line on a side that has
+ * none) or json (no such member then). */
+static void diff_row_out(struct out *o, const char *evname, const struct diff_row *r,
+			 double sa, double sb)
+{
+	static const char *const side[2][2] = {
+		{ "offset_before", "line_before" }, { "offset_after", "line_after" },
+	};
+	char delta[32];
+
+	if (out_json(o)) {
+		out_object(o, NULL);
+		out_str(o, "event", evname);
+		out_str(o, "type", r->type);
+		out_str(o, "field", r->key);
+		for (int k = 0; k < 2; k++)
+			if (r->key[0] && r->seen[k]) {
+				out_i64(o, side[k][0], r->offset[k]);
+				out_i64(o, side[k][1], r->line[k]);
+			}
+		out_u64(o, "samples_before", r->n[0]);
+		out_u64(o, "samples_after", r->n[1]);
+		out_double(o, "share_before", sa, 4);
+		out_double(o, "share_after", sb, 4);
+		out_double(o, "delta", sb - sa, 4);
+		out_end(o);
+		return;
+	}
+	out_cell(o, evname);
+	out_cell(o, r->type);
+	out_cell(o, r->key);
+	for (int k = 0; k < 2; k++) {
+		if (r->key[0] && r->seen[k]) {
+			out_cell_i64(o, r->offset[k]);
+			out_cell_i64(o, r->line[k]);
+		} else {
+			out_cell(o, "");
+			out_cell(o, "");
+		}
+	}
+	out_cell_u64(o, r->n[0]);
+	out_cell_u64(o, r->n[1]);
+	out_cell_double(o, sa, 4);
+	out_cell_double(o, sb, 4);
+	snprintf(delta, sizeof(delta), "%+.4f", sb - sa);
+	out_cell(o, delta);
+	out_row_end(o);
+}
+
+/* One row of the diff for people. */
+static void diff_row_text(FILE *f, const struct diff_row *r, double sa, double sb)
+{
+	char where[64] = "";
+
+	if (r->key[0]) {
+		char oa[24] = "-", ob[24] = "-", la[24] = "-", lb[24] = "-";
+		if (r->seen[0]) {
+			snprintf(oa, sizeof(oa), "%" PRId64, r->offset[0]);
+			snprintf(la, sizeof(la), "%" PRId64, r->line[0]);
+		}
+		if (r->seen[1]) {
+			snprintf(ob, sizeof(ob), "%" PRId64, r->offset[1]);
+			snprintf(lb, sizeof(lb), "%" PRId64, r->line[1]);
+		}
+		snprintf(where, sizeof(where), "%6s -> %-6s  %3s -> %-3s", oa, ob, la, lb);
+	}
+	fprintf(f, " %7.2f%% %7.2f%% %+8.2f%%  %-28s  ", sa, sb, sb - sa, where);
+	if (!r->key[0])
+		fprintf(f, "%s\n", r->type);
+	else if (r->key[0] == '+')
+		fprintf(f, "    %s %s (no field)\n", r->type, r->key);
+	else
+		fprintf(f, "    %s (%s)\n", r->type, r->key);
+}
+
+static void print_diff_event(struct out *o, const struct dt_report *a,
 			     const struct dt_report *b, int ea, int eb,
-			     const char *name_a, const char *name_b,
-			     const struct dt_table_opts *o, struct diff *d)
+			     const char *name_a, const char *name_b, struct diff *d)
 {
 	uint64_t total[2] = { a->total.samples[ea], b->total.samples[eb] };
 	const char *evname = b->events[eb][0] ? b->events[eb] : "samples";
 	const struct diff_row **v = calloc(d->n + 1, sizeof(*v));
+	FILE *f = o->f;
 
 	if (!v) {
-		fprintf(f, "# ERROR: out of memory for the diff\n");
+		out_comment(o, "ERROR: out of memory for the diff");
 		return;
 	}
 	for (size_t i = 0; i < d->n; i++) {
@@ -359,7 +434,7 @@ static void print_diff_event(FILE *f, const struct dt_report *a,
 	}
 	qsort_r(v, d->n, sizeof(*v), cmp_diff, d->rows);
 
-	if (o->format == DT_FORMAT_PERF) {
+	if (out_text(o)) {
 		fprintf(f, "# dtprof diff, event '%s': before '%s' %" PRIu64
 			" samples, after '%s' %" PRIu64 " samples\n#\n", evname,
 			name_a, total[0], name_b, total[1]);
@@ -368,38 +443,10 @@ static void print_diff_event(FILE *f, const struct dt_report *a,
 	for (size_t i = 0; i < d->n; i++) {
 		const struct diff_row *r = v[i];
 		double sa = share(r->n[0], total[0]), sb = share(r->n[1], total[1]);
-		if (o->format == DT_FORMAT_TSV) {
-			fprintf(f, "%s\t%s\t%s", evname, r->type, r->key[0] ? r->key : "");
-			for (int s = 0; s < 2; s++) {
-				if (r->key[0] && r->seen[s])
-					fprintf(f, "\t%" PRId64 "\t%" PRId64, r->offset[s], r->line[s]);
-				else
-					fputs("\t\t", f);
-			}
-			fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%.4f\t%.4f\t%+.4f\n",
-				r->n[0], r->n[1], sa, sb, sb - sa);
-			continue;
-		}
-		char where[64] = "";
-		if (r->key[0]) {
-			char oa[24] = "-", ob[24] = "-", la[24] = "-", lb[24] = "-";
-			if (r->seen[0]) {
-				snprintf(oa, sizeof(oa), "%" PRId64, r->offset[0]);
-				snprintf(la, sizeof(la), "%" PRId64, r->line[0]);
-			}
-			if (r->seen[1]) {
-				snprintf(ob, sizeof(ob), "%" PRId64, r->offset[1]);
-				snprintf(lb, sizeof(lb), "%" PRId64, r->line[1]);
-			}
-			snprintf(where, sizeof(where), "%6s -> %-6s  %3s -> %-3s", oa, ob, la, lb);
-		}
-		fprintf(f, " %7.2f%% %7.2f%% %+8.2f%%  %-28s  ", sa, sb, sb - sa, where);
-		if (!r->key[0])
-			fprintf(f, "%s\n", r->type);
-		else if (r->key[0] == '+')
-			fprintf(f, "    %s %s (no field)\n", r->type, r->key);
+		if (out_text(o))
+			diff_row_text(f, r, sa, sb);
 		else
-			fprintf(f, "    %s (%s)\n", r->type, r->key);
+			diff_row_out(o, evname, r, sa, sb);
 	}
 	free(v);
 }
@@ -408,15 +455,26 @@ int dt_report_print_diff(FILE *f, const struct dt_report *a,
 			 const struct dt_report *b, const char *name_a,
 			 const char *name_b, const struct dt_table_opts *opts)
 {
-	struct dt_table_opts o = { .sz = sizeof(o), .format = DT_FORMAT_PERF };
+	static const char *const cols[] = {
+		"event", "type", "field", "offset_before", "line_before",
+		"offset_after", "line_after", "samples_before", "samples_after",
+		"share_before", "share_after", "delta", NULL
+	};
+	struct dt_table_opts o;
+	struct out out;
 	bool any = false;
 
-	if (opts)
-		o = *opts;
-	if (o.format == DT_FORMAT_TSV)
-		fputs("event\ttype\tfield\toffset_before\tline_before\toffset_after"
-		      "\tline_after\tsamples_before\tsamples_after\tshare_before"
-		      "\tshare_after\tdelta\n", f);
+	if (!sized_in(&o, sizeof(o), opts))
+		return -EINVAL;
+	if (!opts)
+		o.format = DT_FORMAT_PERF;
+	out_init(&out, f, o.format);
+	if (out_tsv(&out)) {
+		out_header(&out, cols);
+	} else if (out_json(&out)) {
+		out_object(&out, NULL);
+		out_array(&out, "diff");
+	}
 	for (int eb = 0; eb < (b->nev ? b->nev : 1); eb++) {
 		int ea = -1;
 		for (int e = 0; e < a->nev; e++)
@@ -432,10 +490,14 @@ int dt_report_print_diff(FILE *f, const struct dt_report *a,
 			free(d.slot);
 			return -ENOMEM;
 		}
-		print_diff_event(f, a, b, ea, eb, name_a, name_b, &o, &d);
+		print_diff_event(&out, a, b, ea, eb, name_a, name_b, &d);
 		free(d.rows);
 		free(d.slot);
 		any = true;
+	}
+	if (out_json(&out)) {
+		out_end(&out);
+		out_end(&out);
 	}
 	return any ? 0 : -ENOENT;
 }

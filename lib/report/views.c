@@ -4,7 +4,8 @@
  * (--aggregate=NAME, --dlarg NAME), what its argument names, whether its
  * text carries the totals check, and its printer.  A view is a file of
  * lib/report/ and a line here (doc/DESIGN.md); dt_report_print() and the
- * front ends' parsers read this table, nothing else.
+ * front ends' parsers read this table, nothing else.  Every printer
+ * writes through one output layer (out.h), in the format asked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,26 +13,26 @@
 
 #include "report.h"
 
-static int print_sharing(FILE *f, const struct dt_report *r, struct type_row **v,
-			 const struct dt_table_opts *o)
+static int print_sharing(struct out *o, const struct dt_report *r, struct type_row **v,
+			 const struct dt_table_opts *opts)
 {
 	(void)v;
-	sharing_print(f, r, o);
+	sharing_print(o, r, opts);
 	return 0;
 }
 
-static int print_code(FILE *f, const struct dt_report *r, struct type_row **v,
-		      const struct dt_table_opts *o)
+static int print_code(struct out *o, const struct dt_report *r, struct type_row **v,
+		      const struct dt_table_opts *opts)
 {
 	(void)v;
-	codeview_print(f, r, o->symbol ? o->symbol : "", o->format, false, NULL);
+	codeview_print(o, r, opts->symbol ? opts->symbol : "", false, NULL);
 	return 0;
 }
 
-static int print_html(FILE *f, const struct dt_report *r, struct type_row **v,
-		      const struct dt_table_opts *o)
+static int print_html(struct out *o, const struct dt_report *r, struct type_row **v,
+		      const struct dt_table_opts *opts)
 {
-	return html_print(f, r, v, o->source_dirs);
+	return html_print(o, r, v, opts->source_dirs);
 }
 
 static const struct view {
@@ -81,8 +82,10 @@ int dt_report_print(FILE *f, const struct dt_report *r, enum dt_table t,
 	struct type_row **v = report_sorted_types(r, o.sort);
 	if (!v)
 		return -ENOMEM;
+	struct out out;
+	out_init(&out, f, o.format);
 	int err = report_check_totals(views[t].totals_said ? f : NULL, r);
-	if (views[t].print(f, r, v, &o) == -ENOMEM && !err)
+	if (views[t].print(&out, r, v, &o) == -ENOMEM && !err)
 		err = -ENOMEM;
 	free(v);
 	return err;

@@ -69,7 +69,7 @@ static void usage(FILE *f)
 "usage: " PROG " [-e BINARY] [--format=tsv|perf|json] [--aggregate[=TABLE]]\n"
 "                 [--skid[=auto|on|off]] [--stat] [-v] [FILE...]\n"
 "       " PROG " --merge [--aggregate[=TABLE]] [--format=F] TABLE...\n"
-"       " PROG " --diff [--format=tsv] BEFORE AFTER\n"
+"       " PROG " --diff [--format=tsv|json] BEFORE AFTER\n"
 "\n"
 "Name the C type and field each memory-access instruction touches.\n"
 "Reads request lines from the FILEs (or standard input) and writes one\n"
@@ -602,10 +602,6 @@ static int run_tables(struct run *r, int argc, char **argv)
 	}
 	if (r->opt.merge && argc == optind) {
 		msg("--merge takes one table or more");
-		return EXIT_USAGE;
-	}
-	if (r->opt.diff && to.format == DT_FORMAT_JSON) {
-		msg("--diff prints perf or tsv");
 		return EXIT_USAGE;
 	}
 	if (dt_dsos_new(&o, &r->dsos) || (!r->report && dt_report_new(&r->report)) ||
