@@ -21,11 +21,12 @@
 struct tally {
 	size_t dies, mismatches;
 	size_t skipped;		/* handed out by children.c's own walk */
-	size_t attrs, attr_mismatches;	/* children_attr against dwarf_attr */
+	size_t attrs, attr_mismatches;	/* children_has/udata/block against libdw */
 	size_t locs, loc_read, loc_mismatches;	/* loclist.c against libdw */
 };
 
-/* The attributes the walks read through children_attr, and more. */
+/* The attributes the walks read through children_has, children_udata
+ * and children_block, and more. */
 static const unsigned attr_names[] = {
 	DW_AT_name, DW_AT_decl_file, DW_AT_decl_line, DW_AT_byte_size,
 	DW_AT_declaration, DW_AT_type, DW_AT_location, DW_AT_sibling,
@@ -38,7 +39,8 @@ static bool same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* children_attr finds what dwarf_attr finds: the same form and bytes;
+/* children_has finds what dwarf_attr finds, children_udata reads what
+ * dwarf_formudata reads, children_block the bytes of dwarf_formblock;
  * children_pc_range answers as dwarf_ranges; children_definition gives
  * what dwarf_diename says, the hash of what dwarf_decl_file says, the
  * line and the size (or says a declaration is one). */
@@ -71,16 +73,34 @@ static void compare_attrs(struct dt_session *s, Dwarf_Die *d,
 		       (unsigned long long)dwarf_dieoffset(d), def.name,
 		       dwarf_diename(d), dwarf_decl_file(d));
 	for (size_t i = 0; i < sizeof(attr_names) / sizeof(*attr_names); i++) {
-		Dwarf_Attribute a, b;
+		Dwarf_Attribute a;
+		Dwarf_Word ua = 0, uc = 0;
+		Dwarf_Block ba;
+		size_t len;
+		unsigned as, form;
+		const unsigned char *value;
 		bool have_a = dwarf_attr(d, attr_names[i], &a) != NULL;
-		bool have_b = children_attr(&s->walker, c, attr_names[i], &b);
+		bool have_c = children_has(&s->walker, c, attr_names[i]);
+		bool udata_a = have_a && dwarf_formudata(&a, &ua) == 0;
+		bool udata_c = children_udata(&s->walker, c, attr_names[i], &uc);
+		const unsigned char *bc = children_block(&s->walker, c, attr_names[i], &len, &as);
+		bool block_a = have_a && (dwarf_whatform(&a) == DW_FORM_exprloc ||
+					  dwarf_whatform(&a) == DW_FORM_block1 ||
+					  dwarf_whatform(&a) == DW_FORM_block2 ||
+					  dwarf_whatform(&a) == DW_FORM_block4 ||
+					  dwarf_whatform(&a) == DW_FORM_block) &&
+			       dwarf_formblock(&a, &ba) == 0;
+		bool value_c = children_value(&s->walker, c, attr_names[i], &form, &value);
 		t->attrs += have_a;
-		if (have_a != have_b || (have_a && (a.code != b.code ||
-		    a.form != b.form || a.valp != b.valp || a.cu != b.cu))) {
+		if (have_a != have_c || udata_a != udata_c || ua != uc ||
+		    (c->unit && block_a != (bc != NULL)) ||
+		    (bc && block_a && (len != ba.length || memcmp(bc, ba.data, len))) ||
+		    (value_c && (!have_a || form != dwarf_whatform(&a)))) {
 			if (t->attr_mismatches++ < 5)
-				printf("# DIE <%#llx> attribute %#x: libdw %s, children.c %s\n",
+				printf("# DIE <%#llx> attribute %#x: libdw %s (%llu), children.c %s (%llu)\n",
 				       (unsigned long long)dwarf_dieoffset(d), attr_names[i],
-				       have_a ? "has" : "has not", have_b ? "has" : "has not");
+				       have_a ? "has" : "has not", (unsigned long long)ua,
+				       have_c ? "has" : "has not", (unsigned long long)uc);
 		}
 	}
 }
@@ -101,10 +121,16 @@ static void compare_locations(struct dt_session *s, Dwarf_Die *d,
 		size_t len, i = 0;
 		ptrdiff_t off = 0;
 		bool odd = false;
-		if (!children_attr(&s->walker, c, names[k], &a))
+		const unsigned char *expr, *value;
+		unsigned as, form;
+		if (!children_has(&s->walker, c, names[k]) || !dwarf_attr(d, names[k], &a))
 			continue;
 		t->locs++;
-		if (!children_loc_unit(&s->walker, c, &lu) || !loc_entries(&lu, &a, &mine))
+		if (!children_loc_unit(&s->walker, c, &lu) ||
+		    !((expr = children_block(&s->walker, c, names[k], &len, &as)) ?
+		      loc_expr(&lu, expr, len, &mine) :
+		      children_value(&s->walker, c, names[k], &form, &value) &&
+		      loc_entries(&lu, form, value, &mine)))
 			continue;	/* declined: libdw's */
 		t->loc_read++;
 		while ((off = dwarf_getlocations(&a, off, &base, &start, &end, &e, &len)) > 0) {
@@ -122,14 +148,18 @@ static void compare_locations(struct dt_session *s, Dwarf_Die *d,
 			printf("# DIE <%#llx> attribute %#x: %zu entries by libdw, %zu by loclist.c, or they differ\n",
 			       (unsigned long long)dwarf_dieoffset(d), names[k], i, mine.n);
 	}
-	(void)d;
 }
 
-static bool same(Dwarf_Die *a, int atag, Dwarf_Die *b, int btag)
+/* libdw's DIE a and the walk's child b: one offset, one tag, and b's
+ * Dwarf_Die (made by libdw from that offset) of the same name. */
+static bool same(Dwarf_Die *a, int atag, struct die_children *b)
 {
-	const char *an = dwarf_diename(a), *bn = dwarf_diename(b);
+	Dwarf_Die *bd;
 
-	return a->addr == b->addr && atag == btag &&
+	if (dwarf_dieoffset(a) != b->off || atag != b->tag || !(bd = children_die(b)))
+		return false;
+	const char *an = dwarf_diename(a), *bn = dwarf_diename(bd);
+	return dwarf_dieoffset(bd) == b->off && dwarf_tag(bd) == atag &&
 	       (an == bn || (an && bn && !strcmp(an, bn)));
 }
 
@@ -143,14 +173,14 @@ static void compare(struct dt_session *s, Dwarf_Die *parent, int depth,
 	bool have_c = children_first(&s->walker, parent, &c);
 
 	while (have_d || have_c) {
-		if (have_d != have_c || !same(&d, dwarf_tag(&d), &c.die, c.tag)) {
+		if (have_d != have_c || !same(&d, dwarf_tag(&d), &c)) {
 			if (t->mismatches++ < 5)
 				printf("# DIE <%#llx>: libdw %s <%#llx>, children.c %s <%#llx>\n",
 				     (unsigned long long)dwarf_dieoffset(parent),
 				     have_d ? "has" : "ends",
 				     have_d ? (unsigned long long)dwarf_dieoffset(&d) : 0ULL,
 				     have_c ? "has" : "ends",
-				     have_c ? (unsigned long long)dwarf_dieoffset(&c.die) : 0ULL);
+				     have_c ? (unsigned long long)c.off : 0ULL);
 			return;
 		}
 		t->dies++;
@@ -185,7 +215,7 @@ static void interleave(struct dt_session *s, struct tally *t)
 				continue;
 			any = true;
 			if (have_d[i] != have_c[i] ||
-			    !same(&d[i], dwarf_tag(&d[i]), &c[i].die, c[i].tag)) {
+			    !same(&d[i], dwarf_tag(&d[i]), &c[i])) {
 				t->mismatches++;
 				have_d[i] = have_c[i] = false;
 				continue;

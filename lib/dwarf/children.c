@@ -11,14 +11,21 @@
  * fixed size, and where DW_AT_sibling is.  A DIE is then skipped with
  * one addition, a subtree with one jump.
  *
- * libdw stays the reference: the abbreviations are read from the bytes
- * it reads (.debug_abbrev as its Elf holds it), every child is handed out
- * as a Dwarf_Die libdw reads further (finding its abbreviation when
- * asked), and anything unexpected (an unknown form, DW_FORM_indirect, a
- * code defined twice or missing, a sibling pointing backwards or out of
- * the unit) hands the rest of the walk to dwarf_siblingof, which answers
- * for corrupt data as it always did.  Units split into .dwo files are
- * libdw's to walk: a package finds their tables through its index.
+ * libdw stays the reference, through its API only: the sections are
+ * read as the file's Elf holds them (.debug_info and .debug_abbrev), a
+ * child is handed out by its offset and its Dwarf_Die made by
+ * dwarf_offdie when a caller asks (most children a walk visits are
+ * passed over by their tag: a kernel's walk hands out 6.8 million, its
+ * callers ask for the Dwarf_Die of 922,000), an attribute's
+ * value is read here by its form where the form is plain (constants,
+ * strings in .debug_str, addresses, blocks) and asked of libdw
+ * otherwise (dwarf_attr on the child's Dwarf_Die), and anything
+ * unexpected (an unknown form, DW_FORM_indirect, a code defined twice
+ * or missing, a sibling pointing backwards or out of the unit) hands the
+ * rest of the walk to dwarf_siblingof, which answers for corrupt data as
+ * it always did.  No libdw struct is filled here.  Units split into .dwo
+ * files are libdw's to walk: a package finds their tables through its
+ * index.
  */
 #include <dwarf.h>
 #include <stdarg.h>
@@ -100,6 +107,9 @@ struct form {
 
 struct unit_shapes {
 	Dwarf_CU *cu;			/* NULL: slot empty */
+	Dwarf *dbg;			/* the file it is in */
+	Dwarf_Off off;			/* where it starts in its .debug_info */
+	size_t header;			/* its header's bytes */
 	const unsigned char *start, *end;	/* the unit's bytes */
 	unsigned version, addr_size, offset_size;
 	struct shape *shape;		/* by code */
@@ -119,6 +129,7 @@ struct children_cache {
 	struct unit_shapes slot[SLOTS];
 	unsigned long uses;
 	Dwarf *sections_of;		/* the file whose sections these are */
+	const Elf_Data *info;		/* .debug_info (NULL: not found) */
 	const Elf_Data *abbrev;		/* .debug_abbrev (NULL: not found) */
 	struct line_sections lines;	/* for linefiles.c */
 	const Elf_Data *loc, *loclists;	/* for loclist.c */
@@ -331,11 +342,12 @@ static void find_sections(struct children_cache *c, Dwarf *dbg)
 	if (c->sections_of == dbg)
 		return;
 	c->sections_of = dbg;
-	c->abbrev = c->loc = c->loclists = NULL;
+	c->info = c->abbrev = c->loc = c->loclists = NULL;
 	c->lines = (struct line_sections){ 0 };
 	const char *ident = elf ? elf_getident(elf, NULL) : NULL;
 	if (!ident || ident[EI_DATA] != ELFDATA2LSB)
 		return;
+	c->info = plain_section(elf, ".debug_info");
 	c->abbrev = plain_section(elf, ".debug_abbrev");
 	c->loc = plain_section(elf, ".debug_loc");
 	c->loclists = plain_section(elf, ".debug_loclists");
@@ -379,7 +391,7 @@ static bool read_unit(struct children_cache *c, struct unit_shapes *u,
 	    (addr_size != 4 && addr_size != 8))
 		return false;
 	find_sections(c, dbg);
-	if (!(ab = c->abbrev))
+	if (!(ab = c->abbrev) || !c->info)
 		return false;
 	cu_off = dwarf_dieoffset(cudie) - dwarf_cuoffset(cudie);
 	Dwarf_Half v2;
@@ -387,9 +399,15 @@ static bool read_unit(struct children_cache *c, struct unit_shapes *u,
 	if (dwarf_next_unit(dbg, cu_off, &next, &header, &v2, &abbrev_off, &as2,
 			    &os2, NULL, NULL) != 0 ||
 	    v2 != version || as2 != addr_size || os2 != offset_size ||
-	    next <= cu_off || abbrev_off >= ab->d_size)
+	    next <= cu_off || next > c->info->d_size || header >= next - cu_off ||
+	    abbrev_off >= ab->d_size)
 		return false;
-	u->start = (const unsigned char *)cudie->addr - dwarf_cuoffset(cudie);
+	/* the unit's bytes in the section as its Elf holds it (libdw's own
+	 * are the same: handed out as offsets, never as libdw's pointers) */
+	u->dbg = dbg;
+	u->off = cu_off;
+	u->header = header;
+	u->start = (const unsigned char *)c->info->d_buf + cu_off;
 	u->end = u->start + (next - cu_off);
 	u->version = version;
 	u->addr_size = addr_size;
@@ -562,22 +580,37 @@ static bool next_sibling(const struct unit_shapes *u, const struct shape *sh,
 	}
 }
 
-/* The DIE of the given code, its attributes at attrs, as c's current. */
-static void hand_out(struct die_children *c, uint32_t code,
-		     const unsigned char *attrs, const unsigned char *die)
+/* The DIE at die of the given code, its attributes at attrs, as c's
+ * current: by its offset, its Dwarf_Die made only when asked. */
+static void hand_out(struct die_children *c, const struct unit_shapes *u,
+		     uint32_t code, const unsigned char *attrs,
+		     const unsigned char *die)
 {
-	c->die = (Dwarf_Die){ .addr = (void *)die, .cu = c->cu };	/* libdw
-							 * finds its abbreviation when asked */
-	c->tag = (int)c->unit->shape[code].tag;
+	c->have_die = false;
+	c->dbg = u->dbg;
+	c->off = u->off + (Dwarf_Off)(die - u->start);
+	c->at = die;
+	c->tag = (int)u->shape[code].tag;
 	c->code = code;
 	c->attrs = attrs;
+}
+
+Dwarf_Die *children_die(struct die_children *c)
+{
+	if (!c->have_die) {
+		if (!dwarf_offdie(c->dbg, c->off, &c->die))
+			return NULL;
+		c->have_die = true;
+	}
+	return &c->die;
 }
 
 static bool libdw_next(struct die_children *c)
 {
 	c->unit = NULL;
-	if (dwarf_siblingof(&c->die, &c->die) != 0)
+	if (!children_die(c) || dwarf_siblingof(&c->die, &c->die) != 0)
 		return false;
+	c->off = dwarf_dieoffset(&c->die);
 	c->tag = dwarf_tag(&c->die);
 	return true;
 }
@@ -586,9 +619,31 @@ static bool libdw_next(struct die_children *c)
 static bool libdw_first(Dwarf_Die *parent, struct die_children *c)
 {
 	c->unit = NULL;
-	if (dwarf_child(parent, &c->die) != 0)
+	if (!parent || dwarf_child(parent, &c->die) != 0)
 		return false;
+	c->have_die = true;
+	c->off = dwarf_dieoffset(&c->die);
 	c->tag = dwarf_tag(&c->die);
+	return true;
+}
+
+/* The first child of the DIE at p of unit u (p at its code): the
+ * parent's Dwarf_Die is pd, or made from pc when libdw must walk. */
+static bool first_in(struct unit_shapes *u, const unsigned char *p,
+		     Dwarf_Die *pd, struct die_children *pc, struct die_children *c)
+{
+	const unsigned char *sib;
+	const struct shape *sh;
+	bool null;
+
+	if (!(sh = shape_at(u, &p, &null)) || !(p = skip_attributes(u, sh, p, &sib)))
+		return libdw_first(pd ? pd : children_die(pc), c);
+	if (!sh->children)
+		return false;
+	const unsigned char *die = p;
+	if (!(sh = shape_at(u, &p, &null)))	/* a null entry first, or none */
+		return libdw_first(pd ? pd : children_die(pc), c);
+	hand_out(c, u, (uint32_t)(sh - u->shape), p, die);
 	return true;
 }
 
@@ -596,22 +651,13 @@ bool children_first(struct children_walker *w, Dwarf_Die *parent,
 		    struct die_children *c)
 {
 	struct unit_shapes *u = unit_of(w, parent);
-	const unsigned char *p = parent->addr, *sib;
-	const struct shape *sh;
-	bool null;
+	Dwarf_Off off = dwarf_dieoffset(parent);
 
 	c->unit = u;
 	c->cu = parent->cu;
-	if (!u || !(sh = shape_at(u, &p, &null)) ||
-	    !(p = skip_attributes(u, sh, p, &sib)))
+	if (!u || off < u->off || off - u->off >= (Dwarf_Off)(u->end - u->start))
 		return libdw_first(parent, c);
-	if (!sh->children)
-		return false;
-	const unsigned char *die = p;
-	if (!(sh = shape_at(u, &p, &null)))	/* a null entry first, or none */
-		return libdw_first(parent, c);
-	hand_out(c, (uint32_t)(sh - u->shape), p, die);
-	return true;
+	return first_in(u, u->start + (off - u->off), parent, NULL, c);
 }
 
 /* c's unit shapes, NULL when its slot holds another unit now. */
@@ -626,6 +672,18 @@ static struct unit_shapes *current(struct children_walker *w,
 	return u;
 }
 
+bool children_first_of(struct children_walker *w, struct die_children *parent,
+		       struct die_children *c)
+{
+	struct unit_shapes *u = current(w, parent);
+
+	if (!u)
+		return children_first(w, children_die(parent), c);
+	c->unit = u;
+	c->cu = parent->cu;
+	return first_in(u, parent->at, NULL, parent, c);
+}
+
 bool children_next(struct children_walker *w, struct die_children *c)
 {
 	struct unit_shapes *u = current(w, c);
@@ -638,85 +696,239 @@ bool children_next(struct children_walker *w, struct die_children *c)
 	const unsigned char *die = NULL;
 	if (next_sibling(u, &u->shape[c->code], c->attrs, &die, &attrs, &code,
 			 &lost)) {
-		hand_out(c, code, attrs, die);
+		hand_out(c, u, code, attrs, die);
 		return true;
 	}
 	return lost ? libdw_next(c) : false;
 }
 
-bool children_attr(struct children_walker *w, struct die_children *c,
-		   unsigned name, Dwarf_Attribute *attr)
-{
-	struct unit_shapes *u = current(w, c);
+/* ---- attribute values, as the shapes find them ---- */
 
-	if (!u)
-		return dwarf_attr(&c->die, name, attr) != NULL;
+/* One attribute's form and where its value is. */
+struct value {
+	unsigned form;
+	const unsigned char *p;
+};
+
+enum found { ABSENT, FOUND, ASK_LIBDW };
+
+/* Attribute name of c (of unit u) by its shape: found (*v), absent, or
+ * for libdw to find (its bytes cut short). */
+static enum found find_value(const struct unit_shapes *u, const struct die_children *c,
+			     unsigned name, struct value *v)
+{
 	const struct shape *sh = &u->shape[c->code];
 	const struct form *f = &u->forms[sh->form0];
 	int slot = attr_slot(name);
 	uint32_t i = slot >= 0 ? sh->slot[slot] : SLOT_SEARCH;
+
 	if (i == SLOT_NONE)
-		return false;
+		return ABSENT;
 	if (i == SLOT_SEARCH) {
 		for (i = 0; i < sh->nforms && f[i].name != name; i++)
 			;
 		if (i == sh->nforms)
-			return false;
+			return ABSENT;
 	}
 	const unsigned char *p = c->attrs;
 	if (u->end - p < sh->prefix)	/* cut short: libdw's to judge */
-		return dwarf_attr(&c->die, name, attr) != NULL;
+		return ASK_LIBDW;
 	if (f[i].at >= 0) {
 		p += f[i].at;
 	} else {
 		p += sh->prefix;
 		for (uint32_t k = sh->nfixed; k < i; k++)
 			if (!(p = skip_value(u, f[k], p)))
-				return dwarf_attr(&c->die, name, attr) != NULL;
+				return ASK_LIBDW;
 	}
-	*attr = (Dwarf_Attribute){ .code = name, .form = f[i].form,
-		.valp = (unsigned char *)(f[i].implicit ? f[i].implicit : p),
-		.cu = c->cu };
-	return true;
+	if (!f[i].implicit && !skip_value(u, f[i], p))
+		return ASK_LIBDW;	/* the value itself cut short */
+	*v = (struct value){ f[i].form, f[i].implicit ? f[i].implicit : p };
+	return FOUND;
 }
 
-const unsigned char *children_block(struct children_walker *w, struct die_children *c,
-				    Dwarf_Attribute *a, size_t *len, unsigned *addr_size)
+static uint64_t le(const unsigned char *p, unsigned n)
 {
-	struct unit_shapes *u = current(w, c);
-	Dwarf_Block b;
+	uint64_t x = 0;
 
-	switch (a->form) {
-	case DW_FORM_exprloc: case DW_FORM_block1: case DW_FORM_block2:
-	case DW_FORM_block4: case DW_FORM_block:
+	while (n--)
+		x = x << 8 | p[n];
+	return x;
+}
+
+/* The unsigned constant v holds, as dwarf_formudata reads it; false for
+ * a form left to libdw (section offsets of DWARF 2 and 3's data4 and
+ * data8, index forms, anything else). */
+static bool value_udata(const struct unit_shapes *u, const struct value *v,
+			uint64_t *out)
+{
+	const unsigned char *p = v->p;
+	int64_t sv;
+
+	switch (v->form) {
+	case DW_FORM_data1: *out = p[0]; return true;
+	case DW_FORM_data2: *out = le(p, 2); return true;
+	case DW_FORM_data4: case DW_FORM_data8:
+		if (u->version < 4)	/* maybe a section offset: libdw checks */
+			return false;
+		*out = le(p, v->form == DW_FORM_data4 ? 4 : 8);
+		return true;
+	case DW_FORM_udata:
+		return leb_u(&p, u->end, out);
+	case DW_FORM_sdata: {
+		struct byte_reader r = { p, u->end, true };
+		sv = br_sleb(&r);
+		*out = (uint64_t)sv;
+		return r.ok;
+	}
+	case DW_FORM_implicit_const: {
+		struct byte_reader r = { p, p + 10, true };	/* in .debug_abbrev */
+		sv = br_sleb(&r);
+		*out = (uint64_t)sv;
+		return r.ok;
+	}
+	default:
+		return false;
+	}
+}
+
+/* The string v holds, as dwarf_formstring reads it; NULL for a form
+ * left to libdw (string indexes, the supplementary file's strings), or
+ * one that does not end inside its section. */
+static const char *value_string(const struct children_cache *cc,
+				const struct unit_shapes *u, const struct value *v)
+{
+	const unsigned char *sec;
+	size_t len;
+	uint64_t off;
+
+	if (cc->sections_of != u->dbg)
+		return NULL;	/* the sections kept are another file's */
+	switch (v->form) {
+	case DW_FORM_string:
+		return memchr(v->p, 0, (size_t)(u->end - v->p)) ? (const char *)v->p : NULL;
+	case DW_FORM_strp:
+		sec = (const unsigned char *)cc->lines.str;
+		len = cc->lines.str_len;
+		break;
+	case DW_FORM_line_strp:
+		sec = (const unsigned char *)cc->lines.line_str;
+		len = cc->lines.line_str_len;
 		break;
 	default:
 		return NULL;
 	}
-	if (!u || dwarf_formblock(a, &b) != 0)
+	off = le(v->p, u->offset_size);
+	if (!sec || off >= len || !memchr(sec + off, 0, len - off))
 		return NULL;
-	*len = b.length;
+	return (const char *)sec + off;
+}
+
+/* The address v holds when its form is DW_FORM_addr; false otherwise
+ * (an index into .debug_addr: libdw's). */
+static bool value_addr(const struct unit_shapes *u, const struct value *v,
+		       Dwarf_Addr *out)
+{
+	if (v->form != DW_FORM_addr)
+		return false;
+	*out = le(v->p, u->addr_size);
+	return true;
+}
+
+/* libdw's attribute of c, from its Dwarf_Die: where the shapes leave
+ * off. */
+static Dwarf_Attribute *libdw_attr(struct die_children *c, unsigned name,
+				   Dwarf_Attribute *a)
+{
+	Dwarf_Die *d = children_die(c);
+
+	return d ? dwarf_attr(d, name, a) : NULL;
+}
+
+bool children_has(struct children_walker *w, struct die_children *c, unsigned name)
+{
+	struct unit_shapes *u = current(w, c);
+	struct value v;
+	Dwarf_Attribute a;
+
+	if (u) {
+		enum found k = find_value(u, c, name, &v);
+		if (k != ASK_LIBDW)
+			return k == FOUND;
+	}
+	return libdw_attr(c, name, &a) != NULL;
+}
+
+bool children_udata(struct children_walker *w, struct die_children *c,
+		    unsigned name, Dwarf_Word *out)
+{
+	struct unit_shapes *u = current(w, c);
+	struct value v;
+	Dwarf_Attribute a;
+
+	if (u) {
+		enum found k = find_value(u, c, name, &v);
+		if (k == ABSENT)
+			return false;
+		if (k == FOUND && value_udata(u, &v, out))
+			return true;
+	}
+	return libdw_attr(c, name, &a) && dwarf_formudata(&a, out) == 0;
+}
+
+const unsigned char *children_block(struct children_walker *w, struct die_children *c,
+				    unsigned name, size_t *len, unsigned *addr_size)
+{
+	struct unit_shapes *u = current(w, c);
+	struct value v;
+	uint64_t n;
+
+	if (!u || find_value(u, c, name, &v) != FOUND)
+		return NULL;
+	const unsigned char *p = v.p;
+	switch (v.form) {
+	case DW_FORM_exprloc: case DW_FORM_block:
+		if (!leb_u(&p, u->end, &n))
+			return NULL;
+		break;
+	case DW_FORM_block1: n = p[0]; p += 1; break;
+	case DW_FORM_block2: n = le(p, 2); p += 2; break;
+	case DW_FORM_block4: n = le(p, 4); p += 4; break;
+	default:
+		return NULL;	/* a location list */
+	}
+	if (n > (uint64_t)(u->end - p))
+		return NULL;
+	*len = (size_t)n;
 	*addr_size = u->addr_size;
-	return b.data;
+	return p;
+}
+
+bool children_value(struct children_walker *w, struct die_children *c,
+		    unsigned name, unsigned *form, const unsigned char **value)
+{
+	struct unit_shapes *u = current(w, c);
+	struct value v;
+
+	if (!u || find_value(u, c, name, &v) != FOUND)
+		return false;
+	*form = v.form;
+	*value = v.p;
+	return true;
 }
 
 /* The unit DIE of c's unit u, as a child the shapes read. */
 static bool unit_die(struct unit_shapes *u, struct die_children *c,
 		     struct die_children *cu)
 {
-	const unsigned char *p;
+	const unsigned char *p = u->start + u->header;
 	const struct shape *sh;
 	bool null;
 
 	*cu = (struct die_children){ .unit = u, .cu = c->cu };
-	if (!dwarf_diecu(&c->die, &cu->die, NULL, NULL))
-		return false;
-	p = cu->die.addr;
 	if (!(sh = shape_at(u, &p, &null)))
 		return false;
-	cu->tag = (int)sh->tag;
-	cu->code = (uint32_t)(sh - u->shape);
-	cu->attrs = p;
+	hand_out(cu, u, (uint32_t)(sh - u->shape), p, u->start + u->header);
 	return true;
 }
 
@@ -728,12 +940,18 @@ static bool loc_unit(struct children_walker *w, struct unit_shapes *u,
 
 	if (u->base_generation != u->generation) {
 		struct die_children cu;
+		struct value v;
 		Dwarf_Attribute a;
 		u->base_generation = u->generation;
 		u->base = 0;	/* none: libdw's base is 0 then too */
-		if (unit_die(u, c, &cu) && children_attr(w, &cu, DW_AT_low_pc, &a) &&
-		    dwarf_formaddr(&a, &u->base) != 0)
-			u->base = 0;
+		if (unit_die(u, c, &cu)) {
+			enum found k = find_value(u, &cu, DW_AT_low_pc, &v);
+			if (k == FOUND && value_addr(u, &v, &u->base))
+				;
+			else if (k != ABSENT && (!libdw_attr(&cu, DW_AT_low_pc, &a) ||
+						 dwarf_formaddr(&a, &u->base) != 0))
+				u->base = 0;
+		}
 	}
 	*lu = (struct loc_unit){
 		.version = u->version, .addr_size = u->addr_size,
@@ -754,6 +972,22 @@ bool children_loc_unit(struct children_walker *w, struct die_children *c,
 	return u && loc_unit(w, u, c, lu);
 }
 
+/* The string attribute name of c: by the shapes, else libdw's. */
+static const char *string_of(struct children_walker *w, struct unit_shapes *u,
+			     struct die_children *c, unsigned name)
+{
+	struct value v;
+	Dwarf_Attribute a;
+	enum found k = find_value(u, c, name, &v);
+	const char *str;
+
+	if (k == ABSENT)
+		return NULL;
+	if (k == FOUND && (str = value_string(w->cache, u, &v)))
+		return str;
+	return libdw_attr(c, name, &a) ? dwarf_formstring(&a) : NULL;
+}
+
 /* Whether u holds its unit's file hashes, read now (from the line table
  * its unit DIE's DW_AT_stmt_list points at) if not yet; false when
  * linefiles.c cannot read them: libdw's names then. */
@@ -765,77 +999,53 @@ static bool unit_file_hashes(struct children_walker *w, struct unit_shapes *u,
 	u->fhash_generation = u->generation;
 	u->fhash_ok = false;
 	struct die_children cu;
-	Dwarf_Attribute a;
 	Dwarf_Word off;
-	if (!unit_die(u, c, &cu))
+	if (!unit_die(u, c, &cu) || !children_udata(w, &cu, DW_AT_stmt_list, &off))
 		return false;
-	if (!children_attr(w, &cu, DW_AT_stmt_list, &a) ||
-	    dwarf_formudata(&a, &off) != 0)
-		return false;
-	const char *comp_dir = children_attr(w, &cu, DW_AT_comp_dir, &a) ?
-			       dwarf_formstring(&a) : NULL;
+	const char *comp_dir = string_of(w, u, &cu, DW_AT_comp_dir);
 	u->fhash_ok = line_file_hashes(&w->cache->lines, off, comp_dir, &u->fhash);
 	if (!u->fhash_ok)
 		walker_debug(w, "unit <%#llx>: line table at %#llx not read here: "
-			      "libdw's file names", (unsigned long long)dwarf_dieoffset(&cu.die),
+			      "libdw's file names", (unsigned long long)cu.off,
 			      (unsigned long long)off);
 	return u->fhash_ok;
 }
 
 /* hash_str of what dwarf_decl_file says of the child, its own
- * DW_AT_decl_file a (NULL: none; integrate: then through its origin):
- * from its unit's table by linefiles.c, else libdw's name. */
+ * DW_AT_decl_file index idx (NULL: none; integrate: then through its
+ * origin): from its unit's table by linefiles.c, else libdw's name. */
 static uint64_t file_hash_of(struct children_walker *w, struct die_children *c,
-			     Dwarf_Attribute *a, bool integrate)
+			     const Dwarf_Word *idx, bool integrate)
 {
 	struct unit_shapes *u;
-	Dwarf_Word idx;		/* unsigned: DW_FORM_data1 holds 128..255 */
 
-	if (a && (u = current(w, c)) && dwarf_formudata(a, &idx) == 0 &&
-	    unit_file_hashes(w, u, c))
+	if (idx && (u = current(w, c)) && unit_file_hashes(w, u, c))
 		/* index 0 is no file before DWARF 5, the unit's own after */
-		return (idx == 0 && u->version < 5) || idx >= u->fhash.n ?
-		       0 : u->fhash.v[idx];
-	return hash_str(a || integrate ? dwarf_decl_file(&c->die) : NULL);
+		return (*idx == 0 && u->version < 5) || *idx >= u->fhash.n ?
+		       0 : u->fhash.v[*idx];
+	Dwarf_Die *d = idx || integrate ? children_die(c) : NULL;
+	return hash_str(d ? dwarf_decl_file(d) : NULL);
 }
 
 /* The attributes a definition is keyed by, as found. */
 enum { DEF_NAME, DEF_FILE, DEF_LINE, DEF_SIZE, DEF_ATTRS };
 struct def_attrs {
-	Dwarf_Attribute at[DEF_ATTRS];
+	struct value at[DEF_ATTRS];
 	bool has[DEF_ATTRS];
 	bool integrate;		/* DW_AT_abstract_origin or DW_AT_specification */
 	bool declaration;
 };
 
-/* def_attrs by children_attr, one at a time (libdw's where the shapes
- * cannot tell). */
-static void def_attrs_each(struct children_walker *w, struct die_children *c,
-			   struct def_attrs *da)
-{
-	static const unsigned names[DEF_ATTRS] = {
-		DW_AT_name, DW_AT_decl_file, DW_AT_decl_line, DW_AT_byte_size,
-	};
-	Dwarf_Attribute a;
-
-	for (int i = 0; i < DEF_ATTRS; i++)
-		da->has[i] = children_attr(w, c, names[i], &da->at[i]);
-	da->integrate = children_attr(w, c, DW_AT_abstract_origin, &a) ||
-			children_attr(w, c, DW_AT_specification, &a);
-	da->declaration = children_attr(w, c, DW_AT_declaration, &a);
-}
-
 /* def_attrs in one pass over the attributes (every definition of every
  * header's structs is keyed: each attribute found on its own skipped
  * over the name before it five times); false when the shapes cannot
  * tell (none for the unit, attributes cut short). */
-static bool def_attrs_pass(struct children_walker *w, struct die_children *c,
+static bool def_attrs_pass(struct unit_shapes *u, struct die_children *c,
 			   struct def_attrs *da)
 {
-	struct unit_shapes *u = current(w, c);
-	const struct shape *sh = u ? &u->shape[c->code] : NULL;
+	const struct shape *sh = &u->shape[c->code];
 
-	if (!u || u->end - c->attrs < sh->prefix)
+	if (u->end - c->attrs < sh->prefix)
 		return false;
 	const struct form *f = &u->forms[sh->form0];
 	const unsigned char *p = c->attrs + sh->prefix;	/* the varying ones */
@@ -856,9 +1066,8 @@ static bool def_attrs_pass(struct children_walker *w, struct die_children *c,
 		}
 		if (i >= 0 && !da->has[i]) {	/* the first, as libdw finds it */
 			da->has[i] = true;
-			da->at[i] = (Dwarf_Attribute){ .code = f[k].name,
-				.form = f[k].form, .cu = c->cu,
-				.valp = (unsigned char *)(f[k].implicit ? f[k].implicit : v) };
+			da->at[i] = (struct value){ f[k].form,
+						    f[k].implicit ? f[k].implicit : v };
 		}
 		if (k >= sh->nfixed && !(p = skip_value(u, f[k], p)))
 			return false;
@@ -866,48 +1075,102 @@ static bool def_attrs_pass(struct children_walker *w, struct die_children *c,
 	return true;
 }
 
+/* The unsigned constant of attribute i of da (the shapes', else libdw's
+ * attribute name); false without one. */
+static bool def_udata(struct unit_shapes *u, struct die_children *c,
+		      const struct def_attrs *da, int i, unsigned name, Dwarf_Word *out)
+{
+	Dwarf_Attribute a;
+
+	if (!da->has[i])
+		return false;
+	return value_udata(u, &da->at[i], out) ||
+	       (libdw_attr(c, name, &a) && dwarf_formudata(&a, out) == 0);
+}
+
+/* children_definition by libdw alone, when the shapes cannot tell. */
+static bool libdw_definition(struct die_children *c, struct children_def *d)
+{
+	Dwarf_Die *die = children_die(c);
+	Dwarf_Attribute a;
+
+	if (!die || dwarf_hasattr(die, DW_AT_declaration))
+		return false;
+	bool has_name = dwarf_attr(die, DW_AT_name, &a) != NULL;
+	bool has_file = dwarf_hasattr(die, DW_AT_decl_file);
+	bool integrate = (!has_name || !has_file) &&
+			 (dwarf_hasattr(die, DW_AT_abstract_origin) ||
+			  dwarf_hasattr(die, DW_AT_specification));
+	d->name = has_name ? dwarf_formstring(&a) : integrate ? dwarf_diename(die) : NULL;
+	d->file_hash = hash_str(has_file || integrate ? dwarf_decl_file(die) : NULL);
+	d->line = d->size = 0;
+	if (dwarf_attr(die, DW_AT_decl_line, &a))
+		dwarf_formudata(&a, &d->line);
+	if (dwarf_attr(die, DW_AT_byte_size, &a))
+		dwarf_formudata(&a, &d->size);
+	return true;
+}
+
 bool children_definition(struct children_walker *w, struct die_children *c,
 			 struct children_def *d)
 {
+	struct unit_shapes *u = current(w, c);
 	struct def_attrs da = { .declaration = false };
+	Dwarf_Word idx;
 
-	if (!def_attrs_pass(w, c, &da)) {
-		da = (struct def_attrs){ .declaration = false };
-		def_attrs_each(w, c, &da);
-	}
+	if (!u || !def_attrs_pass(u, c, &da))
+		return libdw_definition(c, d);
 	if (da.declaration)
 		return false;
 	/* dwarf_diename and dwarf_decl_file integrate what the DIE lacks */
 	bool integrate = da.integrate && (!da.has[DEF_NAME] || !da.has[DEF_FILE]);
-	d->name = da.has[DEF_NAME] ? dwarf_formstring(&da.at[DEF_NAME]) :
-		  integrate ? dwarf_diename(&c->die) : NULL;
-	d->file_hash = file_hash_of(w, c, da.has[DEF_FILE] ? &da.at[DEF_FILE] : NULL,
-				    integrate);
+	Dwarf_Die *die;
+	Dwarf_Attribute a;
+	if (da.has[DEF_NAME])
+		d->name = (d->name = value_string(w->cache, u, &da.at[DEF_NAME])) ? d->name :
+			  libdw_attr(c, DW_AT_name, &a) ? dwarf_formstring(&a) : NULL;
+	else
+		d->name = integrate && (die = children_die(c)) ? dwarf_diename(die) : NULL;
+	bool file = def_udata(u, c, &da, DEF_FILE, DW_AT_decl_file, &idx);
+	d->file_hash = file ? file_hash_of(w, c, &idx, integrate) :
+		       hash_str(da.has[DEF_FILE] || integrate ?
+				((die = children_die(c)) ? dwarf_decl_file(die) : NULL) : NULL);
 	d->line = d->size = 0;
-	if (da.has[DEF_LINE])
-		dwarf_formudata(&da.at[DEF_LINE], &d->line);
-	if (da.has[DEF_SIZE])
-		dwarf_formudata(&da.at[DEF_SIZE], &d->size);
+	def_udata(u, c, &da, DEF_LINE, DW_AT_decl_line, &d->line);
+	def_udata(u, c, &da, DEF_SIZE, DW_AT_byte_size, &d->size);
 	return true;
 }
 
 bool children_pc_range(struct children_walker *w, struct die_children *c,
 		       Dwarf_Addr *lo, Dwarf_Addr *hi)
 {
-	Dwarf_Attribute low, high;
+	struct unit_shapes *u = current(w, c);
+	struct value low, high;
 	Dwarf_Word len;
+	Dwarf_Attribute a;
 
-	if (!children_attr(w, c, DW_AT_low_pc, &low) ||
-	    !children_attr(w, c, DW_AT_high_pc, &high) ||
-	    dwarf_formaddr(&low, lo) != 0)
+	if (!u || find_value(u, c, DW_AT_low_pc, &low) != FOUND ||
+	    find_value(u, c, DW_AT_high_pc, &high) != FOUND)
+		goto libdw;
+	if (!value_addr(u, &low, lo))
+		goto libdw;	/* an index into .debug_addr */
+	if (value_addr(u, &high, hi))
+		return true;
+	if (value_udata(u, &high, &len)) {	/* DWARF 4 on: a length */
+		*hi = *lo + len;
+		return true;
+	}
+libdw:
+	if (!libdw_attr(c, DW_AT_low_pc, &a) || dwarf_formaddr(&a, lo) != 0 ||
+	    !libdw_attr(c, DW_AT_high_pc, &a))
 		return false;
-	switch (high.form) {	/* an address, or (DWARF 4 on) a length */
+	switch (dwarf_whatform(&a)) {	/* an address, or (DWARF 4 on) a length */
 	case DW_FORM_addr: case DW_FORM_addrx: case DW_FORM_addrx1:
 	case DW_FORM_addrx2: case DW_FORM_addrx3: case DW_FORM_addrx4:
 	case DW_FORM_GNU_addr_index:
-		return dwarf_formaddr(&high, hi) == 0;
+		return dwarf_formaddr(&a, hi) == 0;
 	default:
-		if (dwarf_formudata(&high, &len) != 0)
+		if (dwarf_formudata(&a, &len) != 0)
 			return false;
 		*hi = *lo + len;
 		return true;

@@ -24,26 +24,43 @@ struct children_walker {
 
 /* A DIE's children in order: for (ok = children_first(w, parent, &c); ok;
  * ok = children_next(w, &c)) visits what dwarf_child and dwarf_siblingof
- * would, c.die and c.tag each child, skipping the DIEs in between with
- * the unit's abbreviations instead of decoding each one. */
+ * would, c.tag each child, skipping the DIEs in between with the unit's
+ * abbreviations instead of decoding each one.  A child is handed out by
+ * its offset; its Dwarf_Die, libdw's own (dwarf_offdie), is made when
+ * children_die() asks: most children a walk visits are passed over by
+ * their tag.  Nothing here builds a libdw struct: values are read from
+ * the section's bytes by their forms, or asked of libdw. */
 struct unit_shapes;
 struct die_children {
-	Dwarf_Die die;			/* the child */
+	Dwarf_Die die;			/* the child: children_die() */
+	bool have_die;			/* die made */
+	Dwarf *dbg;			/* the file it is in */
+	Dwarf_Off off;			/* its offset there (dwarf_dieoffset) */
 	int tag;			/* its tag */
 	struct unit_shapes *unit;	/* NULL: libdw walks */
-	Dwarf_CU *cu;			/* the unit walked */
+	Dwarf_CU *cu;			/* the unit walked (the parent's) */
 	uint32_t code;			/* the child's abbreviation */
-	const unsigned char *attrs;	/* and its attributes' bytes */
+	const unsigned char *at;	/* its bytes, */
+	const unsigned char *attrs;	/* and its attributes' */
 };
 bool children_first(struct children_walker *w, Dwarf_Die *parent,
 		    struct die_children *c);
+/* The same for the children of a child handed out, without its
+ * Dwarf_Die. */
+bool children_first_of(struct children_walker *w, struct die_children *parent,
+		       struct die_children *c);
 bool children_next(struct children_walker *w, struct die_children *c);
-/* dwarf_attr(&c->die, name, attr), found by the child's abbreviation
- * instead of decoding the attributes before it. */
-bool children_attr(struct children_walker *w, struct die_children *c,
-		   unsigned name, Dwarf_Attribute *attr);
-/* What containers.c keys an aggregate's definition by, read in one pass
- * over the child's attributes; false for a declaration. */
+/* c's Dwarf_Die, made by libdw (dwarf_offdie) on first use; NULL when
+ * libdw cannot. */
+Dwarf_Die *children_die(struct die_children *c);
+/* What dwarf_hasattr(die, name) says. */
+bool children_has(struct children_walker *w, struct die_children *c, unsigned name);
+/* What dwarf_formudata(dwarf_attr(die, name)) gives: true and *v, or
+ * false (no such attribute, or no constant). */
+bool children_udata(struct children_walker *w, struct die_children *c,
+		    unsigned name, Dwarf_Word *v);
+/* What keys an aggregate's definition, read in one pass over the
+ * child's attributes; false for a declaration. */
 struct children_def {
 	const char *name;		/* dwarf_diename's */
 	uint64_t file_hash;		/* hash_str of dwarf_decl_file's */
@@ -62,13 +79,17 @@ bool children_loc_unit(struct children_walker *w, struct die_children *c,
  * dwarf_ranges). */
 bool children_pc_range(struct children_walker *w, struct die_children *c,
 		       Dwarf_Addr *lo, Dwarf_Addr *hi);
-/* The bytes of the child's attribute a (children_attr's) when its form is
- * a block (an exprloc: one location expression), their number in *len and
- * the unit's address size in *addr_size, read without libdw (which keeps
- * every expression it decodes); NULL for another form (a location list),
- * or when the walk is libdw's. */
+/* The bytes of the child's attribute name when its form is a block (an
+ * exprloc: one location expression), their number in *len and the
+ * unit's address size in *addr_size, read without libdw (which keeps
+ * every expression it decodes); NULL for another form (a location
+ * list), or when the walk is libdw's. */
 const unsigned char *children_block(struct children_walker *w, struct die_children *c,
-				    Dwarf_Attribute *a, size_t *len, unsigned *addr_size);
+				    unsigned name, size_t *len, unsigned *addr_size);
+/* The form of the child's attribute name and its value's bytes (for
+ * loclist.c); false when the walk is libdw's or has none. */
+bool children_value(struct children_walker *w, struct die_children *c,
+		    unsigned name, unsigned *form, const unsigned char **value);
 void children_walker_release(struct children_walker *w);
 
 #endif

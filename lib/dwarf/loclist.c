@@ -208,41 +208,33 @@ static bool read_loc(const struct loc_unit *u, struct byte_reader *r, struct loc
 	return false;
 }
 
-bool loc_entries(const struct loc_unit *u, const Dwarf_Attribute *a,
+bool loc_expr(const struct loc_unit *u, const unsigned char *expr, size_t len,
+	      struct loc_list *out)
+{
+	out->n = 0;
+	if (GROW(out->v, out->cap, out->n, 16) ||
+	    !decode_ops(expr, len, u->addr_size, &out->v[0]))
+		return false;
+	out->v[0].start = 0;	/* everywhere, as libdw says it */
+	out->v[0].end = (Dwarf_Addr)-1;
+	out->n = 1;
+	return true;
+}
+
+bool loc_entries(const struct loc_unit *u, unsigned form, const unsigned char *value,
 		 struct loc_list *out)
 {
 	struct byte_reader r;
 	uint64_t off;
 
 	out->n = 0;
-	switch (a->form) {
-	case DW_FORM_exprloc:
-	case DW_FORM_block1:
-	case DW_FORM_block2:
-	case DW_FORM_block4:
-	case DW_FORM_block: {
-		Dwarf_Block b;
-		if (dwarf_formblock((Dwarf_Attribute *)a, &b) != 0)
-			return false;
-		if (GROW(out->v, out->cap, out->n, 16) ||
-		    !decode_ops(b.data, b.length, u->addr_size, &out->v[0]))
-			return false;
-		out->v[0].start = 0;	/* everywhere, as libdw says it */
-		out->v[0].end = (Dwarf_Addr)-1;
-		out->n = 1;
-		return true;
-	}
-	case DW_FORM_sec_offset:
-		break;
-	default:		/* DW_FORM_loclistx, data4 before DWARF 4 */
+	if (form != DW_FORM_sec_offset)	/* DW_FORM_loclistx, data4 before DWARF 4 */
 		return false;
-	}
-	const unsigned char *v = a->valp;
 	const unsigned char *sec = u->version >= 5 ? u->loclists : u->loc;
 	size_t sec_len = u->version >= 5 ? u->loclists_len : u->loc_len;
-	if (!sec || !v)
+	if (!sec || !value)
 		return false;
-	r = (struct byte_reader){ v, v + u->offset_size, true };
+	r = (struct byte_reader){ value, value + u->offset_size, true };
 	off = br_le(&r, u->offset_size);
 	if (off >= sec_len)
 		return false;

@@ -31,10 +31,17 @@ struct loc_unit {
 	const unsigned char *loc, *loclists;	/* .debug_loc, .debug_loclists */
 	size_t loc_len, loclists_len;
 };
-/* Attribute a's location (a DW_AT_location, a DW_AT_frame_base) of unit
- * u as dwarf_getlocations gives it, entry by entry, into out (its v kept,
- * grown); false (out->n 0) when this file cannot read it: ask libdw. */
-bool loc_entries(const struct loc_unit *u, const Dwarf_Attribute *a,
+/* A single location expression of unit u (an exprloc's bytes, expr,
+ * len), valid everywhere, into out as dwarf_getlocations gives it;
+ * false (out->n 0) when this file cannot read it: ask libdw. */
+bool loc_expr(const struct loc_unit *u, const unsigned char *expr, size_t len,
+	      struct loc_list *out);
+/* A location list of unit u (a DW_AT_location or DW_AT_frame_base of
+ * form form, its value's bytes at value) as dwarf_getlocations gives
+ * it, entry by entry, into out (its v kept, grown); false (out->n 0)
+ * when this file cannot read it (DW_FORM_loclistx, DWARF 3's data4):
+ * ask libdw. */
+bool loc_entries(const struct loc_unit *u, unsigned form, const unsigned char *value,
 		 struct loc_list *out);
 
 #endif

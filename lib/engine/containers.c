@@ -119,15 +119,15 @@ static uint64_t members_hash(Dwarf_Die *t)
  * def: c's key (children_definition), next its next sibling, NULL for
  * the last. */
 static bool seen_before(struct defs_seen *seen, struct die_children *c,
-			const struct children_def *def, Dwarf_Die *next)
+			const struct children_def *def, const struct die_children *next)
 {
-	Dwarf_Die *d = &c->die;
+	Dwarf_Die *d = next ? NULL : children_die(c);
 	struct def_seen k = {
 		.name = str_hash((uint64_t)c->tag, def->name),
 		/* str_hash(0, the file), its hash_str kept by children.c */
 		.file = hash_mix(0, def->file_hash),
-		.extent = next ? dwarf_dieoffset(next) - dwarf_dieoffset(d) :
-				 hash_mix(1, members_hash(d)),
+		.extent = next ? next->off - c->off :
+				 hash_mix(1, d ? members_hash(d) : 0),
 		.line = def->line,
 		.size = def->size,
 	};
@@ -208,10 +208,12 @@ static void index_members(struct dt_session *s, struct container_index *ix,
 	if (depth > 8 || !children_first(&s->walker, t, &c))
 		return;
 	do {
-		Dwarf_Die m = c.die;
 		if (c.tag != DW_TAG_member && c.tag != DW_TAG_inheritance)
 			continue;
-		Dwarf_Die mt, peeled, elem;
+		Dwarf_Die *mp = children_die(&c);
+		if (!mp)
+			continue;
+		Dwarf_Die m = *mp, mt, peeled, elem;
 		uint64_t start, end, esize, n = 1;
 		bool open;
 		if (!die_type(&m, &mt) || !type_peel(&mt, &peeled) ||
@@ -251,18 +253,17 @@ static void index_members(struct dt_session *s, struct container_index *ix,
  * looked up by (types are compared only on the candidates found). */
 static uint64_t member_key(struct dt_session *s, struct die_children *c, uint64_t h)
 {
-	Dwarf_Attribute a;
-	Dwarf_Word off = ~0ULL, bits = ~0ULL, width = 0;
+	Dwarf_Word off, bits, width = 0;
+	Dwarf_Die *d = children_die(c);
 
-	if (children_attr(&s->walker, c, DW_AT_data_member_location, &a) &&
-	    dwarf_formudata(&a, &off) != 0)
-		off = ~0ULL;	/* a location expression */
-	if (children_attr(&s->walker, c, DW_AT_data_bit_offset, &a) &&
-	    dwarf_formudata(&a, &bits) != 0)
+	if (!children_udata(&s->walker, c, DW_AT_data_member_location, &off))
+		off = ~0ULL;	/* none, or a location expression */
+	if (!children_udata(&s->walker, c, DW_AT_data_bit_offset, &bits))
 		bits = ~0ULL;
-	if (children_attr(&s->walker, c, DW_AT_bit_size, &a) && dwarf_formudata(&a, &width) != 0)
+	if (children_has(&s->walker, c, DW_AT_bit_size) &&
+	    !children_udata(&s->walker, c, DW_AT_bit_size, &width))
 		width = ~0ULL;
-	h = hash_mix(str_hash(h, dwarf_diename(&c->die)), off);
+	h = hash_mix(str_hash(h, d ? dwarf_diename(d) : NULL), off);
 	return hash_mix(hash_mix(h, bits), width);
 }
 
@@ -304,24 +305,25 @@ static void index_prefixes(struct dt_session *s, struct container_index *ix,
 }
 
 static void index_scope(struct dt_session *s, struct container_index *ix,
-			struct defs_seen *seen, Dwarf_Die *scope, int depth);
+			struct defs_seen *seen, Dwarf_Die *scope,
+			struct die_children *scope_c, int depth);
 
 /* One entry of a scope, c's child: an aggregate's members (and its
  * nested types), a namespace's entries.  next is its next sibling, NULL
  * for the last. */
 static void index_entry(struct dt_session *s, struct container_index *ix,
 			struct defs_seen *seen, struct die_children *c,
-			Dwarf_Die *next, int depth)
+			const struct die_children *next, int depth)
 {
-	Dwarf_Die *d = &c->die;
 	struct children_def def;
+	Dwarf_Die *d;
 
 	if (c->tag == DW_TAG_namespace) {
-		index_scope(s, ix, seen, d, depth + 1);
+		index_scope(s, ix, seen, NULL, c, depth + 1);
 		return;
 	}
 	if (!is_aggregate_tag(c->tag) || !children_definition(&s->walker, c, &def) ||
-	    seen_before(seen, c, &def, next))
+	    seen_before(seen, c, &def, next) || !(d = children_die(c)))
 		return;
 	struct embed proto;
 	Dwarf_Die peeled;
@@ -331,20 +333,23 @@ static void index_entry(struct dt_session *s, struct container_index *ix,
 	index_members(s, ix, d, 0, &proto, 0);
 	if (c->tag != DW_TAG_union_type)
 		index_prefixes(s, ix, d, &proto);
-	index_scope(s, ix, seen, d, depth + 1);	/* nested C++ types */
+	index_scope(s, ix, seen, d, NULL, depth + 1);	/* nested C++ types */
 }
 
 static void index_scope(struct dt_session *s, struct container_index *ix,
-			struct defs_seen *seen, Dwarf_Die *scope, int depth)
+			struct defs_seen *seen, Dwarf_Die *scope,
+			struct die_children *scope_c, int depth)
 {
 	struct die_children c;
 
-	if (depth > MAX_DEPTH || !children_first(&s->walker, scope, &c))
+	if (depth > MAX_DEPTH ||
+	    !(scope_c ? children_first_of(&s->walker, scope_c, &c) :
+			children_first(&s->walker, scope, &c)))
 		return;
 	for (;;) {
 		struct die_children d = c;	/* its attributes read after */
 		bool more = children_next(&s->walker, &c);
-		index_entry(s, ix, seen, &d, more ? &c.die : NULL, depth);
+		index_entry(s, ix, seen, &d, more ? &c : NULL, depth);
 		if (!more)
 			break;
 	}
@@ -396,7 +401,7 @@ static struct container_index *index_new(struct dt_session *s)
 }
 
 void containers_entry(struct dt_session *s, struct die_children *c,
-		      Dwarf_Die *next, int depth)
+		      const struct die_children *next, int depth)
 {
 	struct container_index *ix = index_new(s);
 
@@ -509,14 +514,17 @@ static size_t find(struct dt_session *s, const struct container_index *ix,
 static bool same_member(struct dt_session *s, struct die_children *a,
 			struct die_children *b)
 {
-	const char *na = dwarf_diename(&a->die), *nb = dwarf_diename(&b->die);
+	Dwarf_Die *da = children_die(a), *db = children_die(b);
 	char ta[NAME_LEN], tb[NAME_LEN];
 	Dwarf_Die at, bt;
 
+	if (!da || !db)
+		return false;
+	const char *na = dwarf_diename(da), *nb = dwarf_diename(db);
 	if (b->tag != DW_TAG_member || member_key(s, a, 0) != member_key(s, b, 0) ||
 	    !na != !nb || (na && strcmp(na, nb)))
 		return false;
-	bool ha = die_type(&a->die, &at), hb = die_type(&b->die, &bt);
+	bool ha = die_type(da, &at), hb = die_type(db, &bt);
 	if (ha != hb)
 		return false;
 	if (!ha)

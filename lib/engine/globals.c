@@ -87,6 +87,17 @@ struct global_index {
 	size_t cus_size;
 };
 
+/* libdw's DW_AT_location of it into *loc (once: loc->code 0 until
+ * then), for what the walk's bytes leave to libdw. */
+static bool libdw_location(struct die_children *it, Dwarf_Attribute *loc)
+{
+	Dwarf_Die *d;
+
+	if (loc->code)
+		return true;
+	return (d = children_die(it)) && dwarf_attr(d, DW_AT_location, loc);
+}
+
 /* "DW_OP_addr A": the variable lives at A.  DWARF 5 (clang) says
  * "DW_OP_addrx i": entry i of .debug_addr.  loc is the variable's
  * DW_AT_location; a single expression is read from the walk's bytes when
@@ -100,7 +111,7 @@ static bool static_address(struct dt_session *s, struct die_children *it,
 	Dwarf_Op *e;
 	size_t n;
 	unsigned as;
-	const unsigned char *b = children_block(&s->walker, it, loc, &n, &as);
+	const unsigned char *b = children_block(&s->walker, it, DW_AT_location, &n, &as);
 
 	if (b && n == 1 + as && b[0] == DW_OP_addr) {
 		uint64_t v = 0;
@@ -111,7 +122,7 @@ static bool static_address(struct dt_session *s, struct die_children *it,
 	}
 	if (b && (!n || (b[0] != DW_OP_addrx && b[0] != DW_OP_GNU_addr_index)))
 		return false;	/* an expression that is no address */
-	if (dwarf_getlocation(loc, &e, &n) != 0 || n != 1)
+	if (!libdw_location(it, loc) || dwarf_getlocation(loc, &e, &n) != 0 || n != 1)
 		return false;
 	if (e[0].atom == DW_OP_addr) {
 		*addr = e[0].number;
@@ -255,52 +266,57 @@ static void index_variable(struct dt_session *s, struct die_children *it,
 			   struct symbol_list *decls, int depth)
 {
 	uint64_t addr, size;
-	Dwarf_Die t, c = it->die;
-	Dwarf_Attribute a, loc;
+	Dwarf_Die t, *c;
+	Dwarf_Attribute loc = { .code = 0 };	/* libdw's, when asked */
 	bool by_symbol = false, has_loc;
 
-	if (decls && depth == 0 && children_attr(&s->walker, it, DW_AT_declaration, &a)) {
-		add_declaration(s, &c, decls);
+	if (decls && depth == 0 && children_has(&s->walker, it, DW_AT_declaration)) {
+		if ((c = children_die(it)))
+			add_declaration(s, c, decls);
 		return;
 	}
-	has_loc = children_attr(&s->walker, it, DW_AT_location, &loc);
+	has_loc = children_has(&s->walker, it, DW_AT_location);
 	if (has_loc && static_address(s, it, &loc, &addr)) {
 		addr -= (uint64_t)s->dwarf_adjust;
 		if (addr < s->areas.percpu_size)
 			addr |= PERCPU_TAG;
-	} else if (has_loc && tls_offset(&loc, &addr)) {
+	} else if (has_loc && libdw_location(it, &loc) && tls_offset(&loc, &addr)) {
 		addr |= TLS_TAG;
 	} else if (depth == 0 && !has_loc &&
-		   !children_attr(&s->walker, it, DW_AT_declaration, &a)) {
+		   !children_has(&s->walker, it, DW_AT_declaration)) {
 		by_symbol = true;	/* maybe a thread-local */
 	} else {
 		return;
 	}
-	if (!die_type(&c, &t) || !type_byte_size(&t, &size) || !size)
+	if (!(c = children_die(it)) || !die_type(c, &t) || !type_byte_size(&t, &size) ||
+	    !size)
 		return;
 	if (by_symbol) {
-		if (!tls_symbol_offset(s, ix, dwarf_diename(&c), size, &addr))
+		if (!tls_symbol_offset(s, ix, dwarf_diename(c), size, &addr))
 			return;
 		addr |= TLS_TAG;
 	}
 	if (GROW(out->v, out->cap, out->n, 256))
 		return;
-	out->v[out->n++] = (struct global_var){ addr, size, session_die_key(s, &c) };
+	out->v[out->n++] = (struct global_var){ addr, size, session_die_key(s, c) };
 }
 
 /* Variables among parent's children (with vars), appended to out; with
  * into_functions, also the statics inside function bodies (the costly
  * part of a large unit).  With decls, the unit-level declarations too. */
 static void index_children(struct dt_session *s, Dwarf_Die *parent,
-			   struct global_index *ix, struct var_list *out,
-			   struct symbol_list *decls, int depth, bool vars,
-			   bool into_functions)
+			   struct die_children *parent_c, struct global_index *ix,
+			   struct var_list *out, struct symbol_list *decls, int depth,
+			   bool vars, bool into_functions)
 {
 	struct die_children it;
 
-	if (depth > MAX_NEST || !children_first(&s->walker, parent, &it))
+	if (depth > MAX_NEST ||
+	    !(parent_c ? children_first_of(&s->walker, parent_c, &it) :
+			 children_first(&s->walker, parent, &it)))
 		return;
 	do {
+		struct die_children in = it;
 		switch (it.tag) {
 		case DW_TAG_variable:
 			if (vars)
@@ -310,11 +326,11 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 		case DW_TAG_lexical_block:
 		case DW_TAG_inlined_subroutine:
 			if (into_functions)	/* function statics */
-				index_children(s, &it.die, ix, out, NULL, depth + 1,
+				index_children(s, NULL, &in, ix, out, NULL, depth + 1,
 					       true, true);
 			break;
 		case DW_TAG_namespace:
-			index_children(s, &it.die, ix, out, NULL, depth + 1, vars,
+			index_children(s, NULL, &in, ix, out, NULL, depth + 1, vars,
 				       into_functions);
 			break;
 		default:
@@ -358,7 +374,7 @@ static struct cu_vars *cu_vars(struct dt_session *s, struct global_index *ix,
 		return NULL;
 	struct cu_vars *c = &ix->cus[ix->ncus];
 	*c = (struct cu_vars){ .cu = off };
-	index_children(s, cu, ix, &c->vars, &c->decls, 0, true, false);
+	index_children(s, cu, NULL, ix, &c->vars, &c->decls, 0, true, false);
 	sort_vars(&c->vars);
 	if (c->decls.n)
 		qsort(c->decls.v, c->decls.n, sizeof(*c->decls.v), cmp_sym_name);
@@ -504,18 +520,17 @@ static void load_declarations(struct dt_session *s, struct global_index *ix)
 		if (!children_first(&s->walker, &cu, &it))
 			continue;
 		do {
-			Dwarf_Die t, c = it.die;
-			Dwarf_Attribute a;
+			Dwarf_Die t, *c;
 			uint64_t size;
 			const char *name;
 			if (it.tag != DW_TAG_variable ||
-			    !children_attr(&s->walker, &it, DW_AT_declaration, &a) ||
-			    !(name = dwarf_diename(&c)) || !die_type(&c, &t) ||
-			    !type_byte_size(&t, &size) || !size)
+			    !children_has(&s->walker, &it, DW_AT_declaration) ||
+			    !(c = children_die(&it)) || !(name = dwarf_diename(c)) ||
+			    !die_type(c, &t) || !type_byte_size(&t, &size) || !size)
 				continue;
 			if (GROW(l->v, l->cap, l->n, 256))
 				return;
-			l->v[l->n++] = (struct object_symbol){ session_die_key(s, &c), size, name, true, false };
+			l->v[l->n++] = (struct object_symbol){ session_die_key(s, c), size, name, true, false };
 		} while (children_next(&s->walker, &it));
 	}
 	if (l->n)
@@ -634,7 +649,7 @@ static const struct global_var *function_static(struct dt_session *s,
 		session_debug(s, "address %#llx: indexing the statics of unit "
 			      "<%#llx>'s functions", (unsigned long long)addr,
 			      (unsigned long long)c->cu);
-		index_children(s, cu, ix, &c->vars, NULL, 0, false, true);
+		index_children(s, cu, NULL, ix, &c->vars, NULL, 0, false, true);
 		sort_vars(&c->vars);
 	}
 	return find(&c->vars, addr);

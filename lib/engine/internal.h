@@ -401,7 +401,7 @@ void container_index_free(struct container_index *ix);
  * sibling (NULL: the last); the walk is over: the index is sorted,
  * complete. */
 void containers_entry(struct dt_session *s, struct die_children *c,
-		      Dwarf_Die *next, int depth);
+		      const struct die_children *next, int depth);
 void containers_walked(struct dt_session *s);
 /* One access through a pointer: its offset from the pointee, its size. */
 struct probe {

@@ -41,12 +41,14 @@ static struct member_table *build(struct dt_session *s, Dwarf_Die *t)
 	if (!children_first(&s->walker, t, &it))
 		return tab;
 	do {
-		Dwarf_Die m = it.die;
 		int tag = it.tag;
-		struct member_entry e = { .m = m };
+		Dwarf_Die *mp;
 		bool open;
-		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    !(mp = children_die(&it)))
 			continue;
+		Dwarf_Die m = *mp;
+		struct member_entry e = { .m = m };
 		if (dwarf_hasattr(&m, DW_AT_external) ||
 		    dwarf_hasattr(&m, DW_AT_declaration))
 			continue;

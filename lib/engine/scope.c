@@ -363,39 +363,43 @@ static int add_range(struct cu_funcs *c, Dwarf_Addr lo, Dwarf_Addr hi,
 static void index_function(struct dt_session *s, struct die_children *it,
 			   struct cu_funcs *c)
 {
-	Dwarf_Die child = it->die;
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
-	Dwarf_Attribute ranges;
+	Dwarf_Die *child;
 
 	if (it->tag != DW_TAG_subprogram)
 		return;
 	if (children_pc_range(&s->walker, it, &lo, &hi)) {
-		if (hi > lo)
-			add_range(c, lo, hi, session_die_key(s, &child));
+		if (hi > lo && (child = children_die(it)))
+			add_range(c, lo, hi, session_die_key(s, child));
 		return;
 	}
 	/* without DW_AT_ranges, dwarf_ranges has none to give: a
 	 * declaration, an inlined function's abstract body */
-	if (!children_attr(&s->walker, it, DW_AT_ranges, &ranges))
+	if (!children_has(&s->walker, it, DW_AT_ranges) || !(child = children_die(it)))
 		return;
-	while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0)
+	while ((off = dwarf_ranges(child, off, &base, &lo, &hi)) > 0)
 		if (hi > lo)
-			add_range(c, lo, hi, session_die_key(s, &child));
+			add_range(c, lo, hi, session_die_key(s, child));
 }
 
 static void index_functions(struct dt_session *s, Dwarf_Die *parent,
-			    struct cu_funcs *c, int depth)
+			    struct die_children *parent_c, struct cu_funcs *c,
+			    int depth)
 {
 	struct die_children it;
 
-	if (depth > MAX_NAMESPACE_DEPTH || !children_first(&s->walker, parent, &it))
+	if (depth > MAX_NAMESPACE_DEPTH ||
+	    !(parent_c ? children_first_of(&s->walker, parent_c, &it) :
+			 children_first(&s->walker, parent, &it)))
 		return;
 	do {
-		if (it.tag == DW_TAG_namespace)
-			index_functions(s, &it.die, c, depth + 1);
-		else
+		if (it.tag == DW_TAG_namespace) {
+			struct die_children ns = it;
+			index_functions(s, NULL, &ns, c, depth + 1);
+		} else {
 			index_function(s, &it, c);
+		}
 	} while (children_next(&s->walker, &it));
 }
 
@@ -465,7 +469,7 @@ static struct cu_funcs *cu_index(struct dt_session *s, Dwarf_Die *cu)
 	size_t at = cu_slot(ix, c.cu, &found);
 	if (found)
 		return &ix->cus[at];
-	index_functions(s, cu, &c, 0);
+	index_functions(s, cu, NULL, &c, 0);
 	return cu_insert(s, ix, &c);
 }
 
@@ -972,28 +976,38 @@ static void homes_of_var(struct dt_session *s, struct reg_homes *rh,
 			 struct die_children *it, struct walked_scope *sr,
 			 unsigned depth, uint32_t scope_idx)
 {
-	Dwarf_Die *v = &it->die;
-	Dwarf_Attribute attr;
+	Dwarf_Attribute attr;	/* libdw's: what its expressions point to */
 	struct var_seen vs = { 0 };
 	struct loc_list *l = &s->scope.index->locs;
 	struct loc_unit lu;
+	const unsigned char *expr, *value;
+	size_t len;
+	unsigned addr_size, form;
+	Dwarf_Die *v;
 
-	if (!children_attr(&s->walker, it, DW_AT_location, &attr))
+	if (!children_has(&s->walker, it, DW_AT_location) || !(v = children_die(it)) ||
+	    !dwarf_attr(v, DW_AT_location, &attr))
 		return;
-	if (children_loc_unit(&s->walker, it, &lu) && loc_entries(&lu, &attr, l)) {
+	bool mine = children_loc_unit(&s->walker, it, &lu) &&
+		    ((expr = children_block(&s->walker, it, DW_AT_location, &len,
+					    &addr_size)) ?
+		     loc_expr(&lu, expr, len, l) :
+		     children_value(&s->walker, it, DW_AT_location, &form, &value) &&
+		     loc_entries(&lu, form, value, l));
+	if (mine) {
 		for (size_t i = 0; i < l->n; i++)
 			homes_of_entry(s, rh, v, &attr, sr, depth, l->v[i].start,
 				       l->v[i].end, l->v[i].ops, l->v[i].nops, &vs);
 	} else {
 		Dwarf_Addr base, start, end;
 		Dwarf_Op *e;
-		size_t len;
+		size_t n;
 		ptrdiff_t off = 0;
 		rh->by_libdw++;
 		while ((off = dwarf_getlocations(&attr, off, &base, &start, &end,
-						 &e, &len)) > 0)
+						 &e, &n)) > 0)
 			homes_of_entry(s, rh, v, &attr, sr, depth, start, end, e,
-				       len, &vs);
+				       n, &vs);
 	}
 	/* a candidate for find_memory_var: only such a location can put it
 	 * in memory there */
@@ -1010,15 +1024,16 @@ static void homes_of_scope(struct dt_session *s, struct reg_homes *rh,
 	if (depth >= MAX_SCOPES || !children_first(&s->walker, scope, &it))
 		return;
 	do {
-		Dwarf_Die c = it.die;
 		int tag = it.tag;
+		Dwarf_Die *c;
 		if (is_variable(tag)) {
 			homes_of_var(s, rh, &it, &sr, depth, scope_idx);
-		} else if (is_code_scope(tag)) {
+		} else if (is_code_scope(tag) && (c = children_die(&it))) {
 			/* collect_scopes() goes no deeper than MAX_SCOPES */
+			Dwarf_Die body = *c;
 			uint32_t child = depth + 1 < MAX_SCOPES ?
-					 add_scope(rh, &c, scope_idx) : NO_SCOPE;
-			homes_of_scope(s, rh, &c, depth + 1, child);
+					 add_scope(rh, &body, scope_idx) : NO_SCOPE;
+			homes_of_scope(s, rh, &body, depth + 1, child);
 		} else if (tag == DW_TAG_namespace) {
 			rh->odd_scopes = true;
 		}

@@ -21,19 +21,21 @@
 
 /* scope's entries, then its namespaces' (depth deep), to every index. */
 static void walk_entries(struct dt_session *s, Dwarf_Die *scope,
-			 struct cu_funcs *funcs, int depth)
+			 struct die_children *scope_c, struct cu_funcs *funcs, int depth)
 {
 	struct die_children c;
 
-	if (depth > MAX_NAMESPACE_DEPTH || !children_first(&s->walker, scope, &c))
+	if (depth > MAX_NAMESPACE_DEPTH ||
+	    !(scope_c ? children_first_of(&s->walker, scope_c, &c) :
+			children_first(&s->walker, scope, &c)))
 		return;
 	for (;;) {
 		struct die_children d = c;	/* its attributes read after */
 		bool more = children_next(&s->walker, &c);
 		if (d.tag == DW_TAG_namespace) {
-			walk_entries(s, &d.die, funcs, depth + 1);
+			walk_entries(s, NULL, &d, funcs, depth + 1);
 		} else {
-			containers_entry(s, &d, more ? &c.die : NULL, depth);
+			containers_entry(s, &d, more ? &c : NULL, depth);
 			globals_entry(s, &d, depth);
 			if (funcs)
 				scope_unit_entry(s, funcs, &d);
@@ -56,7 +58,7 @@ bool units_walk(struct dt_session *s, size_t max_units)
 		}
 		struct cu_funcs *funcs = s->large_debug_info ?
 					 scope_unit_begin(s, &cu) : NULL;
-		walk_entries(s, &cu, funcs, 0);
+		walk_entries(s, &cu, NULL, funcs, 0);
 		if (funcs)
 			scope_unit_end(s, funcs);
 	}
