@@ -317,8 +317,9 @@ install: all $(DIST_LIB) $(O)/dtprof.pc
 		$(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(COMPLETIONDIR) \
 		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/dtprof
 	install -m 755 $(DTRESOLVE) $(DESTDIR)$(BINDIR)/dtresolve
+	install -m 755 contrib/dtprof-record $(DESTDIR)$(BINDIR)/dtprof-record
 	install -m 644 $(PLUGIN) $(DESTDIR)$(DLFILTERDIR)/dtplugin.so
-	install -m 644 doc/dtresolve.1 doc/dtplugin.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 doc/dtresolve.1 doc/dtplugin.1 doc/dtprof-record.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 contrib/completion.bash $(DESTDIR)$(COMPLETIONDIR)/dtresolve
 	install -m 644 lib/dtprof.h $(DESTDIR)$(INCLUDEDIR)/dtprof/dtprof.h
 	install -m 644 $(DIST_LIB) $(DESTDIR)$(LIBDIR)/libdtprof.a

@@ -12,7 +12,8 @@ case $DT_BUILD in */san) san_cc=-fsanitize=address,undefined ;; *) san_cc= ;; es
 dt_test 'make install DESTDIR=... installs every file' '
 	make -s -C "$DT_SRC" O="$DT_BUILD" $san install DESTDIR="$PWD/root" PREFIX=/usr \
 		DLFILTERDIR=/usr/lib/perf-core/dlfilters >log 2>&1 &&
-	test -x root/usr/bin/dtresolve &&
+	test -x root/usr/bin/dtresolve && test -x root/usr/bin/dtprof-record &&
+	test -f root/usr/share/man/man1/dtprof-record.1 &&
 	test -f root/usr/lib/perf-core/dlfilters/dtplugin.so &&
 	test -f root/usr/share/man/man1/dtresolve.1 &&
 	test -f root/usr/share/man/man1/dtplugin.1 &&
@@ -98,7 +99,7 @@ dt_test 'the installed dtresolve runs' '
 '
 dt_test 'man pages render without warnings' '
 	! command -v groff >/dev/null ||
-	{ for m in dtresolve dtplugin; do
+	{ for m in dtresolve dtplugin dtprof-record; do
 		groff -man -Tutf8 -ww "$DT_SRC/doc/$m.1" >/dev/null 2>warn || exit 1
 		! test -s warn || dt_show warn || exit 1
 	  done; }

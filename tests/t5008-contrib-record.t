@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# check-slow: six recordings, each adding and removing eleven uprobes
+# contrib/dtprof-record: a recording with the allocator's calls beside
+# the samples, checked against the blocks the program printed; and no
+# probe left behind, whichever way it ends (its end, the command's
+# failure, perf's, Ctrl-C, SIGTERM), nor added when it refuses.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+dt_require_perf_record
+REC=$DT_SRC/contrib/dtprof-record
+[ -w /sys/kernel/tracing/uprobe_events ] || [ -w /sys/kernel/debug/tracing/uprobe_events ] ||
+	dt_skip_all "no uprobes to add here (not root, or no uprobe_events in tracefs)"
+
+gcc -O2 -g -o allocs "$DT_SRC/tests/fixtures/allocs.c"
+# probes GROUP: the probes of group GROUP perf lists now
+probes() {
+	perf probe -l 2>/dev/null | grep -c "^ *$1:" || true
+}
+# group ERRFILE: the group a run said it added
+group() {
+	sed -n 's/.* probes on the allocator (\(dtprof_[0-9]*\):\*).*/\1/p' "$1"
+}
+
+dt_test 'a recording: the samples, and every block the program printed, allocated and freed' '
+	"$REC" -o al.data -- ./allocs 3 >blocks 2>rec.err &&
+	g=$(group rec.err) && test -n "$g" &&
+	perf script -i al.data -F event,trace 2>/dev/null >events &&
+	grep -q "cpu-clock" events &&
+	for b in $(awk "/^block/ { print \$2 }" blocks | sort -u); do
+		grep -q "__return: .* ret=$b\$" events &&
+		grep -q "$g:free: .* ptr=$b\$" events || return 1
+	done &&
+	grep -q "$g:malloc: .* size=0x28\$" events &&
+	grep -q "$g:calloc: .* nmemb=0x8 size=0x8\$" events &&
+	grep -q "$g:realloc: .* size=0x200\$" events || dt_show rec.err events
+'
+dt_test 'its probes are gone after it' '
+	g=$(group rec.err) && test "$(probes "$g")" = 0
+'
+
+dt_test 'the command fails: its status, no probe left' '
+	{ "$REC" -o f.data -- sh -c "exit 3" 2>f.err; test $? != 0; } &&
+	g=$(group f.err) && test -n "$g" && test "$(probes "$g")" = 0 || dt_show f.err
+'
+
+dt_test 'perf record fails (an unknown event): an error, no probe left' '
+	{ "$REC" -o e.data -e no-such-event -- ./allocs 1 >/dev/null 2>e.err; test $? != 0; } &&
+	g=$(group e.err) && test -n "$g" && test "$(probes "$g")" = 0 || dt_show e.err
+'
+
+# a signal while the command runs: passed on to perf, which writes what
+# it has; the probes removed, the status that of the signal
+for sig in INT TERM; do
+	dt_test "SIG$sig while recording: perf.data written, no probe left" "
+		env --default-signal=INT \"\$REC\" -o s$sig.data -- sleep 30 2>s$sig.err &
+		pid=\$!
+		for _ in \$(seq 50); do grep -q 'probes on the allocator' s$sig.err && break; sleep 0.1; done
+		g=\$(group s$sig.err) && test -n \"\$g\" && test \"\$(probes \"\$g\")\" -gt 0 &&
+		sleep 0.5 && kill -$sig \$pid && { wait \$pid; st=\$?; } &&
+		test \$st = $( [ $sig = INT ] && echo 130 || echo 143 ) &&
+		test \"\$(probes \"\$g\")\" = 0 &&
+		perf script -i s$sig.data -F event 2>/dev/null | grep -q . || dt_show s$sig.err
+	"
+done
+
+dt_test 'no uprobes here: refused, exit 3, nothing added or recorded' '
+	before=$(perf probe -l 2>/dev/null | wc -l) &&
+	{ DTPROF_TRACEFS=$PWD/none "$REC" -o n.data -- ./allocs 1 >/dev/null 2>n.err; test $? = 3; } &&
+	grep -q "^dtprof-record: this kernel has no uprobes" n.err && test ! -e n.data &&
+	test "$(perf probe -l 2>/dev/null | wc -l)" = "$before" || dt_show n.err
+'
+dt_test 'not a program, or no command: refused, exit 3 and 2' '
+	{ "$REC" -o x.data -- no-such-program 2>x.err; test $? = 3; } &&
+	grep -q "no program .no-such-program." x.err && test ! -e x.data &&
+	{ "$REC" -o x.data 2>u.err; test $? = 2; } && grep -q "^usage: dtprof-record" u.err ||
+	dt_show x.err u.err
+'
+dt_done
