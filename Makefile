@@ -65,10 +65,10 @@ ARCH_SRC = arch/arch.c arch/x86_64.c arch/x86_64_quick.c arch/aarch64.c
 ENGINE_SRC = $(addprefix lib/engine/,session.c decode.c scope.c typewalk.c resolve.c \
 	util.c text.c funcmap.c layout.c dsos.c globals.c track.c containers.c \
 	dataaddr.c typenames.c cstruct.c debuginfo.c debugcache.c demangle.c oom.c \
-	relocs.c kmodules.c perfdata.c members.c typememo.c unitwalk.c)
+	relocs.c kmodules.c perfdata.c members.c typememo.c unitwalk.c allocsite.c)
 DWARF_SRC = $(addprefix lib/dwarf/,children.c linefiles.c loclist.c pages.c sections.c)
 REPORT_SRC = $(addprefix lib/report/,report.c views.c out.c tables.c datasrc.c sharing.c \
-	objects.c reallines.c advise.c codeview.c html.c)
+	objects.c reallines.c advise.c codeview.c html.c heap.c heapview.c)
 LIB_SRC = $(ENGINE_SRC) $(DWARF_SRC) $(REPORT_SRC) $(ARCH_SRC)
 # dtresolve: its options and line loop, and the perf script text it reads
 DTRESOLVE_SRC = $(addprefix tools/dtresolve/,dtresolve.c stream.c lineparse.c lineread.c maps.c)
@@ -273,6 +273,13 @@ accuracy-real:
 	@$(MAKE) --no-print-directory all
 	sh bench/accuracy-real.sh $(abspath $(O)) $(abspath $(O))/accuracy-real
 
+# the same programs recorded with their allocator's calls (dtprof-record):
+# samples typed without and with allocation sites (needs accuracy-real's
+# programs, and uprobes: root)
+accuracy-heap:
+	@$(MAKE) --no-print-directory all
+	sh bench/heap-real.sh $(abspath $(O)) $(abspath $(O))/accuracy-real
+
 # AFL++ on each parser (tests/fuzz/run), an instrumented build of its own
 # in build/afl (with ASan: memory errors are findings too); what it finds
 # lands in tests/fuzz/found/, which make check
@@ -332,7 +339,7 @@ clean:
 	rm -rf $(O)
 
 FORCE:
-.PHONY: FORCE all tests deps deps-test deps-bench check-prepare check check-slow bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses accuracy-real fuzz demo install clean
+.PHONY: FORCE all tests deps deps-test deps-bench check-prepare check check-slow bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses accuracy-real accuracy-heap fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/lib $(O)/tools $(O)/arch $(O)/tests $(O)/plugin $(O)/frontend -name '*.d' -type f 2>/dev/null)

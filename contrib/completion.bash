@@ -15,7 +15,7 @@ _dtresolve()
 	esac
 	case $cur in
 	--format=*) COMPREPLY=($(compgen -W "tsv perf json" -- "${cur#--format=}")); return ;;
-	--aggregate=*) COMPREPLY=($(compgen -W "report annotate annotate= sharing sharing= advise advise= code= html" -- "${cur#--aggregate=}")); return ;;
+	--aggregate=*) COMPREPLY=($(compgen -W "report annotate annotate= sharing sharing= advise advise= code= stat objects html" -- "${cur#--aggregate=}")); return ;;
 	--sort=*) COMPREPLY=($(compgen -W "samples period weight" -- "${cur#--sort=}")); return ;;
 	-*)
 		COMPREPLY=($(compgen -W "--exe= --format= --stat --verbose --skid

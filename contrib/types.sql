@@ -28,5 +28,6 @@ CREATE TABLE IF NOT EXISTS types (
 	src_other INTEGER NOT NULL,
 	build_id TEXT,
 	dso TEXT,
-	type_id INTEGER
+	type_id INTEGER,
+	by_address INTEGER NOT NULL DEFAULT 0
 );

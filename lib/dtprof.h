@@ -103,6 +103,8 @@ DT_API void dt_text_put(FILE *f, const char *s);
 #define DT_TYPE_STACK_OP "(stack operation)"
 #define DT_TYPE_CANARY "(stack canary)"
 #define DT_TYPE_RECORD "(perf record)"	/* dtresolve: a PERF_RECORD_ line */
+#define DT_TYPE_ALLOC "(allocator)"	/* dtresolve: an allocator event of
+					 * dtprof-record's probes */
 
 /* How an access uses memory, from the decoded instruction: a load, a
  * store, or both at once (add to memory, xchg, lock cmpxchg, AArch64
@@ -245,6 +247,30 @@ DT_API bool dt_session_truncated(const struct dt_session *s, uint64_t *need,
 DT_API int dt_session_reg(const struct dt_session *s, const char *name);
 /* Canonical name of a DWARF register number, NULL when none. */
 DT_API const char *dt_session_reg_name(const struct dt_session *s, int reg);
+
+/* The type an allocation site proves of its block: pc is the link-time
+ * address an allocator returned to (dtprof-record's return events), and
+ * the answer the pointee type of the variable that holds the returned
+ * pointer there, or in a register it is copied to before control may
+ * go elsewhere (ans->var names it).  DT_OK with ans->type, type_id and
+ * type_size; otherwise a miss (no_var: nothing proves a type; no_insn:
+ * pc follows no call), and the site is shown untyped. */
+DT_API enum dt_reason dt_resolve_alloc_site(struct dt_session *s, uint64_t pc,
+					    struct dt_answer *ans);
+/* Whether an object of type type_id holds, offset bytes in, an object of
+ * the type spelled type (as answers spell it): itself at 0, a member, an
+ * element of an array member, any union member's, so on down.  True
+ * when it cannot be told (an anonymous aggregate on the way, no such
+ * type here). */
+DT_API bool dt_type_holds(struct dt_session *s, uint64_t type_id, uint64_t offset,
+			  const char *type);
+/* Type type_id's member at offset, for an access of size bytes (0:
+ * unknown), named as an access's answer names it: past the type's size,
+ * an element of an array of it (unless a flexible array member runs on
+ * there).  The answer's pc is 0.  Returns ans->reason. */
+DT_API enum dt_reason dt_resolve_type_offset(struct dt_session *s, uint64_t type_id,
+					     int64_t offset, unsigned size,
+					     struct dt_answer *ans);
 
 /* Decode the instruction at link-time address pc and attribute its memory
  * operand.  Always fills *ans; returns ans->reason. */
@@ -608,6 +634,10 @@ enum {
 	DT_SAMPLE_TIME = 1 << 6,	/* time: when, in ns */
 	DT_SAMPLE_ADDR_WHY = 1 << 7,	/* addr_why: why no address (the
 					 * register route was tried) */
+	DT_SAMPLE_BY_ADDRESS = 1 << 8,	/* the answer with it came from the
+					 * heap block its address lies in
+					 * (dt_report_type_by_address), not
+					 * from its instruction */
 };
 struct dt_sample {
 	size_t sz;		/* sizeof(struct dt_sample): fields past it
@@ -622,7 +652,55 @@ struct dt_sample {
 	/* Each field is read only when its bit is in has. */
 	uint64_t time;
 	enum dt_addr_why addr_why;
+	struct dt_session *insn;	/* DT_SAMPLE_BY_ADDRESS: the binary of
+					 * the sample's instruction (the
+					 * answer's type is the block's site's) */
 };
+
+/* Heap blocks by allocation site, from the allocator's calls
+ * dtprof-record adds (uprobes on malloc and the like): an entry with the
+ * size asked for, its return with the block and the site it returned to,
+ * a free.  Fed in time order with the samples, they keep each process's
+ * live blocks; the objects view lists their sites. */
+enum dt_alloc_event {
+	DT_ALLOC_ENTER,		/* malloc, calloc, realloc... called */
+	DT_ALLOC_RETURN,	/* it returned ptr to site_pc */
+	DT_ALLOC_FREE,		/* free(ptr), delete */
+};
+struct dt_alloc {
+	size_t sz;		/* sizeof(struct dt_alloc) */
+	enum dt_alloc_event event;
+	int32_t pid, tid;	/* entry and return pair on tid */
+	uint64_t time;		/* ns */
+	uint64_t size;		/* ENTER: the bytes asked for (calloc: nmemb
+				 * times size) */
+	uint64_t ptr;		/* ENTER with resize: the block resized;
+				 * RETURN: the block, 0 for a failure;
+				 * FREE: the block */
+	bool resize;		/* ENTER: realloc (its old block goes) */
+	uint64_t elem_size;	/* ENTER: calloc's element size (the block
+				 * an array of such elements), else 0 */
+	struct dt_session *site;	/* RETURN: the site's binary (NULL:
+					 * none known) */
+	uint64_t site_pc;	/* RETURN: the link-time return address */
+};
+/* One allocator event.  0, -EINVAL (a bad struct, a block past the
+ * address space) or -ENOMEM. */
+DT_API int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a);
+/* A sample's answer through its data address (smp->addr, smp->pid): when
+ * ans names no type and the address lies in a live block whose site
+ * proves a type (dt_resolve_alloc_site), ans becomes that type's member
+ * there (the block's start taken as the type's; past the type's size
+ * only in a flexible array member, or in a block calloc made of
+ * elements of the type's size: a variable of type T * proves the block
+ * starts with a T, not that a T follows a T), smp->has gains
+ * DT_SAMPLE_BY_ADDRESS (smp->insn: s), and the site's binary is
+ * returned: count the sample with it.  smp must be this library's size.  A typed answer whose object the block cannot hold is
+ * counted as a disagreement (stat).  Otherwise s, nothing changed. */
+DT_API struct dt_session *dt_report_type_by_address(struct dt_report *r,
+						    struct dt_session *s,
+						    struct dt_answer *ans,
+						    struct dt_sample *smp);
 
 /* Count one sample of event ev.  s: the session that answered, NULL for a
  * miss without one.  0; -EINVAL when smp is larger than this library's
@@ -679,6 +757,7 @@ enum dt_table {
 	DT_TABLE_CODE,		/* a function's instructions with types */
 	DT_TABLE_ADVISE,	/* a proposed member order, as C */
 	DT_TABLE_STAT,		/* samples per reason */
+	DT_TABLE_OBJECTS,	/* heap blocks by allocation site */
 	DT_TABLE_HTML,		/* all of it, one self-contained page */
 	DT_TABLE_COUNT
 };

@@ -81,6 +81,7 @@ struct event_kind {
 	const char *name;		/* perf's: freed before stop() */
 	char copy[128];			/* for the report (it keeps 127 bytes) */
 	unsigned flags, has;
+	bool allocator;			/* dtprof-record's "dtprof_PID:malloc" */
 };
 #define EVENT_KINDS 64		/* more share the last one's name */
 
@@ -115,6 +116,7 @@ struct state {
 	bool oom_said;
 	bool regs_said;			/* sampled registers: said once */
 	uint64_t filter_kept;		/* samples filter=TYPE kept */
+	uint64_t allocator_events;	/* dtprof-record's, left out */
 	bool help;			/* --dlarg help: the list, no tables */
 	struct dt_env env;		/* the environment, as options */
 	bool threads_kept;		/* the report keeps samples' threads */
@@ -145,6 +147,8 @@ static const char dlargs_help[] =
 		"  --dlarg source-dir=DIR[:DIR...]  html: embed source lines from\n"
 		"                          these too (always: each unit's directory)\n"
 		"  --dlarg stat            samples per unresolved reason (only)\n"
+		"  --dlarg objects         heap blocks by allocation site (dtprof-record's\n"
+		"                          events: read by dtresolve; the plugin leaves them out)\n"
 		"  --dlarg sharing[=TYPE]  threads per cache line: false and true sharing\n"
 		"  --dlarg window=MS       sharing: data addresses of two threads within MS\n"
 		"                          of each other in one line confirm a flag (10)\n"
@@ -416,6 +420,19 @@ static unsigned sample_fields(const struct perf_event_attr *a,
 /* How event name's samples resolve and what they carry (perf's thread),
  * and in *index its place in st->kinds (past EVENT_KINDS events, the last
  * one's: the report counts those as "(other events)" anyway). */
+/* An allocator probe of dtprof-record ("dtprof_123:malloc__return"): no
+ * data access of the program, not counted as one. */
+static bool is_allocator_event(const char *name)
+{
+	size_t i = 7;
+
+	if (strncmp(name, "dtprof_", 7))
+		return false;
+	while (name[i] >= '0' && name[i] <= '9')
+		i++;
+	return i > 7 && name[i] == ':';
+}
+
 static const struct event_kind *event_kind(struct state *st,
 					   const struct perf_dlfilter_sample *s,
 					   void *ctx, unsigned *index)
@@ -452,7 +469,8 @@ static const struct event_kind *event_kind(struct state *st,
 
 	*k = (struct event_kind){ .name = name,
 				  .flags = skid ? DT_RESOLVE_SKID : 0,
-				  .has = sample_fields(attr, s) };
+				  .has = sample_fields(attr, s),
+				  .allocator = is_allocator_event(name) };
 	snprintf(k->copy, sizeof(k->copy), "%s", name);
 	*index = st->nkinds < EVENT_KINDS ? st->last_kind = st->nkinds++ :
 		 EVENT_KINDS - 1;
@@ -806,6 +824,12 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 	if (st->help)
 		return 1;	/* --dlarg help: every sample dropped */
 	const struct event_kind *kind = event_kind(st, sample, ctx, &k);
+	if (kind->allocator) {
+		st->allocator_events++;	/* dtresolve reads them (stop()) */
+		if (sample->time > st->last_time)
+			st->last_time = sample->time;
+		return 1;
+	}
 	uint32_t sites_before = st->sites.n;
 	struct pending p = {
 		.site = site_of(st, sample, kind->flags, ctx),
@@ -907,7 +931,8 @@ static int write_html(struct state *st)
  * stop(), and the tables would look whole.  Said once, and in them. */
 static void check_complete(struct state *st)
 {
-	uint64_t in_file, seen = dt_report_samples(st->report, -1), first, last;
+	uint64_t in_file, first, last;
+	uint64_t seen = dt_report_samples(st->report, -1) + st->allocator_events;
 	int err;
 
 	if (st->count_fd < 0)
@@ -972,6 +997,11 @@ EXPORT int stop(void *data, void *ctx)
 		     PRIu64 " with that thread behind", st->handed, st->counted_here,
 		     st->held, st->batched + st->held, st->pauses_tried,
 		     st->pauses_behind);
+	if (st->allocator_events)
+		note("%" PRIu64 " allocator events of dtprof-record left out: the plugin does "
+		     "not read them yet; dtresolve types heap samples by them (perf script -F "
+		     DT_PERF_SCRIPT_REGS_FIELDS ",trace --show-mmap-events | dtresolve "
+		     "--aggregate)", st->allocator_events);
 	if (!st->help) {
 		check_complete(st);
 		if (st->filter_type && !st->filter_kept)

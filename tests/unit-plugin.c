@@ -502,7 +502,7 @@ int main(int argc, char **argv)
 	ok(strstr(t, "event\ttype\toffset\tfield\tsamples\tperiod\tloads\tstores\trmw"
 		  "\tweight\tweight_samples\tsrc_L1\tsrc_LFB\tsrc_L2\tsrc_L3\tsrc_HITM"
 		  "\tsrc_RAM\tsrc_remote_RAM\tsrc_remote_cache\tsrc_uncached\tsrc_other"
-		  "\tbuild_id\tdso\ttype_id\n") != NULL,
+		  "\tbuild_id\tdso\ttype_id\tby_address\n") != NULL,
 	   "tsv header: the fixed schema, one row per event");
 	ok(strstr(t, "mem-loads\tstruct node\t8\tkey\t5\t5\t5\t0\t0\t0\t0\t") != NULL &&
 	   strstr(t, "mem-stores\tstruct node\t8\tkey\t3\t3\t3\t0\t0\t0\t0\t") != NULL,

@@ -277,6 +277,7 @@ static void view_names(void)
 		{ "code", DT_TABLE_CODE, DT_VIEW_ARG_SYMBOL },
 		{ "advise", DT_TABLE_ADVISE, DT_VIEW_ARG_TYPE },
 		{ "stat", DT_TABLE_STAT, DT_VIEW_ARG_NONE },
+		{ "objects", DT_TABLE_OBJECTS, DT_VIEW_ARG_NONE },
 		{ "html", DT_TABLE_HTML, DT_VIEW_ARG_NONE },
 	};
 	struct dt_report *r;

@@ -72,6 +72,8 @@ static void print_json(FILE *f, const struct dt_print_ctx *ctx,
 		out_hex(&o, "data_addr", smp->addr);
 	if (smp && (smp->has & DT_SAMPLE_ADDR_WHY) && smp->addr_why != DT_ADDR_OK)
 		out_str(&o, "no_data_addr", dt_addr_why_str(smp->addr_why));
+	if (smp && (smp->has & DT_SAMPLE_BY_ADDRESS))
+		out_bool(&o, "by_address", true);
 	out_end(&o);
 }
 
@@ -263,6 +265,7 @@ void dt_report_free(struct dt_report *r)
 	free(r->type_slot);
 	sharing_free(r->sharing);
 	objects_free(r->objects);
+	heap_free(r->heap);
 	codeview_free(r->pcs);
 	free(r->hot);
 	free(r);
@@ -302,6 +305,8 @@ static void count(struct counts *c, int ev, enum dt_access access,
 	}
 	if (level >= 0)
 		c->level[ev][level] += n;
+	if (smp->has & DT_SAMPLE_BY_ADDRESS)
+		c->by_addr[ev] += n;
 }
 
 static uint64_t type_row_hash(const char *name, const struct dt_session *s)
@@ -399,8 +404,10 @@ static int add_samples(struct dt_report *r, int ev, struct dt_session *s,
 	if ((smp->has & DT_SAMPLE_ADDR_WHY) && (unsigned)smp->addr_why < DT_ADDR_WHY_COUNT)
 		r->addr_why[smp->addr_why] += n;
 	count(&r->total, ev, ans->access, smp, level, n);
-	if (r->pcs && s)
-		codeview_add(r, ev, s, ans, n);
+	/* the code view's instructions are the sample's own binary's */
+	struct dt_session *code = smp->has & DT_SAMPLE_BY_ADDRESS && smp->insn ? smp->insn : s;
+	if (r->pcs && code)
+		codeview_add(r, ev, code, ans, n);
 	if (ans->reason != DT_OK || r->reasons_only) {
 		count(&r->by_reason[ans->reason < DT_REASON_COUNT ?
 				    ans->reason : DT_BAD_LINE], ev, ans->access,
@@ -548,6 +555,7 @@ static void add_counts(struct counts *to, const struct counts *c)
 		to->rmw[e] += c->rmw[e];
 		to->weight[e] += c->weight[e];
 		to->weighed[e] += c->weighed[e];
+		to->by_addr[e] += c->by_addr[e];
 		for (int l = 0; l < DT_LVL_COUNT; l++)
 			to->level[e][l] += c->level[e][l];
 	}
@@ -563,6 +571,7 @@ static void sub_counts(struct counts *to, const struct counts *c)
 		to->rmw[e] -= c->rmw[e];
 		to->weight[e] -= c->weight[e];
 		to->weighed[e] -= c->weighed[e];
+		to->by_addr[e] -= c->by_addr[e];
 		for (int l = 0; l < DT_LVL_COUNT; l++)
 			to->level[e][l] -= c->level[e][l];
 	}
@@ -579,6 +588,8 @@ static const char *counts_differ(const struct counts *a, const struct counts *b,
 		return "loads/stores";
 	if (a->weighed[e] != b->weighed[e] || a->weight[e] != b->weight[e])
 		return "weights";
+	if (a->by_addr[e] != b->by_addr[e])
+		return "samples typed by address";
 	for (int l = 0; l < DT_LVL_COUNT; l++)
 		if (a->level[e][l] != b->level[e][l])
 			return "data sources";
@@ -816,10 +827,10 @@ static void counts_json(struct out *o, const struct dt_report *r,
 {
 	static const char *const names[] = {
 		"samples", "period", "loads", "stores", "rmw", "weight",
-		"weight_samples",
+		"weight_samples", "by_address",
 	};
 	const uint64_t *cols[] = { c->samples, c->period, c->loads, c->stores,
-				   c->rmw, c->weight, c->weighed };
+				   c->rmw, c->weight, c->weighed, c->by_addr };
 
 	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
 		out_array(o, names[k]);
@@ -963,6 +974,7 @@ static void counts_header(struct out *o)
 	out_cell(o, "build_id");
 	out_cell(o, "dso");
 	out_cell(o, "type_id");
+	out_cell(o, "by_address");
 	out_row_end(o);
 }
 
@@ -979,8 +991,9 @@ static void counts_tsv(struct out *o, const struct counts *c, int e)
 
 /* The binary of a row: build-id in hex ("" when none), path, and the
  * type's DWARF offset there (a layout is found again by it; "" for a
- * pseudo type); the row ends. */
-static void binary_tsv(struct out *o, const struct type_row *t)
+ * pseudo type); then the row's samples typed by address, and the row
+ * ends. */
+static void binary_tsv(struct out *o, const struct type_row *t, uint64_t by_addr)
 {
 	const uint8_t *id;
 	size_t n = t && t->session ? dt_session_build_id(t->session, &id) : 0;
@@ -991,6 +1004,7 @@ static void binary_tsv(struct out *o, const struct type_row *t)
 		out_cell_u64(o, t->type_id);
 	else
 		out_cell(o, "");
+	out_cell_u64(o, by_addr);
 	out_row_end(o);
 }
 
@@ -1013,7 +1027,7 @@ static void types_tsv(struct out *o, const struct dt_report *r, struct type_row 
 				out_cell_i64(o, w->offset);
 				out_cell(o, w->field);
 				counts_tsv(o, &w->c, e);
-				binary_tsv(o, v[i]);
+				binary_tsv(o, v[i], w->c.by_addr[e]);
 			}
 		}
 	for (int k = 1; k < DT_REASON_COUNT; k++)
@@ -1025,7 +1039,7 @@ static void types_tsv(struct out *o, const struct dt_report *r, struct type_row 
 			out_cell(o, "");
 			out_cell(o, dt_reason_str((enum dt_reason)k));
 			counts_tsv(o, &r->by_reason[k], e);
-			binary_tsv(o, NULL);
+			binary_tsv(o, NULL, 0);
 		}
 }
 
@@ -1132,8 +1146,33 @@ static void stat_json(struct out *o, const struct dt_report *r)
 			out_u64(o, dt_addr_why_str((enum dt_addr_why)w), r->addr_why[w]);
 		out_end(o);
 	}
+	if (r->heap) {
+		out_array(o, "by_address");
+		for (int e = 0; e < nevents(r); e++)
+			out_u64(o, NULL, r->total.by_addr[e]);
+		out_end(o);
+	}
 	print_incomplete(o, r);
 	out_end(o);
+}
+
+/* Of the resolved samples, those typed by their heap block (a comment:
+ * the rows above add up without it). */
+static void by_address_line(struct out *o, const struct dt_report *r)
+{
+	struct heap_totals t;
+
+	if (!r->heap)
+		return;
+	heap_totals(r->heap, &t);
+	for (int e = 0; e < nevents(r); e++)
+		out_comment(o, "%s: %" PRIu64 " of the resolved typed by their heap block's "
+			    "allocation site (by address); %" PRIu64 " allocator events",
+			    report_event_name(r, e), r->total.by_addr[e], t.events);
+	if (t.contradicted)
+		out_comment(o, "%" PRIu64 " samples typed by their instruction as an object "
+			    "their heap block cannot hold: one of the two answers is wrong "
+			    "(--aggregate=objects lists the sites)", t.contradicted);
 }
 
 /* The reasons in text (with each event's percent, and the addresses'
@@ -1179,6 +1218,7 @@ static void stat_table(struct out *o, const struct dt_report *r)
 	out_row_end(o);
 	if (text && addr_tried(r))
 		addr_lines(o->f, r);
+	by_address_line(o, r);
 }
 
 /* ---- annotated layouts ---- */
@@ -1430,7 +1470,7 @@ static void annotate_one_tsv(struct out *o, const struct dt_report *r,
 			out_cell(o, row->type);
 			out_cell_i64(o, type_line_of(t, (int64_t)row->offset));
 			counts_tsv(o, &c, e);
-			binary_tsv(o, t);
+			binary_tsv(o, t, c.by_addr[e]);
 		}
 	}
 }

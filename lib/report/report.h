@@ -22,6 +22,8 @@ struct counts {
 	uint64_t weight[NEV];		/* sum of the samples' weights */
 	uint64_t weighed[NEV];		/* samples that carried a weight */
 	uint64_t level[NEV][DT_LVL_COUNT];	/* by data source */
+	uint64_t by_addr[NEV];		/* of the samples, those typed by their
+					 * heap block (DT_SAMPLE_BY_ADDRESS) */
 };
 
 struct offset_row {
@@ -77,6 +79,7 @@ struct dt_report {
 					 * (dt_report_reasons_only) */
 	struct sharing *sharing;	/* sharing.c, NULL until a tid */
 	struct objects *objects;	/* objects.c, NULL until an address */
+	struct heap *heap;		/* heap.c, NULL until an allocator event */
 	uint64_t sharing_lost;		/* samples it had no memory for */
 	struct pc_table *pcs;		/* codeview.c: dt_report_keep_pcs() */
 	uint64_t in_file;		/* dt_report_incomplete: samples the
@@ -302,12 +305,39 @@ struct hot_function {
 size_t codeview_hot_functions(const struct dt_report *r,
 			      struct hot_function *out, size_t max);
 
+/* ---- heap.c ---- */
+struct heap;
+/* An allocation site and what its blocks saw. */
+struct heap_site {
+	struct dt_session *s;		/* its binary, NULL: none known */
+	uint64_t pc;			/* link-time return address */
+	struct dt_answer type;		/* dt_resolve_alloc_site()'s */
+	uint64_t allocs, frees, live, max_live;
+	uint64_t bytes, min_size, max_size;
+	uint64_t samples;		/* with a data address in its blocks */
+	uint64_t typed_samples;		/* of them, typed by their block */
+	uint64_t contradicted;		/* typed by their instruction as an
+					 * object the block cannot hold */
+};
+struct heap_totals {
+	uint64_t events, unmatched, allocs, live, in_blocks, by_address;
+	uint64_t agreed;		/* typed by their instruction as what
+					 * their block holds there */
+	uint64_t contradicted;		/* as what it cannot hold */
+	uint64_t stale;			/* blocks a newer one overlapped */
+};
+void heap_free(struct heap *h);
+const struct heap_site *heap_sites(const struct heap *h, size_t *n);
+void heap_totals(const struct heap *h, struct heap_totals *t);
+
 /* ---- views.c: the registry of views ---- */
 /* What every view prints with: the output layer (out.h, in the format
  * the options ask), the report, its type rows sorted as the options say,
  * the options.  0 or -ENOMEM. */
 typedef int report_view_fn(struct out *o, const struct dt_report *r, struct type_row **v,
 			   const struct dt_table_opts *opts);
+/* heapview.c: the allocation sites (the objects view) */
+report_view_fn heap_print;
 /* report.c's own tables: the types, annotate, the reasons */
 report_view_fn report_print_types, report_print_annotate, report_print_stat;
 /* r's type rows in the order sort asks, NULL-terminated (free());

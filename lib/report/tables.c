@@ -19,7 +19,8 @@
 enum col {
 	C_EVENT, C_TYPE, C_OFFSET, C_FIELD, C_SAMPLES, C_PERIOD, C_LOADS,
 	C_STORES, C_RMW, C_WEIGHT, C_WEIGHED, C_LEVEL0,
-	C_BUILD_ID = C_LEVEL0 + DT_LVL_COUNT, C_DSO, C_TYPE_ID, C_COUNT
+	C_BUILD_ID = C_LEVEL0 + DT_LVL_COUNT, C_DSO, C_TYPE_ID, C_BY_ADDRESS,
+	C_COUNT
 };
 
 static int split_tabs(char *line, char **col, int max)
@@ -69,6 +70,7 @@ static void add_row_counts(struct counts *c, int ev, const uint64_t *v)
 	c->rmw[ev] += v[C_RMW];
 	c->weight[ev] += v[C_WEIGHT];
 	c->weighed[ev] += v[C_WEIGHED];
+	c->by_addr[ev] += v[C_BY_ADDRESS];
 	for (int l = 0; l < DT_LVL_COUNT; l++)
 		c->level[ev][l] += v[C_LEVEL0 + l];
 }
@@ -116,6 +118,8 @@ static int add_row(struct dt_report *r, char **col, struct dt_dsos *dsos)
 	for (int k = C_SAMPLES; k < C_BUILD_ID; k++)
 		if (!number(col[k], &v[k]))
 			return -EINVAL;
+	if (!number(col[C_BY_ADDRESS], &v[C_BY_ADDRESS]) || v[C_BY_ADDRESS] > v[C_SAMPLES])
+		return -EINVAL;
 	if (v[C_LOADS] > v[C_SAMPLES] || v[C_STORES] > v[C_SAMPLES] ||
 	    v[C_RMW] > v[C_LOADS] || v[C_RMW] > v[C_STORES])
 		return -EINVAL;
@@ -205,6 +209,8 @@ int dt_report_read_tsv(struct dt_report *r, FILE *in, struct dt_dsos *dsos,
 		}
 		if (n == C_TYPE_ID)
 			col[n++] = "";		/* a table without type ids */
+		if (n == C_BY_ADDRESS)
+			col[n++] = "0";		/* nor samples typed by address */
 		int e = n == C_COUNT ? add_row(r, col, dsos) : -EINVAL;
 		if (e == -ENOMEM || e == -EOVERFLOW) {
 			*bad_line = no;

@@ -46,6 +46,7 @@ static const struct view {
 	[DT_TABLE_TYPES] = { "report", DT_VIEW_ARG_NONE, true, report_print_types },
 	[DT_TABLE_ANNOTATE] = { "annotate", DT_VIEW_ARG_TYPE, true, report_print_annotate },
 	[DT_TABLE_STAT] = { "stat", DT_VIEW_ARG_NONE, true, report_print_stat },
+	[DT_TABLE_OBJECTS] = { "objects", DT_VIEW_ARG_NONE, false, heap_print },
 	[DT_TABLE_SHARING] = { "sharing", DT_VIEW_ARG_TYPE, true, print_sharing },
 	[DT_TABLE_ADVISE] = { "advise", DT_VIEW_ARG_TYPE, false, advise_print },
 	[DT_TABLE_CODE] = { "code", DT_VIEW_ARG_SYMBOL, true, print_code },

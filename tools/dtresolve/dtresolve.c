@@ -108,8 +108,10 @@ static void usage(FILE *f)
 "                          (threads per cache line), advise[=TYPE] (a\n"
 "                          proposed member order, as C), stat (samples\n"
 "                          per reason), code=SYMBOL (a function's\n"
-"                          instructions with the types they touch) or\n"
-"                          html (all of it, one page);\n"
+"                          instructions with the types they touch),\n"
+"                          objects (heap blocks by allocation site, from\n"
+"                          a dtprof-record profile) or html (all of it,\n"
+"                          one page);\n"
 "                          --format=tsv|json for machines\n"
 "      --sort=KEY          order rows by samples (default), period or weight\n"
 "      --window=MS         sharing: two threads' accesses to one real cache\n"
@@ -416,6 +418,19 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 		/* the same for every line (no binary, out of memory): once */
 		msg("%s:%lu: %s", name, lineno, res.error);
 	}
+	if (res.has_alloc) {
+		/* the heap's blocks live in a report: one of its own when no
+		 * table is asked for */
+		if (!r->report && !dt_report_new(&r->report))
+			dt_report_reasons_only(r->report);
+		if (!r->report || dt_report_alloc(r->report, &res.alloc) == -ENOMEM) {
+			if (!said_before(r, "out of memory for the heap's blocks"))
+				msg("%s:%lu: out of memory for the heap's blocks", name, lineno);
+		}
+	}
+	if (r->report && res.sample)
+		res.session = dt_report_type_by_address(r->report, res.session, &res.ans,
+							&res.smp);
 	if (r->report && res.sample) {
 		int ev = dt_report_event(r->report, res.event[0] ? res.event :
 					 r->opt.event ? r->opt.event : "lines");

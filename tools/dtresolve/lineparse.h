@@ -20,6 +20,19 @@ enum line_kind {
 	LINE_EXEC,	/* PERF_RECORD_COMM exec */
 	LINE_FORK,	/* PERF_RECORD_FORK */
 	LINE_RECORD,	/* any other PERF_RECORD_ line */
+	LINE_ALLOC,	/* an allocator probe of dtprof-record's: a sample
+			 * line of event "dtprof_PID:NAME" (the ip: for a
+			 * return, the allocation site) */
+};
+
+/* Which allocator probe (dtprof-record's event names). */
+enum alloc_probe {
+	PROBE_NONE,
+	PROBE_ALLOC,		/* malloc, calloc, aligned_alloc, memalign,
+				 * new, new_array: size (calloc: nmemb too) */
+	PROBE_REALLOC,		/* realloc: ptr, size */
+	PROBE_RETURN,		/* NAME__return: ret */
+	PROBE_FREE,		/* free, delete*: ptr */
 };
 
 /* A piece of the line: not NUL-terminated, valid while the line is. */
@@ -60,6 +73,12 @@ struct line_req {
 	/* MMAP */
 	uint64_t map_start, map_len, map_pgoff;
 	struct span file;
+
+	/* ALLOC (a SAMPLE's fields too) */
+	enum alloc_probe probe;
+	uint64_t alloc_size;	/* size (times nmemb), 0 when absent */
+	uint64_t alloc_elem;	/* calloc: its size (of each element), 0 */
+	uint64_t alloc_ptr;	/* ptr= or ret= */
 };
 
 /* Parse line[0..len) (no newline).  Never fails: bad input is LINE_BAD. */

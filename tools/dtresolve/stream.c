@@ -156,8 +156,10 @@ static bool is_exe(struct stream *st, const char *dso)
 	return st->last_is_exe;
 }
 
+/* The line's binary and link-time pc (res->session, res->link_pc, 0 when
+ * none), and with resolve, its answer. */
 static void answer_sample(struct stream *st, const struct line_req *req,
-			  struct stream_result *res)
+			  struct stream_result *res, bool resolve)
 {
 	const char *dso = req->dso.len ? cstr(st, req->dso, 0) : NULL;
 	const char *sym = req->sym.len ? cstr(st, req->sym, sizeof(st->scratch) / 2) : NULL;
@@ -233,6 +235,10 @@ static void answer_sample(struct stream *st, const struct line_req *req,
 		dt_answer_miss(&res->ans, req->addr, DT_NO_INSN);
 		return;
 	}
+	if (!resolve) {
+		res->link_pc = pc;
+		return;
+	}
 	dt_resolve_sample(s, pc, flags, &res->ans);
 	res->link_pc = pc;
 	/* perf script -F ip,addr of a PIE or a library: runtime addresses,
@@ -298,6 +304,44 @@ static void answer_record(struct stream *st, const struct line_req *req,
 		res->error = "out of memory for the process maps";
 }
 
+/* An allocator event: counted in no table, its line the allocator's; a
+ * return's site is the binary and link-time pc its sample is at. */
+static void answer_alloc(struct stream *st, const struct line_req *req,
+			 struct stream_result *res)
+{
+	struct dt_alloc *a = &res->alloc;
+
+	*a = (struct dt_alloc){ .sz = sizeof(*a), .pid = req->pid, .tid = req->tid,
+				.time = req->time, .size = req->alloc_size,
+				.elem_size = req->alloc_elem, .ptr = req->alloc_ptr };
+	switch (req->probe) {
+	case PROBE_REALLOC:
+		a->resize = true;
+		/* fall through */
+	case PROBE_ALLOC:
+		a->event = DT_ALLOC_ENTER;
+		break;
+	case PROBE_RETURN:
+		a->event = DT_ALLOC_RETURN;
+		answer_sample(st, req, res, false);
+		a->site = res->link_pc ? res->session : NULL;
+		a->site_pc = res->link_pc;
+		break;
+	case PROBE_FREE:
+	case PROBE_NONE:
+		a->event = DT_ALLOC_FREE;
+		break;
+	}
+	res->has_alloc = req->pid >= 0 && req->tid >= 0 && req->pid_and_tid;
+	if (!res->has_alloc)
+		res->error = "an allocator event without pid/tid (perf script -F pid,tid): "
+			     "not followed";
+	res->sample = false;
+	res->how = "alloc";
+	dt_answer_miss(&res->ans, req->addr, DT_OK);
+	res->ans.type = DT_TYPE_ALLOC;
+}
+
 void stream_answer(struct stream *st, const char *line, size_t len,
 		   struct stream_result *res)
 {
@@ -336,11 +380,14 @@ void stream_answer(struct stream *st, const char *line, size_t len,
 			       (req.has_time ? DT_SAMPLE_TIME : 0),
 			.time = req.time,
 		};
-		answer_sample(st, &req, res);
+		answer_sample(st, &req, res, true);
 		if (req.regs.len && !req.has_data_addr)
 			address_from_regs(&req, res);
 		return;
 	}
+	case LINE_ALLOC:
+		answer_alloc(st, &req, res);
+		return;
 	case LINE_ADDR:
 	case LINE_TUPLE:
 		break;

@@ -35,6 +35,8 @@ struct stream_result {
 					 * 0 when none was found */
 	char event[128];		/* perf's event name, "" if none */
 	struct dt_sample smp;		/* period, tid, cpu, data address */
+	bool has_alloc;			/* an allocator event: alloc */
+	struct dt_alloc alloc;
 	const char *error;		/* a message for this line, or NULL */
 	char error_arg[64];		/* what the message is about */
 };

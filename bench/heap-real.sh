@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# heap-real.sh BUILD WORK: the real programs of accuracy-real.sh (built
+# there, in WORK) recorded by contrib/dtprof-record, each through dtresolve
+# with and without its allocator events: of the program's own samples
+# (user space), those typed without allocation sites and with them, and
+# how the two methods agree where both answer (a sample its instruction
+# typed, in a block of a typed site: the block holds that object there,
+# or cannot: one of the two is wrong).  The kernel column: samples in
+# the kernel, mostly the uprobes' own handling.
+set -eu
+build=$1 work=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+cd "$work"
+fields=comm,pid,tid,time,event,ip,sym,symoff,dso,uregs,trace
+lua=$(ls src/lua5.4-*/src/lua 2>/dev/null | head -n 1)
+zstd=$(ls src/libzstd-*/programs/zstd 2>/dev/null | head -n 1)
+sqlite=$(ls src/sqlite3-*/sqlite3 2>/dev/null | head -n 1)
+[ -x "$lua" ] && [ -x "$zstd" ] && [ -x "$sqlite" ] && [ -s text.in ] ||
+	{ echo "heap-real: run make accuracy-real first (it builds the programs)" >&2; exit 1; }
+
+record() {	# record NAME COMMAND...
+	name=$1
+	shift
+	"$src/contrib/dtprof-record" -o "$name-heap.data" -- "$@" >/dev/null 2>"$name-heap.rec" ||
+		{ echo "heap-real: dtprof-record $name failed: $(tail -n 1 "$name-heap.rec")" >&2; exit 1; }
+	# the program's own samples: the kernel's are mostly the uprobes'
+	# handling, which the recording adds (counted apart)
+	perf script -i "$name-heap.data" --ns -F $fields --show-mmap-events 2>/dev/null |
+		tee "$name-all.txt" | grep -v "cpu-clock: .*(\[kernel.kallsyms\])" >"$name-heap.txt"
+	grep -v " dtprof_[0-9]*:" "$name-heap.txt" >"$name-plain.txt" || true
+}
+record lua "$lua" "$src/bench/real/tables.lua"
+record zstd "$zstd" -q -f -T2 -10 text.in -o /dev/null
+rm -f sqlite-heap.db
+record sqlite "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
+
+printf '%-8s %9s %9s %9s %16s %16s %8s %7s %7s %11s\n' program kernel user events \
+	"typed, no sites" "typed, sites" "by addr" agree contra "sites typed"
+for name in lua zstd sqlite; do
+	"$build/dtresolve" --stat "$name-plain.txt" >/dev/null 2>"$name-plain.stat"
+	"$build/dtresolve" --stat "$name-heap.txt" >/dev/null 2>"$name-heap.stat"
+	"$build/dtresolve" --aggregate=objects --format=json "$name-heap.txt" \
+		>"$name-objects.json" 2>/dev/null
+	kernel=$(grep -c "cpu-clock: .*(\[kernel.kallsyms\])" "$name-all.txt" || true)
+	python3 - "$name" "$kernel" <<'PY'
+import json, sys
+name, kernel = sys.argv[1], int(sys.argv[2])
+def stat(path):
+    rows = {}
+    for l in open(path):
+        w = l.split("\t")
+        if len(w) >= 2 and not l.startswith("#"):
+            rows[w[0]] = int(w[1])
+    return rows
+plain, heap = stat(name + "-plain.stat"), stat(name + "-heap.stat")
+o = json.load(open(name + "-objects.json"))
+sites = o["sites"]
+typed = sum(1 for s in sites if s["type"])
+total = plain["total"]
+pct = lambda n: "%d (%.1f%%)" % (n, 100.0 * n / total if total else 0)
+print("%-8s %9d %9d %9d %16s %16s %8d %7d %7d %11s" % (name, kernel, total, o["allocator_events"],
+      pct(plain["resolved"]), pct(heap["resolved"]), o["by_address"], o["agreed"],
+      o["contradicted"], "%d of %d" % (typed, len(sites))))
+PY
+done

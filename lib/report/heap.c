@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * The profiled processes' heap over time, from the allocator's calls
+ * dtprof-record adds beside the samples: each block [start, start + size)
+ * of a process, live from its allocation to its free, tied to the site
+ * the allocator returned to.  A site proves a type only as
+ * dt_resolve_alloc_site() says (the variable the returned pointer goes
+ * to); a site without that proof keeps its blocks untyped.
+ *
+ * A sample whose instruction names no type, with a data address in a
+ * live block of a typed site, is typed by its block: the site's type at
+ * offset address - start (past the type's size only in a block holding
+ * a whole number of them, or in the type's flexible array member), and
+ * marked so (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its
+ * instruction typed keeps that answer; when it claims an object its
+ * block cannot hold (another type, not a member at that place), the
+ * disagreement is counted: one of the two is wrong, which stat shows.
+ *
+ * Blocks are found by page: a block is listed under each 4 KB page it
+ * spans, one of more than HUGE_PAGES pages in a list of its own (few
+ * are that large).  Events come in time order (perf script's), so the
+ * map holds what is live at each sample.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../arrays.h"
+#include "report.h"
+
+#define PAGE_SHIFT 12
+#define HUGE_PAGES 16		/* blocks spanning more: the huge list */
+#define NO_BLOCK UINT32_MAX
+
+struct block {
+	uint64_t start, size;
+	uint64_t elem;			/* calloc's element size, 0 */
+	int32_t pid;
+	uint32_t site;
+	bool live;
+};
+
+/* A block's place under one page: chained from the page's slot. */
+struct page_link {
+	uint64_t key;		/* pid and page */
+	uint32_t block;
+	uint32_t next;		/* NO_BLOCK at the chain's end */
+};
+
+/* An allocator entered on a thread, until its return. */
+struct pending {
+	int32_t tid;
+	uint64_t size, old, elem;
+	bool resize;		/* realloc: old goes when it returns */
+};
+
+struct heap {
+	struct heap_site *sites;
+	size_t nsites, sites_cap;
+	uint32_t *site_slot;
+	size_t site_slots;
+	struct block *blocks;
+	size_t nblocks, blocks_cap;
+	uint32_t *free_blocks;		/* indexes of dead blocks, reused */
+	size_t nfree, free_cap;
+	struct page_link *links;
+	size_t nlinks, links_cap;
+	uint32_t *free_links;
+	size_t nfree_links, free_links_cap;
+	uint32_t *page_slot;		/* page key -> first link, by hash */
+	size_t page_slots;
+	uint32_t *huge;			/* blocks of more than HUGE_PAGES */
+	size_t nhuge, huge_cap;
+	struct pending *pend;
+	size_t npend, pend_cap;
+	uint64_t events, unmatched;
+	uint64_t by_address, contradicted, agreed;
+	uint64_t stale;			/* blocks a new one overlapped */
+};
+
+static uint64_t page_key(int32_t pid, uint64_t page)
+{
+	return (uint64_t)(uint32_t)pid << 44 ^ page;
+}
+
+static size_t slot_of(uint64_t key, size_t slots)
+{
+	return (size_t)(hash_mix(HASH_SEED, key) & (slots - 1));
+}
+
+/* Chains are rebuilt when the table doubles: links per slot stay few. */
+static int pages_grow(struct heap *h)
+{
+	size_t n = h->page_slots ? h->page_slots * 2 : 1024;
+	uint32_t *slot = malloc(n * sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		slot[i] = NO_BLOCK;
+	for (size_t old = 0; old < h->page_slots; old++) {
+		uint32_t l = h->page_slot[old];
+		while (l != NO_BLOCK) {
+			uint32_t next = h->links[l].next;
+			size_t k = slot_of(h->links[l].key, n);
+			h->links[l].next = slot[k];
+			slot[k] = l;
+			l = next;
+		}
+	}
+	free(h->page_slot);
+	h->page_slot = slot;
+	h->page_slots = n;
+	return 0;
+}
+
+static int link_add(struct heap *h, uint64_t key, uint32_t b)
+{
+	uint32_t l;
+
+	if (h->nlinks + 1 > h->page_slots && pages_grow(h))
+		return -ENOMEM;
+	if (h->nfree_links) {
+		l = h->free_links[--h->nfree_links];
+	} else {
+		if (GROW(h->links, h->links_cap, h->nlinks, 1024))
+			return -ENOMEM;
+		l = (uint32_t)h->nlinks++;
+	}
+	size_t k = slot_of(key, h->page_slots);
+	h->links[l] = (struct page_link){ key, b, h->page_slot[k] };
+	h->page_slot[k] = l;
+	return 0;
+}
+
+static void link_remove(struct heap *h, uint64_t key, uint32_t b)
+{
+	size_t k = slot_of(key, h->page_slots);
+
+	for (uint32_t *p = &h->page_slot[k]; *p != NO_BLOCK; p = &h->links[*p].next)
+		if (h->links[*p].key == key && h->links[*p].block == b) {
+			uint32_t l = *p;
+			*p = h->links[l].next;
+			if (!GROW(h->free_links, h->free_links_cap, h->nfree_links, 256))
+				h->free_links[h->nfree_links++] = l;
+			return;
+		}
+}
+
+static bool is_huge(const struct block *b)
+{
+	return (b->start + b->size - 1) / (1u << PAGE_SHIFT) - b->start / (1u << PAGE_SHIFT) >=
+	       HUGE_PAGES;
+}
+
+/* The live block of pid starting at start, NO_BLOCK when none. */
+static uint32_t block_at(const struct heap *h, int32_t pid, uint64_t start)
+{
+	uint64_t key = page_key(pid, start >> PAGE_SHIFT);
+
+	if (h->page_slots)
+		for (uint32_t l = h->page_slot[slot_of(key, h->page_slots)]; l != NO_BLOCK;
+		     l = h->links[l].next) {
+			const struct block *b = &h->blocks[h->links[l].block];
+			if (h->links[l].key == key && b->start == start && b->pid == pid)
+				return h->links[l].block;
+		}
+	for (size_t i = 0; i < h->nhuge; i++) {
+		const struct block *b = &h->blocks[h->huge[i]];
+		if (b->start == start && b->pid == pid)
+			return h->huge[i];
+	}
+	return NO_BLOCK;
+}
+
+/* The live block of pid holding addr, NO_BLOCK when none. */
+static uint32_t block_holding(const struct heap *h, int32_t pid, uint64_t addr)
+{
+	uint64_t key = page_key(pid, addr >> PAGE_SHIFT);
+
+	if (h->page_slots)
+		for (uint32_t l = h->page_slot[slot_of(key, h->page_slots)]; l != NO_BLOCK;
+		     l = h->links[l].next) {
+			const struct block *b = &h->blocks[h->links[l].block];
+			if (h->links[l].key == key && b->pid == pid && addr >= b->start &&
+			    addr - b->start < b->size)
+				return h->links[l].block;
+		}
+	for (size_t i = 0; i < h->nhuge; i++) {
+		const struct block *b = &h->blocks[h->huge[i]];
+		if (b->pid == pid && addr >= b->start && addr - b->start < b->size)
+			return h->huge[i];
+	}
+	return NO_BLOCK;
+}
+
+static void block_kill(struct heap *h, uint32_t i)
+{
+	struct block *b = &h->blocks[i];
+
+	if (is_huge(b)) {
+		for (size_t k = 0; k < h->nhuge; k++)
+			if (h->huge[k] == i) {
+				h->huge[k] = h->huge[--h->nhuge];
+				break;
+			}
+	} else {
+		for (uint64_t p = b->start >> PAGE_SHIFT; p <= (b->start + b->size - 1) >> PAGE_SHIFT; p++)
+			link_remove(h, page_key(b->pid, p), i);
+	}
+	b->live = false;
+	h->sites[b->site].live--;
+	h->sites[b->site].frees++;
+	if (!GROW(h->free_blocks, h->free_cap, h->nfree, 256))
+		h->free_blocks[h->nfree++] = i;
+}
+
+/* The allocator hands out no memory that is still live: a block the new
+ * one [start, start + size) overlaps was freed without our seeing it (a
+ * free through an entry not probed, or before the recording).  Killed. */
+static void kill_overlaps(struct heap *h, int32_t pid, uint64_t start, uint64_t size)
+{
+	uint64_t end = start + size;
+
+	for (uint64_t p = start >> PAGE_SHIFT; p <= (end - 1) >> PAGE_SHIFT &&
+						h->page_slots; p++) {
+		uint64_t key = page_key(pid, p);
+		uint32_t l = h->page_slot[slot_of(key, h->page_slots)];
+		while (l != NO_BLOCK) {
+			const struct block *b = &h->blocks[h->links[l].block];
+			if (h->links[l].key == key && b->pid == pid && b->start < end &&
+			    start < b->start + b->size) {
+				h->stale++;
+				block_kill(h, h->links[l].block);
+				l = h->page_slot[slot_of(key, h->page_slots)];	/* again */
+				continue;
+			}
+			l = h->links[l].next;
+		}
+	}
+	for (size_t k = 0; k < h->nhuge;) {
+		const struct block *o = &h->blocks[h->huge[k]];
+		if (o->pid == pid && o->start < end && start < o->start + o->size) {
+			h->stale++;
+			block_kill(h, h->huge[k]);	/* moves the last here */
+			continue;
+		}
+		k++;
+	}
+}
+
+static int block_add(struct heap *h, int32_t pid, uint64_t start, uint64_t size,
+		     uint64_t elem, uint32_t site)
+{
+	uint32_t i;
+
+	if (!size)
+		size = 1;	/* malloc(0): a unique pointer, a byte wide */
+	if (start + size < start)
+		return -EINVAL;
+	kill_overlaps(h, pid, start, size);
+	if (h->nfree) {
+		i = h->free_blocks[--h->nfree];
+	} else {
+		if (GROW(h->blocks, h->blocks_cap, h->nblocks, 1024))
+			return -ENOMEM;
+		i = (uint32_t)h->nblocks++;
+	}
+	h->blocks[i] = (struct block){ start, size, elem, pid, site, true };
+	if (is_huge(&h->blocks[i])) {
+		if (GROW(h->huge, h->huge_cap, h->nhuge, 16))
+			return -ENOMEM;
+		h->huge[h->nhuge++] = i;
+	} else {
+		for (uint64_t p = start >> PAGE_SHIFT; p <= (start + size - 1) >> PAGE_SHIFT; p++)
+			if (link_add(h, page_key(pid, p), i))
+				return -ENOMEM;
+	}
+	struct heap_site *st = &h->sites[site];
+	st->allocs++;
+	st->bytes += size;
+	st->min_size = !st->min_size || size < st->min_size ? size : st->min_size;
+	st->max_size = size > st->max_size ? size : st->max_size;
+	if (++st->live > st->max_live)
+		st->max_live = st->live;
+	return 0;
+}
+
+static uint64_t site_hash(const struct dt_session *s, uint64_t pc)
+{
+	return hash_mix(hash_mix(HASH_SEED, (uint64_t)(uintptr_t)s), pc);
+}
+
+/* Site (s, pc)'s index, added when new; -1 without memory. */
+static long site_get(struct heap *h, struct dt_session *s, uint64_t pc)
+{
+	uint64_t hv = site_hash(s, pc);
+	uint32_t k = INDEX_FIND(h->site_slot, h->site_slots, hv, i,
+				h->sites[i].s == s && h->sites[i].pc == pc);
+
+	if (k)
+		return (long)k - 1;
+	if (INDEX_READY(h->site_slot, h->site_slots, h->nsites, i,
+			site_hash(h->sites[i].s, h->sites[i].pc)) ||
+	    GROW(h->sites, h->sites_cap, h->nsites, 64))
+		return -1;
+	h->site_slot[INDEX_FREE(h->site_slot, h->site_slots, hv)] = (uint32_t)h->nsites + 1;
+	struct heap_site *st = &h->sites[h->nsites];
+	memset(st, 0, sizeof(*st));
+	st->s = s;
+	st->pc = pc;
+	if (s)
+		dt_resolve_alloc_site(s, pc, &st->type);
+	else
+		dt_answer_miss(&st->type, pc, DT_NO_DSO);
+	return (long)h->nsites++;
+}
+
+static struct pending *pending_of(struct heap *h, int32_t tid, bool add)
+{
+	for (size_t i = 0; i < h->npend; i++)
+		if (h->pend[i].tid == tid)
+			return &h->pend[i];
+	if (!add || GROW(h->pend, h->pend_cap, h->npend, 16))
+		return NULL;
+	h->pend[h->npend] = (struct pending){ .tid = tid };
+	return &h->pend[h->npend++];
+}
+
+int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
+{
+	struct dt_alloc c;
+	struct heap *h;
+
+	if (!sized_in(&c, sizeof(c), a))
+		return -EINVAL;
+	if (!(h = r->heap) && !(h = r->heap = calloc(1, sizeof(*h))))
+		return -ENOMEM;
+	h->events++;
+	switch (c.event) {
+	case DT_ALLOC_ENTER: {
+		struct pending *p = pending_of(h, c.tid, true);
+		if (!p)
+			return -ENOMEM;
+		p->size = c.size;
+		p->old = c.ptr;
+		p->elem = c.elem_size;
+		p->resize = c.resize;
+		return 0;
+	}
+	case DT_ALLOC_RETURN: {
+		struct pending *p = pending_of(h, c.tid, false);
+		if (!p) {
+			h->unmatched++;	/* its entry before the recording */
+			return 0;
+		}
+		struct pending e = *p;
+		*p = h->pend[--h->npend];
+		if (e.resize && e.old) {
+			uint32_t old = block_at(h, c.pid, e.old);
+			if (old != NO_BLOCK) {
+				/* an array resized stays an array of its elements */
+				uint64_t el = h->blocks[old].elem;
+				if (el && e.size % el == 0)
+					e.elem = el;
+				block_kill(h, old);
+			}
+		}
+		if (!c.ptr)
+			return 0;	/* failed */
+		long site = site_get(h, c.site, c.site_pc);
+		return site < 0 ? -ENOMEM : block_add(h, c.pid, c.ptr, e.size, e.elem,
+						      (uint32_t)site);
+	}
+	case DT_ALLOC_FREE: {
+		uint32_t b = c.ptr ? block_at(h, c.pid, c.ptr) : NO_BLOCK;
+		if (b != NO_BLOCK)
+			block_kill(h, b);
+		else if (c.ptr)
+			h->unmatched++;	/* allocated before the recording */
+		return 0;
+	}
+	}
+	return -EINVAL;
+}
+
+/* Whether block b (of site answer u) is an array of u's type: calloc
+ * made it of elements that size.  Else only its first u is proven. */
+static bool array_of(const struct block *b, const struct dt_answer *u)
+{
+	return u->type_size && b->elem == u->type_size && b->size % u->type_size == 0;
+}
+
+/* What block b (of site answer u) says of the object an instruction's
+ * answer ans claims obj_off bytes into it: held there (dt_type_holds:
+ * itself, a member, an element...), not held, or nothing (past its
+ * first u, not an array of them). */
+enum verdict { HELD, NOT_HELD, UNTOLD };
+static enum verdict block_holds(struct dt_session *s, const struct dt_answer *u,
+				const struct dt_answer *ans, uint64_t obj_off,
+				const struct block *b)
+{
+	if (array_of(b, u))
+		obj_off %= u->type_size;
+	else if (u->type_size && obj_off >= u->type_size)
+		return UNTOLD;
+	return dt_type_holds(s, u->type_id, obj_off, ans->type) ? HELD : NOT_HELD;
+}
+
+struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_session *s,
+					     struct dt_answer *ans, struct dt_sample *smp)
+{
+	struct heap *h = r->heap;
+	struct dt_sample c;
+
+	/* (smp is written: it must be this library's size) */
+	if (!h || !smp || smp->sz != sizeof(*smp) || !sized_in(&c, sizeof(c), smp) ||
+	    !(c.has & DT_SAMPLE_ADDR) || !(c.has & DT_SAMPLE_PID))
+		return s;
+	uint32_t bi = block_holding(h, c.pid, c.addr);
+	if (bi == NO_BLOCK)
+		return s;
+	const struct block *b = &h->blocks[bi];
+	struct heap_site *site = &h->sites[b->site];
+	uint64_t off = c.addr - b->start;
+	site->samples++;
+	if (site->type.reason != DT_OK)
+		return s;	/* the site proves no type */
+	if (ans->reason == DT_OK) {
+		/* typed by its instruction: does its object fit the block? */
+		if (ans->type[0] != '(' && ans->type_id && (uint64_t)ans->offset <= off) {
+			switch (block_holds(site->s, &site->type, ans,
+					    off - (uint64_t)ans->offset, b)) {
+			case HELD:
+				h->agreed++;
+				break;
+			case NOT_HELD:
+				site->contradicted++;
+				h->contradicted++;
+				break;
+			case UNTOLD:
+				break;
+			}
+		}
+		return s;
+	}
+	uint64_t tsize = site->type.type_size;
+	if (!tsize)
+		return s;
+	struct dt_answer by;
+	if (dt_resolve_type_offset(site->s, site->type.type_id, (int64_t)off, ans->size,
+				   &by) != DT_OK)
+		return s;
+	/* past the first object: only in its flexible array member (the
+	 * offset kept), or in an array calloc proved */
+	if (off >= tsize && (uint64_t)by.offset != off && !array_of(b, &site->type))
+		return s;
+	by.pc = ans->pc;
+	by.access_pc = ans->access_pc;
+	by.access = ans->access;
+	by.reg = ans->reg;
+	by.disp = ans->disp;
+	by.var = "";
+	by.note = "by address: the type its heap block's allocation site proves";
+	*ans = by;
+	smp->has |= DT_SAMPLE_BY_ADDRESS;
+	smp->insn = s;
+	site->typed_samples++;
+	h->by_address++;
+	return site->s;
+}
+
+void heap_free(struct heap *h)
+{
+	if (!h)
+		return;
+	free(h->sites);
+	free(h->site_slot);
+	free(h->blocks);
+	free(h->free_blocks);
+	free(h->links);
+	free(h->free_links);
+	free(h->page_slot);
+	free(h->huge);
+	free(h->pend);
+	free(h);
+}
+
+const struct heap_site *heap_sites(const struct heap *h, size_t *n)
+{
+	*n = h ? h->nsites : 0;
+	return h ? h->sites : NULL;
+}
+
+void heap_totals(const struct heap *h, struct heap_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!h)
+		return;
+	t->events = h->events;
+	t->unmatched = h->unmatched;
+	t->by_address = h->by_address;
+	t->contradicted = h->contradicted;
+	t->agreed = h->agreed;
+	t->stale = h->stale;
+	for (size_t i = 0; i < h->nsites; i++) {
+		t->allocs += h->sites[i].allocs;
+		t->live += h->sites[i].live;
+		t->in_blocks += h->sites[i].samples;
+	}
+}

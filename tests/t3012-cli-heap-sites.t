@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Heap blocks by allocation site (dtprof-record's allocator events through
+# perf script): each site typed by the variable its pointer goes to, the
+# samples no instruction types (libc's memset on the program's blocks)
+# typed by their block, checked against the blocks the program printed;
+# without the allocator's events, exactly the answers of before.
+. "$(dirname "$0")/lib.sh"
+dt_require gcc
+dt_require python3
+dt_require_perf_record
+[ -w /sys/kernel/tracing/uprobe_events ] || [ -w /sys/kernel/debug/tracing/uprobe_events ] ||
+	dt_skip_all "no uprobes to add here (not root, or no uprobe_events in tracefs)"
+
+gcc -O2 -g -o allocs "$DT_SRC/tests/fixtures/allocs.c"
+"$DT_SRC/contrib/dtprof-record" -o al.data -- ./allocs 3 >blocks 2>rec.err ||
+	dt_skip_all "dtprof-record failed: $(tail -n 1 rec.err)"
+perf script -i al.data -F comm,pid,tid,time,event,ip,sym,symoff,dso,uregs,trace \
+	--show-mmap-events 2>/dev/null >al.txt
+
+dt_test 'the sites: each typed by its variable, with its blocks' '
+	"$DTRESOLVE" --aggregate=objects --format=tsv al.txt >sites 2>err &&
+	awk -F"\t" "\$1 == \"struct item\" && \$3 == \"it\" && \$4 ~ /^make_item\\+/ &&
+		\$8 == 3 && \$9 == 3 && \$12 == 40 { ok++ }
+		\$1 == \"long int\" && \$3 == \"v\" && \$12 == 64 && \$8 == 1 { ok++ }
+		\$1 == \"long int\" && \$3 == \"v\" && \$12 == 512 && \$8 == 1 { ok++ }
+		END { exit ok != 3 }" sites || dt_show sites err
+'
+
+# every answer typed by address: its data address in a block the program
+# printed, of the type it printed, at the offset the address says
+"$DTRESOLVE" -f json al.txt >al.json 2>/dev/null
+dt_test 'samples typed by their block: in a block the program had, of its type (0 wrong)' '
+	python3 -c "
+import json, sys
+blocks = []
+for l in open(\"blocks\"):
+    w = l.split()
+    blocks.append((int(w[1], 16), int(w[2]), \" \".join(w[3:])))
+size = {\"struct item\": 40, \"long\": 8}
+name = {\"struct item\": \"struct item\", \"long\": \"long int\"}
+n = bad = 0
+for l in open(\"al.json\"):
+    a = json.loads(l)
+    if not a.get(\"by_address\"):
+        continue
+    n += 1
+    d = int(a[\"data_addr\"], 16)
+    fits = [b for b in blocks if b[0] <= d < b[0] + b[1] and name[b[2]] == a[\"type\"] and
+            (d - b[0]) % size[b[2]] == a[\"offset\"]]
+    if not fits:
+        bad += 1
+        print(\"wrong:\", l.strip())
+print(n, \"typed by address,\", bad, \"wrong\")
+sys.exit(bad or n < 10)
+" || dt_show al.json
+'
+
+dt_test 'the tables mark them: a column, a json key, the stat line' '
+	"$DTRESOLVE" --aggregate --format=tsv al.txt >types.tsv 2>/dev/null &&
+	head -n 1 types.tsv | grep -q "	type_id	by_address\$" &&
+	awk -F"\t" "\$2 == \"long int\" && \$NF > 0 { ok = 1 } END { exit !ok }" types.tsv &&
+	"$DTRESOLVE" --aggregate --format=json al.txt >types.json 2>/dev/null &&
+	python3 -c "
+import json
+d = json.load(open(\"types.json\"))
+t = [t for t in d[\"types\"] if t[\"type\"] == \"long int\"][0]
+assert t[\"by_address\"][0] > 0 and t[\"by_address\"][0] <= t[\"samples\"][0]
+" &&
+	"$DTRESOLVE" --aggregate=objects al.txt >objects.txt 2>/dev/null &&
+	grep -q "^# [0-9]* samples had a data address in a block, [1-9][0-9]* of them typed by it" objects.txt &&
+	grep -q "^# in blocks of typed sites, typed by their instruction: [1-9][0-9]* as what the block holds there, 0 as what it cannot hold" objects.txt &&
+	! grep -q "ERROR" types.tsv objects.txt || dt_show types.tsv objects.txt
+'
+
+dt_test 'a table with samples typed by address merges into itself doubled' '
+	"$DTRESOLVE" --merge --format=tsv types.tsv types.tsv >merged 2>err &&
+	awk -F"\t" "{ k = \$1 FS \$2 FS \$3 FS \$4 FS \$(NF - 2) }
+		NR == FNR { if (FNR > 1) want[k] = \$NF * 2; next }
+		FNR > 1 && want[k] != \$NF { bad++ } END { exit bad }" types.tsv merged ||
+	dt_show merged err
+'
+
+dt_test 'the plugin leaves the allocator events out of its tables, and says so once' '
+	dt_perf_script perf -i al.data --dlarg format=tsv >plugin.tsv 2>plugin.err &&
+	test "$(grep -c "allocator events of dtprof-record left out" plugin.err)" = 1 &&
+	! grep -q "dtprof_" plugin.tsv && grep -q "^cpu-clock	struct item	" plugin.tsv &&
+	! grep -q "WARNING" plugin.tsv || dt_show plugin.err plugin.tsv
+'
+
+# the profile without its allocator events: no sample typed by address,
+# and every other answer as it was
+grep -v " dtprof_[0-9]*:" al.txt >plain.txt
+dt_test 'without the allocator events: the answers of before, none by address' '
+	"$DTRESOLVE" -f json plain.txt >plain.json 2>/dev/null &&
+	! grep -q "by_address" plain.json &&
+	python3 -c "
+import json, sys
+full = [json.loads(l) for l in open(\"al.json\")]
+full = [a for a in full if a[\"type\"] != \"(allocator)\"]
+plain = [json.loads(l) for l in open(\"plain.json\")]
+assert len(full) == len(plain), (len(full), len(plain))
+keys = (\"addr\", \"type\", \"offset\", \"field\", \"reason\", \"access\")
+same = by = 0
+for a, b in zip(full, plain):
+    if a.get(\"by_address\"):
+        by += 1
+        assert b[\"reason\"] != \"ok\", (a, b)   # typed only where its instruction did not
+        continue
+    assert all(a.get(k) == b.get(k) for k in keys), (a, b)
+    same += 1
+print(same, \"the same,\", by, \"typed by address\")
+sys.exit(not (same >= 50 and by > 0))
+"
+'
+dt_done

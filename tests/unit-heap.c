@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/*
+ * The heap map (lib/report/heap.c) block by block: an allocation's entry
+ * and return paired on its thread, frees, realloc's moves, blocks found
+ * by any byte they hold and by none past them, in their own process
+ * only, across pages and in the list of huge ones; a block overlapped by
+ * a newer one (a free never seen) gone.  Sites here have no binary: the
+ * lookups show in the samples counted in their blocks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../lib/report/report.h"
+#include "tap.h"
+
+static struct dt_report *r;
+
+static void ev(enum dt_alloc_event e, int32_t pid, int32_t tid, uint64_t size,
+	       uint64_t ptr, bool resize, uint64_t site)
+{
+	struct dt_alloc a = { .sz = sizeof(a), .event = e, .pid = pid, .tid = tid,
+			      .size = size, .ptr = ptr, .resize = resize,
+			      .site_pc = site };
+	if (dt_report_alloc(r, &a))
+		ok(0, "dt_report_alloc");
+}
+
+static void alloc(int32_t pid, uint64_t ptr, uint64_t size, uint64_t site)
+{
+	ev(DT_ALLOC_ENTER, pid, pid, size, 0, false, 0);
+	ev(DT_ALLOC_RETURN, pid, pid, 0, ptr, false, site);
+}
+
+/* The site of the block holding addr in pid (its pc), 0 when none: one
+ * sample there, seen in the site's count. */
+static uint64_t site_holding(int32_t pid, uint64_t addr)
+{
+	size_t n;
+	const struct heap_site *s = heap_sites(r->heap, &n);
+	uint64_t before[64] = { 0 };
+	struct dt_answer ans;
+	struct dt_sample smp = { .sz = sizeof(smp), .addr = addr, .pid = pid,
+				 .has = DT_SAMPLE_ADDR | DT_SAMPLE_PID };
+
+	for (size_t i = 0; i < n && i < 64; i++)
+		before[i] = s[i].samples;
+	dt_answer_miss(&ans, 0, DT_NO_VAR);
+	dt_report_type_by_address(r, NULL, &ans, &smp);
+	s = heap_sites(r->heap, &n);
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (s[i].samples != before[i])
+			return s[i].pc;
+	return 0;
+}
+
+static struct heap_totals totals(void)
+{
+	struct heap_totals t;
+
+	heap_totals(r->heap, &t);
+	return t;
+}
+
+int main(void)
+{
+	if (dt_report_new(&r))
+		return 1;
+	alloc(1, 0x10000, 40, 0xa);
+	alloc(1, 0x10ff0, 0x20, 0xb);		/* across a page boundary */
+	alloc(2, 0x10000, 16, 0xc);		/* another process, one address */
+	ok(site_holding(1, 0x10000) == 0xa && site_holding(1, 0x10027) == 0xa &&
+	   site_holding(1, 0x10028) == 0, "a block holds its bytes, none past them");
+	ok(site_holding(1, 0x10ff0) == 0xb && site_holding(1, 0x1100f) == 0xb &&
+	   site_holding(1, 0x11010) == 0, "a block across a page boundary, found on both");
+	ok(site_holding(2, 0x10008) == 0xc && site_holding(2, 0x10010) == 0 &&
+	   site_holding(3, 0x10000) == 0, "each process's blocks its own");
+
+	/* realloc: its old block goes, the new one is the realloc site's */
+	ev(DT_ALLOC_ENTER, 1, 1, 100, 0x10000, true, 0);
+	ev(DT_ALLOC_RETURN, 1, 1, 0, 0x20000, false, 0xd);
+	ok(site_holding(1, 0x10000) == 0 && site_holding(1, 0x20063) == 0xd,
+	   "realloc moved the block");
+	/* entries and returns pair by thread, interleaved */
+	ev(DT_ALLOC_ENTER, 1, 11, 8, 0, false, 0);
+	ev(DT_ALLOC_ENTER, 1, 12, 24, 0, false, 0);
+	ev(DT_ALLOC_RETURN, 1, 12, 0, 0x30000, false, 0xe);
+	ev(DT_ALLOC_RETURN, 1, 11, 0, 0x30100, false, 0xf);
+	ok(site_holding(1, 0x30017) == 0xe && site_holding(1, 0x30018) == 0 &&
+	   site_holding(1, 0x30107) == 0xf, "two threads' calls paired each with its own");
+
+	/* free, and a free of a block never seen */
+	ev(DT_ALLOC_FREE, 1, 1, 0, 0x30000, false, 0);
+	ev(DT_ALLOC_FREE, 1, 1, 0, 0x99990, false, 0);
+	ok(site_holding(1, 0x30000) == 0 && totals().unmatched == 1,
+	   "a freed block is gone; a free of an unknown one counted");
+
+	/* a huge block (more than 16 pages), found anywhere in it */
+	alloc(1, 0x100000, 1 << 20, 0x10);
+	ok(site_holding(1, 0x100000) == 0x10 && site_holding(1, 0x1fffff) == 0x10 &&
+	   site_holding(1, 0x200000) == 0, "a huge block holds its bytes");
+	/* a block inside it: the huge one was freed unseen */
+	alloc(1, 0x180000, 64, 0x11);
+	ok(site_holding(1, 0x100000) == 0 && site_holding(1, 0x180000) == 0x11,
+	   "a block overlapping an older one: the older one gone");
+	/* a larger block over two small ones */
+	alloc(1, 0x40000, 16, 0x12);
+	alloc(1, 0x40020, 16, 0x13);
+	alloc(1, 0x40000, 4096, 0x14);
+	ok(site_holding(1, 0x40020) == 0x14 && totals().live == 6,
+	   "a block over two older ones: both gone (%llu live)",
+	   (unsigned long long)totals().live);
+	/* a failed allocation, a return without its entry */
+	ev(DT_ALLOC_ENTER, 1, 1, 8, 0, false, 0);
+	ev(DT_ALLOC_RETURN, 1, 1, 0, 0, false, 0x15);
+	ev(DT_ALLOC_RETURN, 1, 5, 0, 0x50000, false, 0x16);
+	ok(site_holding(1, 0x50000) == 0 && totals().unmatched == 2,
+	   "a failed allocation adds nothing; a return without its entry is counted");
+
+	dt_report_free(r);
+	return done_testing();
+}
