@@ -65,7 +65,8 @@ ARCH_SRC = arch/arch.c arch/x86_64.c arch/x86_64_quick.c arch/aarch64.c
 ENGINE_SRC = $(addprefix lib/engine/,session.c decode.c scope.c typewalk.c resolve.c \
 	util.c text.c funcmap.c layout.c dsos.c globals.c track.c containers.c \
 	dataaddr.c typenames.c cstruct.c debuginfo.c debugcache.c demangle.c oom.c \
-	relocs.c kmodules.c perfdata.c members.c typememo.c unitwalk.c allocsite.c)
+	relocs.c kmodules.c perfdata.c members.c typememo.c unitwalk.c allocsite.c \
+	answerstore.c)
 DWARF_SRC = $(addprefix lib/dwarf/,children.c linefiles.c loclist.c pages.c sections.c)
 REPORT_SRC = $(addprefix lib/report/,report.c views.c out.c tables.c datasrc.c sharing.c \
 	objects.c reallines.c advise.c codeview.c html.c heap.c heapview.c)
@@ -117,6 +118,17 @@ $(O)/%.o: %.c $(FLAGS_STAMP)
 
 # the library's own objects: only what dtprof.h marks DT_API is visible
 $(LIB_OBJ): ALL_CFLAGS += -fvisibility=hidden
+
+# The engine's identity, for answers kept across runs (answerstore.c): a
+# hash of the sources that make answers, written again only when it
+# changes (so that only answerstore.o is rebuilt)
+ENGINE_ID_SOURCES = $(sort $(wildcard lib/*.h lib/engine/*.[ch] lib/dwarf/*.[ch] arch/*.[ch]))
+$(O)/engine-id.h: $(ENGINE_ID_SOURCES)
+	@mkdir -p $(dir $@)
+	@printf '#define DT_ENGINE_ID "%s"\n' "$$(cat $^ | sha1sum | cut -c1-16)" >$@.tmp
+	@cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
+$(O)/lib/engine/answerstore.o: $(O)/engine-id.h
+$(O)/lib/engine/answerstore.o: ALL_CFLAGS += -I$(O)
 
 # The layers, kept by the build: the views and the report model include
 # the public header and the model's, never the engine's or the DWARF

@@ -84,5 +84,7 @@ void dt_env_read(struct dt_env *e)
 		(preload && strstr(preload, "/vgpreload_") ? DT_SESSION_ERRNO_UNRELIABLE : 0);
 	e->session.keep_functions = keep_functions(e);
 	e->session.cache_dir = cache_dir(e);
+	if (e->session.cache_dir && !on("DTPROF_NO_ANSWERS"))
+		e->session.flags |= DT_SESSION_KEEP_ANSWERS;
 	e->buildid_dir = buildid_dir(e);
 }

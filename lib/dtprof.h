@@ -163,6 +163,11 @@ enum dt_session_flags {
 	DT_SESSION_ERRNO_UNRELIABLE = 1 << 5, /* errno ENOMEM after an
 					 * allocation says nothing (valgrind):
 					 * out of memory only when libdw says */
+	DT_SESSION_KEEP_ANSWERS = 1 << 6, /* keep dt_resolve_sample()'s
+					 * answers in cache_dir, and read the
+					 * last runs' there (a binary with a
+					 * build-id; the same answers, without
+					 * naming them again) */
 };
 #define DT_KEEP_FUNCTIONS 2048
 

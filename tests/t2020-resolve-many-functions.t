@@ -10,6 +10,9 @@
 # a function whose map was freed since its last one) with 4 kept; and the
 # note of an access that fits several containers lists the same ones.
 . "$(dirname "$0")/lib.sh"
+# each run names its instructions (no answers kept from the last run's):
+# the maps and homes this tests are built by naming
+export DTPROF_NO_ANSWERS=1
 
 # p->next->b: the loaded pointer's type comes from the dataflow (track.c,
 # over the map's blocks); p itself from the register homes.  Five structs

@@ -96,14 +96,14 @@ static int open_root(const char *root, bool create)
  * the copy's name there (rest.debug) in name; -ENOENT when there is no
  * cache or build-id, -errno when a directory on the way cannot be made
  * or opened, or is not this user's own (-EPERM). */
-static int copy_dir(const char *cache, const void *id, int idlen, bool create,
-		    char *name, size_t len)
+static int named_dir(const char *cache, const void *id, int idlen, bool create,
+		     const char *suffix, char *name, size_t len)
 {
 	char root[PATH_MAX], xx[3];
 	const unsigned char *b = id;
 
 	if (idlen <= 1 || !cache_dir(cache, root, sizeof(root)) ||
-	    !build_id_path(name, len, "", id, (size_t)idlen, ".debug"))
+	    !build_id_path(name, len, "", id, (size_t)idlen, suffix))
 		return -ENOENT;
 	/* build_id_path made "/.build-id/xx/rest.debug": keep the leaf */
 	memmove(name, name + sizeof("/.build-id/xx/") - 1,
@@ -117,6 +117,68 @@ static int copy_dir(const char *cache, const void *id, int idlen, bool create,
 	if (ids >= 0)
 		close(ids);
 	return fd;
+}
+
+static int copy_dir(const char *cache, const void *id, int idlen, bool create,
+		    char *name, size_t len)
+{
+	return named_dir(cache, id, idlen, create, ".debug", name, len);
+}
+
+int debugcache_open_named(const char *cache, const void *id, int idlen,
+			  const char *suffix)
+{
+	char name[PATH_MAX];
+	struct stat st;
+	int dir = named_dir(cache, id, idlen, false, suffix, name, sizeof(name));
+
+	if (dir < 0)
+		return -1;
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	close(dir);
+	if (fd >= 0 && (fstat(fd, &st) || st.st_uid != geteuid() || !S_ISREG(st.st_mode))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int debugcache_store_bytes(const char *cache, const void *id, int idlen,
+			   const char *suffix, const void *buf, size_t len)
+{
+	char name[PATH_MAX], tmp[PATH_MAX + 32];
+	int dir = named_dir(cache, id, idlen, true, suffix, name, sizeof(name));
+
+	if (dir < 0)
+		return dir;
+	int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		close(dir);
+		return -ENAMETOOLONG;
+	}
+	int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		n = -errno;
+		close(dir);
+		return n;
+	}
+	int err = 0;
+	for (const char *p = buf; len && !err;) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0 && errno != EINTR)
+			err = -errno;
+		else if (w > 0)
+			p += w, len -= (size_t)w;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	/* another process may have kept the same meanwhile: either is right */
+	if (!err && renameat(dir, tmp, dir, name))
+		err = -errno;
+	if (err)
+		unlinkat(dir, tmp, 0);
+	close(dir);
+	return err;
 }
 
 /* CACHE/.build-id/xx/rest.debug into buf: for messages and libdwfl. */

@@ -209,6 +209,7 @@ struct dt_session {
 	struct typedef_cache *typedefs;		/* typenames.c, built lazily */
 	struct track_values *track_values;	/* track.c's interned values */
 	struct children_walker walker;	/* children.c's: its unit shapes */
+	struct answer_store *store;	/* answerstore.c's: kept across runs */
 	void (*log)(void *arg, const char *msg);
 	void *log_arg;
 	bool debug;			/* DT_SESSION_TRACE */
@@ -735,6 +736,31 @@ bool debugcache_wanted(const char *cache, int fd, const void *id, int idlen);
 /* Stores debug (libdw's Elf of it, its sections inflated) in the cache as
  * a plain ELF file: 0, or -errno when it could not (no harm done). */
 int debugcache_store(const char *cache, Elf *debug, const void *id, int idlen);
+/* CACHE/.build-id/xx/rest<suffix>, this user's regular file, opened to
+ * read; -1 when none.  And written whole (atomically: a temporary file
+ * renamed): 0 or -errno. */
+int debugcache_open_named(const char *cache, const void *id, int idlen,
+			  const char *suffix);
+int debugcache_store_bytes(const char *cache, const void *id, int idlen,
+			   const char *suffix, const void *buf, size_t len);
+
+/* ---- answerstore.c: dt_resolve_sample's answers kept across runs ---- */
+struct answer_store;
+/* The store of session s's binary, its file in cache read when its key
+ * (build-id, engine, shape: the session's flags that change answers and
+ * which debug info it found) matches; a store that keeps nothing when
+ * there is no cache or build-id.  NULL without memory. */
+struct answer_store *answer_store_open(struct dt_session *s, const char *cache,
+				       unsigned shape);
+const struct dt_answer *answer_store_find(const struct answer_store *st, uint64_t pc,
+					  unsigned flags);
+void answer_store_put(struct answer_store *st, uint64_t pc, unsigned flags,
+		      const struct dt_answer *ans);
+/* Whether answers were read from the file (the session then builds no
+ * index ahead: dt_session_prepare). */
+bool answer_store_loaded(const struct answer_store *st);
+/* Write the file again when the session added answers, and free. */
+void answer_store_close(struct dt_session *s, struct answer_store *st, const char *cache);
 
 /* ---- typenames.c ---- */
 void typedef_cache_free(struct typedef_cache *c);

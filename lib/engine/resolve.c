@@ -852,7 +852,13 @@ enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 				 unsigned flags, struct dt_answer *ans)
 {
 	struct oom_guard g;
+	unsigned key = flags & DT_RESOLVE_SKID;
+	const struct dt_answer *kept = answer_store_find(s->store, pc, key);
 
+	if (kept) {		/* named by an earlier run */
+		*ans = *kept;
+		return ans->reason;
+	}
 	if (s->oom.no_memory)
 		return no_memory(ans, pc);
 	OOM_GUARD(s, g, return no_memory(ans, pc));
@@ -866,5 +872,7 @@ enum dt_reason dt_resolve_sample(struct dt_session *s, uint64_t pc,
 	dt_resolve_pc(s, at, ans);
 	ans->pc = pc;
 	ans->access_pc = at;
+	if (!s->oom.no_memory)
+		answer_store_put(s->store, pc, key, ans);
 	return ans->reason;
 }

@@ -879,6 +879,20 @@ int dt_session_open(const char *path, const struct dt_session_opts *opts,
 	}
 	if (s->dwarf && p->copy_to_cache)
 		copy_to_cache(p);
+	/* the answers of this binary's last sessions (answerstore.c), for
+	 * the debug info found now: none, its own, a debug file, with a dwz
+	 * supplementary file, with split units */
+	const char *main_file = NULL, *debug_file = NULL;
+	dwfl_module_info(s->mod, NULL, NULL, NULL, NULL, NULL, &main_file, &debug_file);
+	unsigned shape = (p->flags & (DT_SESSION_NO_TRACK | DT_SESSION_NO_QUICK_DECODE)) |
+			 (s->dwarf ? 1u << 8 : 0) |
+			 (debug_file && main_file && strcmp(debug_file, main_file) ? 1u << 9 : 0) |
+			 (s->dwarf && dwarf_getalt(s->dwarf) ? 1u << 10 : 0) |
+			 (s->split.on ? 1u << 11 : 0);
+	/* (not with split units: a type's id names a DIE of a .dwo that is
+	 * opened only when an answer needs it, which a kept answer does not) */
+	if ((p->flags & DT_SESSION_KEEP_ANSWERS) && !s->split.on)
+		s->store = answer_store_open(s, p->cache_dir, shape);
 	s->dwarf_adjust = (int64_t)(elf_bias - dwarf_bias);
 	s->elf_bias = elf_bias;
 	session_debug(s, "open %s: arch %s, dwarf %s, adjust %lld", path,
@@ -901,6 +915,7 @@ void dt_session_close(struct dt_session *s)
 	if (!s)
 		return;
 	struct session_priv *p = priv(s);
+	answer_store_close(s, s->store, p->cache_dir);	/* needs the build-id */
 	type_memo_forget();	/* before its debug files are unmapped */
 	decoder_free(s->decoder);
 	if (s->dwfl && !s->oom.libdw_left)	/* else leaked: oom.c */
@@ -951,8 +966,9 @@ bool dt_session_prepare(struct dt_session *s, size_t max_units)
 	if (!s->dwarf || s->oom.no_memory)
 		return true;
 	/* a kernel's walk takes seconds and hundreds of MB of libdw's
-	 * caches: left to an answer that needs it */
-	if (s->large_debug_info)
+	 * caches: left to an answer that needs it; so is every walk when
+	 * the last runs' answers were kept (most will be asked again) */
+	if (s->large_debug_info || answer_store_loaded(s->store))
 		return true;
 	OOM_GUARD(s, g, return true);
 	bool done = units_walk(s, max_units);
