@@ -53,9 +53,10 @@ row() {
 }
 
 # The plugin keeps inflated copies of compressed debug files (Debian's
-# libc and ld.so debug info) in a cache of its own, as every run after a
-# machine's first finds them; each profile's first run below starts with
-# it empty, and is printed apart.
+# libc and ld.so debug info) and each binary's answers in a cache of its
+# own, as every run after a machine's first finds them; each profile's
+# first run below starts with it empty, and is printed apart (the five
+# rounds after it read the answers it kept).
 DTPROF_CACHE_DIR=$PWD/cache
 export DTPROF_CACHE_DIR
 
@@ -114,7 +115,7 @@ versus_floor() {
 		"$ratio" "$what" "$(sort -g ratios.w2.$$ | head -n 1)" "$(sort -g ratios.w2.$$ | tail -n 1)" \
 		"$(median <ratios.w1.$$)"
 	echo "  CPU / the floor's CPU: $(ratio_line resolve-ip ratios.cr.$$), $(ratio_line plugin ratios.c2.$$), $(ratio_line threads=1 ratios.c1.$$)"
-	printf '  the first run, no inflated debug file in the cache yet: %.2fx the floor\n' "$first"
+	printf '  the first run, an empty cache (no inflated debug file, no answers kept yet): %.2fx the floor\n' "$first"
 	rm -f ratios.*.$$
 }
 

@@ -15,6 +15,11 @@ work=$DT_BUILD/bench
 mkdir -p "$work"
 bin=$(sh "$src/bench/real-binary.sh" "$work")
 
+# naming itself is measured: no answers read from an earlier run's cache
+# (bench/plugin.sh measures what keeping them saves)
+DTPROF_NO_ANSWERS=1
+export DTPROF_NO_ANSWERS
+
 now() { date +%s.%N; }
 # run CMD with stdin/stdout redirected by the caller; sets secs and rss_kb
 measure() {
