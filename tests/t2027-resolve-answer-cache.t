@@ -12,7 +12,7 @@ dt_require gcc
 dt_require python3
 
 gcc -O2 -g -o corpus "$DT_SRC/tests/fixtures/corpus.c"
-"$DTINSNS" corpus node_key cl_map item_val walk_list | cut -f1 >addrs
+"$DTINSNS" corpus node_key cl_map item_val | cut -f1 >addrs
 export DTPROF_CACHE_DIR="$PWD/cache"
 run() {	# run OUT [ARGS]: dtresolve -v on addrs, its trace in OUT.err
 	out=$1

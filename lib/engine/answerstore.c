@@ -167,7 +167,8 @@ static bool load(struct dt_session *s, struct answer_store *st, int fd)
 	free(buf);
 	if (!ok) {		/* none of it */
 		st->n = 0;
-		memset(st->slot, 0, st->size * sizeof(*st->slot));
+		if (st->slot)
+			memset(st->slot, 0, st->size * sizeof(*st->slot));
 		return false;
 	}
 	st->loaded = st->n;
