@@ -705,11 +705,17 @@ static uint32_t site_of(struct state *st, const struct perf_dlfilter_sample *sam
 
 	if (!al || !al->dso)	/* answered no_dso, by ip */
 		return sites_get(&st->sites, NULL, sample->ip, flags, sample->ip, 0, NULL);
+	uint32_t site = sites_memo_find(&st->sites, al->dso, al->buildid_size, al->addr,
+					flags);
+	if (site != NO_SITE)
+		return site;
 	dso = sites_dso(&st->sites, al->dso, al->buildid, al->buildid_size);
 	if (!dso)
 		return NO_SITE;
-	return sites_get(&st->sites, dso, al->addr, flags, sample->ip, al->symoff,
+	site = sites_get(&st->sites, dso, al->addr, flags, sample->ip, al->symoff,
 			 dso->kernel_side ? al->sym : NULL);
+	sites_memo_put(&st->sites, al->dso, al->buildid_size, al->addr, flags, site);
+	return site;
 }
 
 static void consume_chunk(void *arg, void *chunk)

@@ -2,7 +2,8 @@
 /*
  * Two indexes (lib/arrays.h's open addressing): dsos by perf's
  * pointer (perf keeps one pointer per dso for the run), sites by (dso,
- * address, flags), with a direct-mapped memo of recent sites in front.
+ * address, flags); in front of both, a direct-mapped memo of recent
+ * sites by what perf said of the sample (its dso pointer, address).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -87,48 +88,62 @@ static struct site *site_slot(const struct sites *t, uint32_t i)
 	return &t->blocks[i / SITE_BLOCK][i % SITE_BLOCK];
 }
 
-static uint32_t remember(struct site_memo *m, const struct dso_name *dso,
-			 uint64_t addr, unsigned flags, uint32_t site)
+/* The memo's slot: one multiply of the address with the dso pointer's
+ * bits folded in, its high bits. */
+static size_t memo_slot(const char *perf, uint64_t addr, uint32_t key)
 {
-	*m = (struct site_memo){ dso, addr, flags, site + 1 };
-	return site;
+	uint64_t h = (addr ^ (uintptr_t)perf ^ (uint64_t)key << 48) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 52) & (SITE_MEMOS - 1);
 }
 
-/* The index's probes start from the hash's high bits: the memo's slot is
- * its low bits, and one memo slot's sites should spread out. */
-#define INDEX_HASH(h) ((h) >> 12)
+uint32_t sites_memo_find(const struct sites *t, const char *perf, size_t build_id_size,
+			 uint64_t addr, unsigned flags)
+{
+	uint32_t key = flags | (uint32_t)build_id_size << 8;
+	const struct site_memo *m = &t->memo[memo_slot(perf, addr, key)];
+
+	return m->site && m->perf == perf && m->addr == addr && m->key == key ?
+	       m->site - 1 : NO_SITE;
+}
+
+void sites_memo_put(struct sites *t, const char *perf, size_t build_id_size,
+		    uint64_t addr, unsigned flags, uint32_t site)
+{
+	uint32_t key = flags | (uint32_t)build_id_size << 8;
+
+	if (site != NO_SITE)
+		t->memo[memo_slot(perf, addr, key)] =
+			(struct site_memo){ perf, addr, key, site + 1 };
+}
 
 uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 		   unsigned flags, uint64_t ip, uint64_t symoff, const char *sym)
 {
 	uint64_t h = site_hash(dso, addr, flags);
-	struct site_memo *m = &t->memo[h & (SITE_MEMOS - 1)];
-
-	if (m->site && m->dso == dso && m->addr == addr && m->flags == flags)
-		return m->site - 1;
-	uint32_t k = INDEX_FIND(t->index, t->index_size, INDEX_HASH(h), i,
+	uint32_t k = INDEX_FIND(t->index, t->index_size, h, i,
 				site_slot(t, (uint32_t)i)->dso == dso &&
 				site_slot(t, (uint32_t)i)->addr == addr &&
 				site_slot(t, (uint32_t)i)->flags == flags);
 	if (k)
-		return remember(m, dso, addr, flags, k - 1);
+		return k - 1;
 	uint32_t i = t->n;
 	if (i / SITE_BLOCK >= SITE_BLOCKS)
 		return NO_SITE;
 	struct site **block = &t->blocks[i / SITE_BLOCK];
 	if ((!*block && !(*block = malloc(SITE_BLOCK * sizeof(**block)))) ||
 	    INDEX_READY(t->index, t->index_size, t->n, j,
-			INDEX_HASH(site_hash(site_slot(t, (uint32_t)j)->dso,
-					     site_slot(t, (uint32_t)j)->addr,
-					     site_slot(t, (uint32_t)j)->flags))))
+			site_hash(site_slot(t, (uint32_t)j)->dso,
+				  site_slot(t, (uint32_t)j)->addr,
+				  site_slot(t, (uint32_t)j)->flags)))
 		return NO_SITE;
 	struct site *s = site_slot(t, i);
 	*s = (struct site){ .dso = dso, .addr = addr, .ip = ip, .symoff = symoff,
 			    .flags = flags };
 	if (sym && !(s->sym = strdup(sym)))
 		return NO_SITE;
-	t->index[INDEX_FREE(t->index, t->index_size, INDEX_HASH(h))] = ++t->n;
-	return remember(m, dso, addr, flags, i);
+	t->index[INDEX_FREE(t->index, t->index_size, h)] = ++t->n;
+	return i;
 }
 
 void sites_free(struct sites *t)

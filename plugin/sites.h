@@ -74,10 +74,14 @@ struct site {
 
 /* A site recently found, its key beside it: one cache line to look at
  * (the index's entries are numbers, and each probe reads the site). */
+/* A recent sample's site by what perf's resolve_ip said of it: its dso
+ * name pointer (perf keeps one per dso for the run) and build-id's size,
+ * the address, the flags.  A hit skips both lookups. */
 struct site_memo {
-	const struct dso_name *dso;
+	const char *perf;
 	uint64_t addr;
-	uint32_t flags, site;		/* site + 1; 0: empty */
+	uint32_t key;			/* flags | build-id size << 8 */
+	uint32_t site;			/* site + 1; 0: empty */
 };
 #define SITE_MEMOS 4096
 
@@ -93,6 +97,13 @@ struct sites {
 	struct site *blocks[SITE_BLOCKS];
 };
 
+/* The site a sample perf placed at (perf's dso name pointer, build-id
+ * size, address) with flags had last time, NO_SITE when not known;
+ * and remember it. */
+uint32_t sites_memo_find(const struct sites *t, const char *perf, size_t build_id_size,
+			 uint64_t addr, unsigned flags);
+void sites_memo_put(struct sites *t, const char *perf, size_t build_id_size,
+		    uint64_t addr, unsigned flags, uint32_t site);
 /* perf's dso name (with its build-id, when perf has one), interned: a
  * build-id learnt later makes a new entry.  NULL when out of memory. */
 const struct dso_name *sites_dso(struct sites *t, const char *name,
