@@ -66,6 +66,12 @@ done
 dt_test 'a FIFO in its place: not opened for reading, the same answers' '
 	rm -f "$file" && mkfifo "$file" && run fifo && dt_cmp want fifo && rm -f "$file"
 '
+dt_test 'a binary that named nothing keeps an empty file: the next session builds nothing ahead' '
+	gcc -O2 -g -o other "$DT_SRC/tests/fixtures/corpus.c" -DDT_OTHER_BUILD=1 &&
+	"$DTRESOLVE" -e other </dev/null >/dev/null 2>&1 &&
+	DTPROF_DEBUG=1 "$DTRESOLVE" -e other </dev/null >/dev/null 2>other.err &&
+	grep -q "0 answers read from the cache" other.err || dt_show other.err
+'
 dt_test 'the binary stripped of its DWARF (the same build-id): none of the answers its DWARF gave' '
 	cp corpus stripped && strip --strip-debug stripped &&
 	DTPROF_NO_CACHE=1 "$DTRESOLVE" -v -e stripped addrs 2>/dev/null | cut -f1-4,7 >want.strip &&

@@ -49,6 +49,8 @@ struct answer_store {
 	uint32_t *slot;
 	size_t size;
 	size_t loaded;			/* of them, read from the file */
+	bool read;			/* the file was read (maybe empty: a
+					 * binary no sample named) */
 	uint64_t key;			/* what the file must say */
 	bool usable;			/* a build-id and a cache to keep it in */
 };
@@ -172,6 +174,7 @@ static bool load(struct dt_session *s, struct answer_store *st, int fd)
 		return false;
 	}
 	st->loaded = st->n;
+	st->read = true;
 	return true;
 }
 
@@ -202,7 +205,7 @@ struct answer_store *answer_store_open(struct dt_session *s, const char *cache,
 
 bool answer_store_loaded(const struct answer_store *st)
 {
-	return st && st->loaded;
+	return st && st->read;
 }
 
 /* The answers into one buffer, as the file holds them. */
@@ -259,8 +262,11 @@ void answer_store_close(struct dt_session *s, struct answer_store *st, const cha
 
 	if (!st)
 		return;
-	/* new answers since the file was read: the file again, whole */
-	if (st->usable && st->n > st->loaded && (idlen = dt_session_build_id(s, &id)) > 1) {
+	/* new answers since the file was read: the file again, whole; and
+	 * an empty one for a binary that answered nothing (opened ahead, no
+	 * sample of it), so that the next session builds nothing ahead */
+	if (st->usable && (st->n > st->loaded || !st->read) &&
+	    (idlen = dt_session_build_id(s, &id)) > 1) {
 		char *buf = serialize(st, &len);
 		int err = buf ? debugcache_store_bytes(cache, id, (int)idlen, ".answers",
 						       buf, len) : -ENOMEM;

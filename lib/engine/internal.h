@@ -756,8 +756,8 @@ const struct dt_answer *answer_store_find(const struct answer_store *st, uint64_
 					  unsigned flags);
 void answer_store_put(struct answer_store *st, uint64_t pc, unsigned flags,
 		      const struct dt_answer *ans);
-/* Whether answers were read from the file (the session then builds no
- * index ahead: dt_session_prepare). */
+/* Whether the file was read, answers or none (the session then builds
+ * no index ahead: dt_session_prepare). */
 bool answer_store_loaded(const struct answer_store *st);
 /* Write the file again when the session added answers, and free. */
 void answer_store_close(struct dt_session *s, struct answer_store *st, const char *cache);
