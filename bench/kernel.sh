@@ -17,6 +17,9 @@
 #     100,000 answers without it.
 #   kernel.sh BUILD WORKDIR
 set -eu
+# naming is what is measured: no answers kept by an earlier run read
+DTPROF_NO_ANSWERS=1
+export DTPROF_NO_ANSWERS
 build=$1 work=$2
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
