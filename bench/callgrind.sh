@@ -67,6 +67,6 @@ echo "    finding each sample's dso and site           $(M $(( $(part cg.plugin 
 # counting a sample (dtplugin.c's count() and the sums it adds to) is
 # inlined into the dlfilter's entry point, so callgrind cannot tell it
 # apart: it is in the rest
-echo "  the rest is naming the distinct instructions, counting the samples"
+echo "  the rest is counting the samples (naming too, for instructions no earlier run kept: the bench cache keeps them)"
 echo "  and the queue of records"
 rm -f cg.floor cg.rip cg.plugin cg.nocache cg.*.err
