@@ -143,43 +143,6 @@ int debugcache_open_named(const char *cache, const void *id, int idlen,
 	return fd;
 }
 
-int debugcache_store_bytes(const char *cache, const void *id, int idlen,
-			   const char *suffix, const void *buf, size_t len)
-{
-	char name[PATH_MAX], tmp[PATH_MAX + 32];
-	int dir = named_dir(cache, id, idlen, true, suffix, name, sizeof(name));
-
-	if (dir < 0)
-		return dir;
-	int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
-	if (n < 0 || (size_t)n >= sizeof(tmp)) {
-		close(dir);
-		return -ENAMETOOLONG;
-	}
-	int fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		n = -errno;
-		close(dir);
-		return n;
-	}
-	int err = 0;
-	for (const char *p = buf; len && !err;) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno != EINTR)
-			err = -errno;
-		else if (w > 0)
-			p += w, len -= (size_t)w;
-	}
-	if (close(fd) && !err)
-		err = -errno;
-	/* another process may have kept the same meanwhile: either is right */
-	if (!err && renameat(dir, tmp, dir, name))
-		err = -errno;
-	if (err)
-		unlinkat(dir, tmp, 0);
-	close(dir);
-	return err;
-}
 
 /* CACHE/.build-id/xx/rest.debug into buf: for messages and libdwfl. */
 static bool copy_path(const char *cache, char *buf, size_t len, const void *id,
@@ -406,19 +369,17 @@ static bool copy_elf(Elf *in, int fd)
 	return ok;
 }
 
-int debugcache_store(const char *cache, Elf *debug, const void *id, int idlen)
+/* CACHE/.build-id/xx/rest<suffix> written whole by write(fd, arg) into a
+ * file of its own, then renamed into place: a reader sees the old file
+ * or the new one, never a part.  0 or -errno (-ENOENT: no cache or
+ * build-id; -EPERM: a directory on the way that is not ours). */
+static int store_whole(const char *cache, const void *id, int idlen, const char *suffix,
+		       bool (*write_all)(int fd, void *arg), void *arg)
 {
 	char name[PATH_MAX], tmp[PATH_MAX + 32];
-	size_t size = 0;
-	int dir;
+	int dir = named_dir(cache, id, idlen, true, suffix, name, sizeof(name));
 
-	if (!debug)
-		return -ENOENT;
-	elf_rawfile(debug, &size);
-	if (size > MAX_COPY_SIZE)
-		return -EFBIG;
-	/* no cache, no build-id, or a directory that is not ours */
-	if ((dir = copy_dir(cache, id, idlen, true, name, sizeof(name))) < 0)
+	if (dir < 0)
 		return dir;
 	int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", name, (long)getpid());
 	if (n < 0 || (size_t)n >= sizeof(tmp)) {
@@ -433,16 +394,62 @@ int debugcache_store(const char *cache, Elf *debug, const void *id, int idlen)
 		return n;
 	}
 	errno = 0;
-	bool ok = copy_elf(debug, fd);
+	bool ok = write_all(fd, arg);
 	int err = ok ? 0 : errno ? -errno : -EIO;
 	if (close(fd) && !err)
 		err = -errno;
-	/* another process may have stored the same copy meanwhile: either
-	 * one is right; rename replaces a symlink, never follows it */
+	/* another process may have stored the same meanwhile: either one
+	 * is right; rename replaces a symlink, never follows it */
 	if (!err && renameat(dir, tmp, dir, name))
 		err = -errno;
 	if (err)
 		unlinkat(dir, tmp, 0);
 	close(dir);
 	return err;
+}
+
+static bool write_copy(int fd, void *arg)
+{
+	return copy_elf(arg, fd);
+}
+
+int debugcache_store(const char *cache, Elf *debug, const void *id, int idlen)
+{
+	size_t size = 0;
+
+	if (!debug)
+		return -ENOENT;
+	elf_rawfile(debug, &size);
+	if (size > MAX_COPY_SIZE)
+		return -EFBIG;
+	return store_whole(cache, id, idlen, ".debug", write_copy, debug);
+}
+
+struct bytes {
+	const char *p;
+	size_t len;
+};
+
+static bool write_bytes(int fd, void *arg)
+{
+	struct bytes *b = arg;
+
+	while (b->len) {
+		ssize_t w = write(fd, b->p, b->len);
+		if (w < 0 && errno != EINTR)
+			return false;
+		if (w > 0) {
+			b->p += w;
+			b->len -= (size_t)w;
+		}
+	}
+	return true;
+}
+
+int debugcache_store_bytes(const char *cache, const void *id, int idlen,
+			   const char *suffix, const void *buf, size_t len)
+{
+	struct bytes b = { buf, len };
+
+	return store_whole(cache, id, idlen, suffix, write_bytes, &b);
 }
