@@ -671,6 +671,7 @@ enum dt_alloc_event {
 	DT_ALLOC_ENTER,		/* malloc, calloc, realloc... called */
 	DT_ALLOC_RETURN,	/* it returned ptr to site_pc */
 	DT_ALLOC_FREE,		/* free(ptr), delete */
+	DT_ALLOC_EXEC,		/* process pid ran exec: its blocks are gone */
 };
 struct dt_alloc {
 	size_t sz;		/* sizeof(struct dt_alloc) */

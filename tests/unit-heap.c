@@ -116,6 +116,13 @@ int main(void)
 	ok(site_holding(1, 0x50000) == 0 && totals().unmatched == 2,
 	   "a failed allocation adds nothing; a return without its entry is counted");
 
+	/* an exec ends its process's blocks, not another's */
+	alloc(3, 0x60000, 64, 0x17);
+	ev(DT_ALLOC_EXEC, 1, 1, 0, 0, false, 0);
+	ok(site_holding(1, 0x40020) == 0 && site_holding(1, 0x10ff0) == 0 &&
+	   site_holding(3, 0x60000) == 0x17 && site_holding(2, 0x10000) == 0xc,
+	   "an exec ends its process's blocks, and no other's");
+
 	dt_report_free(r);
 	return done_testing();
 }

@@ -373,6 +373,16 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 		return site < 0 ? -ENOMEM : block_add(h, c.pid, c.ptr, e.size, e.elem,
 						      (uint32_t)site);
 	}
+	case DT_ALLOC_EXEC:	/* a new image: none of the old blocks */
+		for (size_t i = 0; i < h->nblocks; i++)
+			if (h->blocks[i].live && h->blocks[i].pid == c.pid)
+				block_kill(h, (uint32_t)i);
+		for (size_t i = 0; i < h->npend;)
+			if (h->pend[i].tid == c.pid)
+				h->pend[i] = h->pend[--h->npend];
+			else
+				i++;
+		return 0;
 	case DT_ALLOC_FREE: {
 		uint32_t b = c.ptr ? block_at(h, c.pid, c.ptr) : NO_BLOCK;
 		if (b != NO_BLOCK)

@@ -418,7 +418,7 @@ static void answer_line(struct run *r, const char *name, unsigned long lineno,
 		/* the same for every line (no binary, out of memory): once */
 		msg("%s:%lu: %s", name, lineno, res.error);
 	}
-	if (res.has_alloc) {
+	if (res.has_alloc && (r->report || res.alloc.event != DT_ALLOC_EXEC)) {
 		/* the heap's blocks live in a report: one of its own when no
 		 * table is asked for */
 		if (!r->report && !dt_report_new(&r->report))

@@ -293,6 +293,11 @@ static void answer_record(struct stream *st, const struct line_req *req,
 		break;
 	case LINE_EXEC:
 		dt_maps_exec(st->maps, req->pid);
+		/* and the heap of the image it replaced */
+		res->has_alloc = req->pid >= 0;
+		res->alloc = (struct dt_alloc){ .sz = sizeof(res->alloc),
+						.event = DT_ALLOC_EXEC, .pid = req->pid,
+						.tid = req->pid };
 		break;
 	case LINE_FORK:
 		err = dt_maps_fork(st->maps, req->pid, req->parent_pid);
