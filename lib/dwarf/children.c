@@ -684,6 +684,12 @@ bool children_first_of(struct children_walker *w, struct die_children *parent,
 	return first_in(u, parent->at, NULL, parent, c);
 }
 
+bool children_first_in(struct children_walker *w, Dwarf_Die *parent,
+		       struct die_children *parent_c, struct die_children *c)
+{
+	return parent_c ? children_first_of(w, parent_c, c) : children_first(w, parent, c);
+}
+
 bool children_next(struct children_walker *w, struct die_children *c)
 {
 	struct unit_shapes *u = current(w, c);

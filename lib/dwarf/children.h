@@ -49,6 +49,10 @@ bool children_first(struct children_walker *w, Dwarf_Die *parent,
  * Dwarf_Die. */
 bool children_first_of(struct children_walker *w, struct die_children *parent,
 		       struct die_children *c);
+/* The first child of parent_c when given, else of parent: for walks that
+ * go into a child's children without making its Dwarf_Die. */
+bool children_first_in(struct children_walker *w, Dwarf_Die *parent,
+		       struct die_children *parent_c, struct die_children *c);
 bool children_next(struct children_walker *w, struct die_children *c);
 /* c's Dwarf_Die, made by libdw (dwarf_offdie) on first use; NULL when
  * libdw cannot. */

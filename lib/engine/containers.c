@@ -343,8 +343,7 @@ static void index_scope(struct dt_session *s, struct container_index *ix,
 	struct die_children c;
 
 	if (depth > MAX_DEPTH ||
-	    !(scope_c ? children_first_of(&s->walker, scope_c, &c) :
-			children_first(&s->walker, scope, &c)))
+	    !children_first_in(&s->walker, scope, scope_c, &c))
 		return;
 	for (;;) {
 		struct die_children d = c;	/* its attributes read after */

@@ -312,8 +312,7 @@ static void index_children(struct dt_session *s, Dwarf_Die *parent,
 	struct die_children it;
 
 	if (depth > MAX_NEST ||
-	    !(parent_c ? children_first_of(&s->walker, parent_c, &it) :
-			 children_first(&s->walker, parent, &it)))
+	    !children_first_in(&s->walker, parent, parent_c, &it))
 		return;
 	do {
 		struct die_children in = it;

@@ -390,8 +390,7 @@ static void index_functions(struct dt_session *s, Dwarf_Die *parent,
 	struct die_children it;
 
 	if (depth > MAX_NAMESPACE_DEPTH ||
-	    !(parent_c ? children_first_of(&s->walker, parent_c, &it) :
-			 children_first(&s->walker, parent, &it)))
+	    !children_first_in(&s->walker, parent, parent_c, &it))
 		return;
 	do {
 		if (it.tag == DW_TAG_namespace) {

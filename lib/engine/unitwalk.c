@@ -26,8 +26,7 @@ static void walk_entries(struct dt_session *s, Dwarf_Die *scope,
 	struct die_children c;
 
 	if (depth > MAX_NAMESPACE_DEPTH ||
-	    !(scope_c ? children_first_of(&s->walker, scope_c, &c) :
-			children_first(&s->walker, scope, &c)))
+	    !children_first_in(&s->walker, scope, scope_c, &c))
 		return;
 	for (;;) {
 		struct die_children d = c;	/* its attributes read after */
