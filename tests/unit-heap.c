@@ -116,6 +116,27 @@ int main(void)
 	ok(site_holding(1, 0x50000) == 0 && totals().unmatched == 2,
 	   "a failed allocation adds nothing; a return without its entry is counted");
 
+	/* calls nest: operator new calling malloc, whose return is inside
+	 * new; realloc of NULL jumping to malloc, both returns at the
+	 * caller: the block is the outermost call's, at its site */
+	uint64_t unmatched = totals().unmatched;
+	ev(DT_ALLOC_ENTER, 1, 1, 48, 0, false, 0);
+	ev(DT_ALLOC_ENTER, 1, 1, 48, 0, false, 0);
+	ev(DT_ALLOC_RETURN, 1, 1, 0, 0x70000, false, 0x20);
+	ev(DT_ALLOC_RETURN, 1, 1, 0, 0x70000, false, 0x21);
+	ev(DT_ALLOC_ENTER, 1, 1, 24, 0, true, 0);
+	ev(DT_ALLOC_ENTER, 1, 1, 24, 0, false, 0);
+	ev(DT_ALLOC_RETURN, 1, 1, 0, 0x71000, false, 0x22);
+	ev(DT_ALLOC_RETURN, 1, 1, 0, 0x71000, false, 0x22);
+	ok(site_holding(1, 0x7002f) == 0x21 && site_holding(1, 0x71017) == 0x22 &&
+	   totals().unmatched == unmatched,
+	   "nested calls: the block is the outermost call's, at its site");
+
+	/* a block past the address space: not followed, counted */
+	alloc(1, UINT64_MAX - 8, 64, 0x18);
+	ok(totals().refused == 1 && site_holding(1, UINT64_MAX - 4) == 0,
+	   "a block past the address space is counted, not kept");
+
 	/* an exec ends its process's blocks, not another's */
 	alloc(3, 0x60000, 64, 0x17);
 	ev(DT_ALLOC_EXEC, 1, 1, 0, 0, false, 0);

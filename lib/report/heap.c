@@ -37,6 +37,9 @@ struct block {
 	uint64_t start, size;
 	uint64_t elem;			/* calloc's element size, 0 */
 	int32_t pid;
+	int32_t inner_of;		/* made by a call inside another still
+					 * open on this thread: its return
+					 * takes the block (-1: none) */
 	uint32_t site;
 	bool live;
 };
@@ -77,7 +80,46 @@ struct heap {
 	uint64_t events, unmatched;
 	uint64_t by_address, contradicted, agreed;
 	uint64_t stale;			/* blocks a new one overlapped */
+	uint64_t refused;		/* events not followed (-EINVAL) */
+	struct walk_memo *memo;		/* the type walks' answers, by sample */
 };
+
+/* The two type walks a sample in a typed block may need, remembered: a
+ * hot loop's samples ask the same ones again and again, and each is a
+ * walk of the type's members in the DWARF.  Direct-mapped; itype NULL:
+ * the by-address answer at (site, off, size), else whether the site's
+ * type holds itype at off. */
+#define WALK_MEMOS 512
+/* What a block says of an object an instruction claims in it: held there
+ * (itself, a member, an element...), not held, or nothing (past its
+ * first object, not an array of them). */
+enum verdict { HELD, NOT_HELD, UNTOLD };
+struct walk_memo {
+	uint32_t site, size;
+	uint64_t off;
+	const char *itype;
+	bool used;
+	enum verdict verdict;
+	struct dt_answer by;
+};
+
+static struct walk_memo *walk_memo(struct heap *h, uint32_t site, uint64_t off,
+				   uint32_t size, const char *itype, bool *hit)
+{
+	if (!h->memo && !(h->memo = calloc(WALK_MEMOS, sizeof(*h->memo)))) {
+		*hit = false;
+		return NULL;	/* walked each time */
+	}
+	uint64_t k = hash_mix(hash_mix(hash_mix(HASH_SEED, site), off),
+			      (uint64_t)(uintptr_t)itype ^ size);
+	struct walk_memo *m = &h->memo[k & (WALK_MEMOS - 1)];
+	*hit = m->used && m->site == site && m->off == off && m->size == size &&
+	       m->itype == itype;
+	if (!*hit)
+		*m = (struct walk_memo){ .site = site, .off = off, .size = size,
+					 .itype = itype };
+	return m;
+}
 
 static uint64_t page_key(int32_t pid, uint64_t page)
 {
@@ -267,7 +309,7 @@ static int block_add(struct heap *h, int32_t pid, uint64_t start, uint64_t size,
 			return -ENOMEM;
 		i = (uint32_t)h->nblocks++;
 	}
-	h->blocks[i] = (struct block){ start, size, elem, pid, site, true };
+	h->blocks[i] = (struct block){ start, size, elem, pid, -1, site, true };
 	if (is_huge(&h->blocks[i])) {
 		if (GROW(h->huge, h->huge_cap, h->nhuge, 16))
 			return -ENOMEM;
@@ -317,15 +359,75 @@ static long site_get(struct heap *h, struct dt_session *s, uint64_t pc)
 	return (long)h->nsites++;
 }
 
-static struct pending *pending_of(struct heap *h, int32_t tid, bool add)
+/* Allocator calls nest on a thread: operator new calls malloc, realloc
+ * of NULL jumps to malloc (both return probes then fire at the caller).
+ * The entries are kept in the order they came, and a return is its
+ * thread's innermost entry's.  Its block is made at once; when an outer
+ * call is still open, the outer call's return, with the same block,
+ * takes it to its own site (the program's).  A return lost (perf drops
+ * events when its buffer is full) leaves an entry open that nothing
+ * pops: a thread keeps MAX_NEST open at most, the oldest dropped. */
+#define MAX_NEST 4
+
+/* Block i, made by an inner call, taken by the call around it: to its
+ * site.  Its bytes stay the inner call's (the pages it is listed under:
+ * the outer call asked for the same). */
+static void retake(struct heap *h, uint32_t i, uint32_t site, uint64_t elem)
 {
-	for (size_t i = 0; i < h->npend; i++)
-		if (h->pend[i].tid == tid)
-			return &h->pend[i];
-	if (!add || GROW(h->pend, h->pend_cap, h->npend, 16))
-		return NULL;
-	h->pend[h->npend] = (struct pending){ .tid = tid };
-	return &h->pend[h->npend++];
+	struct block *b = &h->blocks[i];
+	struct heap_site *from = &h->sites[b->site], *to = &h->sites[site];
+	uint64_t size = b->size;
+
+	from->allocs--;
+	from->bytes -= size;
+	from->live--;
+	b->site = site;
+	if (elem && size % elem == 0)
+		b->elem = elem;
+	to->allocs++;
+	to->bytes += size;
+	to->min_size = !to->min_size || size < to->min_size ? size : to->min_size;
+	to->max_size = size > to->max_size ? size : to->max_size;
+	if (++to->live > to->max_live)
+		to->max_live = to->live;
+}
+
+static int pending_push(struct heap *h, int32_t tid, const struct pending *e)
+{
+	size_t open = 0, oldest = h->npend;
+
+	for (size_t i = h->npend; i-- > 0;)
+		if (h->pend[i].tid == tid) {
+			open++;
+			oldest = i;
+		}
+	if (open >= MAX_NEST) {
+		memmove(&h->pend[oldest], &h->pend[oldest + 1],
+			(h->npend - oldest - 1) * sizeof(*h->pend));
+		h->npend--;
+	}
+	if (GROW(h->pend, h->pend_cap, h->npend, 16))
+		return -ENOMEM;
+	h->pend[h->npend++] = *e;
+	return 0;
+}
+
+/* Thread tid's innermost open call into *e, taken off; *outer: whether
+ * another stays open.  False when none is. */
+static bool pending_pop(struct heap *h, int32_t tid, struct pending *e, bool *outer)
+{
+	for (size_t i = h->npend; i-- > 0;) {
+		if (h->pend[i].tid != tid)
+			continue;
+		*e = h->pend[i];
+		memmove(&h->pend[i], &h->pend[i + 1], (h->npend - i - 1) * sizeof(*h->pend));
+		h->npend--;
+		*outer = false;
+		for (size_t k = 0; k < h->npend && !*outer; k++)
+			*outer = h->pend[k].tid == tid;
+		return true;
+	}
+	return false;
 }
 
 int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
@@ -340,23 +442,18 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 	h->events++;
 	switch (c.event) {
 	case DT_ALLOC_ENTER: {
-		struct pending *p = pending_of(h, c.tid, true);
-		if (!p)
-			return -ENOMEM;
-		p->size = c.size;
-		p->old = c.ptr;
-		p->elem = c.elem_size;
-		p->resize = c.resize;
-		return 0;
+		struct pending e = { .tid = c.tid, .size = c.size, .old = c.ptr,
+				     .elem = c.elem_size, .resize = c.resize };
+		return pending_push(h, c.tid, &e);
 	}
 	case DT_ALLOC_RETURN: {
-		struct pending *p = pending_of(h, c.tid, false);
-		if (!p) {
+		struct pending e;
+		bool outer;
+		if (!pending_pop(h, c.tid, &e, &outer)) {
 			h->unmatched++;	/* its entry before the recording */
 			return 0;
 		}
-		struct pending e = *p;
-		*p = h->pend[--h->npend];
+
 		if (e.resize && e.old) {
 			uint32_t old = block_at(h, c.pid, e.old);
 			if (old != NO_BLOCK) {
@@ -370,8 +467,24 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 		if (!c.ptr)
 			return 0;	/* failed */
 		long site = site_get(h, c.site, c.site_pc);
-		return site < 0 ? -ENOMEM : block_add(h, c.pid, c.ptr, e.size, e.elem,
-						      (uint32_t)site);
+		if (site < 0)
+			return -ENOMEM;
+		uint32_t bi = block_at(h, c.pid, c.ptr);
+		if (bi != NO_BLOCK && h->blocks[bi].inner_of == c.tid) {
+			retake(h, bi, (uint32_t)site, e.elem);
+		} else {
+			int err = block_add(h, c.pid, c.ptr, e.size, e.elem, (uint32_t)site);
+			if (err == -EINVAL) {
+				h->refused++;	/* past the address space: counted */
+				return 0;
+			}
+			if (err)
+				return err;
+			bi = block_at(h, c.pid, c.ptr);
+		}
+		if (bi != NO_BLOCK)
+			h->blocks[bi].inner_of = outer ? c.tid : -1;
+		return 0;
 	}
 	case DT_ALLOC_EXEC:	/* a new image: none of the old blocks */
 		for (size_t i = 0; i < h->nblocks; i++)
@@ -403,10 +516,7 @@ static bool array_of(const struct block *b, const struct dt_answer *u)
 }
 
 /* What block b (of site answer u) says of the object an instruction's
- * answer ans claims obj_off bytes into it: held there (dt_type_holds:
- * itself, a member, an element...), not held, or nothing (past its
- * first u, not an array of them). */
-enum verdict { HELD, NOT_HELD, UNTOLD };
+ * answer ans claims obj_off bytes into it (dt_type_holds). */
 static enum verdict block_holds(struct dt_session *s, const struct dt_answer *u,
 				const struct dt_answer *ans, uint64_t obj_off,
 				const struct block *b)
@@ -440,8 +550,18 @@ struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_sess
 	if (ans->reason == DT_OK) {
 		/* typed by its instruction: does its object fit the block? */
 		if (ans->type[0] != '(' && ans->type_id && (uint64_t)ans->offset <= off) {
-			switch (block_holds(site->s, &site->type, ans,
-					    off - (uint64_t)ans->offset, b)) {
+			uint64_t at = off - (uint64_t)ans->offset;
+			bool hit;
+			struct walk_memo *m = walk_memo(h, b->site, array_of(b, &site->type) ?
+							at % site->type.type_size : at,
+							0, ans->type, &hit);
+			enum verdict v = hit ? m->verdict :
+					 block_holds(site->s, &site->type, ans, at, b);
+			if (m && !hit) {
+				m->verdict = v;
+				m->used = true;
+			}
+			switch (v) {
 			case HELD:
 				h->agreed++;
 				break;
@@ -459,8 +579,18 @@ struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_sess
 	if (!tsize)
 		return s;
 	struct dt_answer by;
-	if (dt_resolve_type_offset(site->s, site->type.type_id, (int64_t)off, ans->size,
-				   &by) != DT_OK)
+	bool hit;
+	struct walk_memo *m = walk_memo(h, b->site, off, ans->size, NULL, &hit);
+	if (hit) {
+		by = m->by;
+	} else {
+		dt_resolve_type_offset(site->s, site->type.type_id, (int64_t)off, ans->size, &by);
+		if (m) {
+			m->by = by;
+			m->used = true;
+		}
+	}
+	if (by.reason != DT_OK)
 		return s;
 	/* past the first object: only in its flexible array member (the
 	 * offset kept), or in an array calloc proved */
@@ -494,6 +624,7 @@ void heap_free(struct heap *h)
 	free(h->page_slot);
 	free(h->huge);
 	free(h->pend);
+	free(h->memo);
 	free(h);
 }
 
@@ -514,6 +645,7 @@ void heap_totals(const struct heap *h, struct heap_totals *t)
 	t->contradicted = h->contradicted;
 	t->agreed = h->agreed;
 	t->stale = h->stale;
+	t->refused = h->refused;
 	for (size_t i = 0; i < h->nsites; i++) {
 		t->allocs += h->sites[i].allocs;
 		t->live += h->sites[i].live;

@@ -155,6 +155,9 @@ int heap_print(struct out *o, const struct dt_report *r, struct type_row **v,
 	if (out_json(o)) {
 		out_object(o, NULL);
 		out_u64(o, "allocator_events", tot.events);
+		out_u64(o, "unmatched", tot.unmatched);
+		out_u64(o, "freed_unseen", tot.stale);
+		out_u64(o, "refused", tot.refused);
 		out_u64(o, "by_address", tot.by_address);
 		out_u64(o, "agreed", tot.agreed);
 		out_u64(o, "contradicted", tot.contradicted);
@@ -172,6 +175,11 @@ int heap_print(struct out *o, const struct dt_report *r, struct type_row **v,
 		}
 		out_comment(o, "%" PRIu64 " allocator events, %" PRIu64 " blocks at %zu sites, %"
 			    PRIu64 " live at the end", tot.events, tot.allocs, n, tot.live);
+		if (tot.unmatched || tot.stale || tot.refused)
+			out_comment(o, "%" PRIu64 " frees and returns of blocks not seen allocated "
+				    "(before the recording), %" PRIu64 " blocks freed unseen (a newer "
+				    "one overlapped them), %" PRIu64 " not followed (past the address "
+				    "space)", tot.unmatched, tot.stale, tot.refused);
 		out_comment(o, "%" PRIu64 " samples had a data address in a block, %" PRIu64
 			    " of them typed by it (by address)", tot.in_blocks, tot.by_address);
 		out_comment(o, "in blocks of typed sites, typed by their instruction: %" PRIu64

@@ -325,6 +325,8 @@ struct heap_totals {
 					 * their block holds there */
 	uint64_t contradicted;		/* as what it cannot hold */
 	uint64_t stale;			/* blocks a newer one overlapped */
+	uint64_t refused;		/* returns of a block past the address
+					 * space: not followed */
 };
 void heap_free(struct heap *h);
 const struct heap_site *heap_sites(const struct heap *h, size_t *n);
