@@ -211,13 +211,14 @@ echo "every executed instruction, under valgrind's lackey (smaller runs: Lua's"
 echo "workload at 0.001, zstd -3 on 50 kB, 300 rows of SQL, memcached for 1 s,"
 echo "perf report --header-only): instructions of the program that touched one"
 echo "heap block or static of it, typed by dtprof, the object claimed inside it"
+echo "at every one of the typed instructions' accesses (checked)"
 echo
-echo "| program      | executed | typed  | right  | wrong | punned |"
-echo "|--------------|----------|--------|--------|-------|--------|"
+echo "| program      | executed | typed  | right  | wrong | punned |   checked |"
+echo "|--------------|----------|--------|--------|-------|--------|-----------|"
 for name in lua zstd sqlite memcached perf-report; do
 	if [ -s "$name.lackey" ]; then
-		awk -v n="$name" '{ printf "| %-12s | %8d | %6d | %6d | %5d | %6d |\n",
-			n, $2, $4, $6, $8, $10 }' "$name.lackey"
+		awk -v n="$name" '{ printf "| %-12s | %8d | %6d | %6d | %5d | %6d | %9d |\n",
+			n, $2, $4, $6, $8, $10, $12 }' "$name.lackey"
 	else
 		printf '| %-12s | no verdict: %s.lk.err, %s.lk.wrong |\n' "$name" "$name" "$name"
 	fi

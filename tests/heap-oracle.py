@@ -29,9 +29,10 @@ MALLOCLOG_MARKS=1 (whose marker loads put the heap events in place among
 the accesses).  Each instruction of BINARY that touched one heap block
 or static variable of it (and nothing else of either) is asked of
 DTRESOLVE (link-time address, no skid), and its typed answer is checked
-as above against every such access (up to eight of each instruction).
-Prints "executed E typed T right R wrong W punned P", each wrong answer
-on stderr, and exits 1 when W > 0.
+as above against every one of its accesses, in a second pass over the
+trace.  Prints "executed E typed T right R wrong W punned P accesses A"
+(A: the accesses checked), each wrong answer on stderr, and exits 1
+when W > 0.
 """
 import bisect
 import json
@@ -306,7 +307,14 @@ def text_ranges(binary):
     return out
 
 
-def lackey_main(mlog, trace, binary, dtresolve):
+def lackey_accesses(mlog, trace, binary):
+    """Walk TRACE, replaying MALLOCLOG's heap events in their places:
+    yields (link pc, (kind, rel, block size)) for each executed
+    instruction of BINARY that touched one heap block or static and
+    nothing else of either, and finally (None, rep): the link pcs of
+    rep-prefixed string instructions, each iteration of which moves its
+    operand (never asked).  A generator so that a second pass walks the
+    same trace the same way."""
     events, base, size, bias = [], None, 0, 0
     with open(mlog) as f:
         for line in f:
@@ -325,7 +333,6 @@ def lackey_main(mlog, trace, binary, dtresolve):
     statics = globals_of(binary)
     static_starts = [g[0] for g in statics]
     starts, ends = [], {}          # live heap blocks
-    seen = {}                      # link pc -> [(kind, rel, block size)]
     next_event = 0
     cur, hits = None, []
 
@@ -340,22 +347,17 @@ def lackey_main(mlog, trace, binary, dtresolve):
             return ("s", lx - statics[j][0], statics[j][1] - statics[j][0])
         return None
 
-    def flush():
-        if cur is not None and len(hits) == 1:
-            v = seen.setdefault(cur, [])
-            if len(v) < 8 and hits[0] not in v:
-                v.append(hits[0])
-
-    rep = set()                    # rep-prefixed string instructions
+    rep = set()
     last_pc = None
     with open(trace) as f:
         for line in f:
             if line.startswith("I"):
-                flush()
+                if cur is not None and len(hits) == 1:
+                    yield cur, hits[0]
                 hits = []
                 pc = int(line[3:line.index(",")], 16) - bias
                 if pc == last_pc:
-                    rep.add(pc)    # each iteration its own: the operand moves
+                    rep.add(pc)
                 last_pc = pc
                 cur = pc if any(lo <= pc < hi for lo, hi in texts) else None
                 continue
@@ -379,41 +381,68 @@ def lackey_main(mlog, trace, binary, dtresolve):
             h = place(x)
             if h:
                 hits.append(h)
-    flush()
-    pcs = sorted(pc for pc in seen if pc not in rep)
+    if cur is not None and len(hits) == 1:
+        yield cur, hits[0]
+    yield None, rep
+
+
+def lackey_main(mlog, trace, binary, dtresolve):
+    # first pass: which instructions to ask about
+    pcs, rep = set(), set()
+    for pc, hit in lackey_accesses(mlog, trace, binary):
+        if pc is None:
+            rep = hit
+        else:
+            pcs.add(pc)
+    pcs = sorted(pcs - rep)
     answers = subprocess.run([dtresolve, "--skid=off", "-f", "json", "-e", binary],
                              input="".join("%#x\n" % pc for pc in pcs),
                              capture_output=True, text=True).stdout.splitlines()
     if len(answers) != len(pcs):
         sys.exit("heap-oracle: dtresolve answered %d of %d" % (len(answers), len(pcs)))
-    typed = right = wrong = punned = 0
+    typed_of = {}
     for pc, line in zip(pcs, answers):
         a = json.loads(line)
-        if a.get("reason") != "ok" or not a.get("type_size"):
+        if a.get("reason") == "ok" and a.get("type_size"):
+            a["dso"] = binary
+            typed_of[pc] = (a, line.strip())
+    # second pass: every access of every typed instruction against its
+    # answer (a verdict kept per distinct placement, a bounded memo)
+    bad_of, fits, checked = {}, {}, 0
+    for pc, hit in lackey_accesses(mlog, trace, binary):
+        if pc is None or pc not in typed_of:
             continue
-        typed += 1
-        a["dso"] = binary
-        bad = None
-        for kind, rel, bsize in seen[pc]:
-            lo = rel - a["offset"]
-            if claim_fits(a, rel, bsize):
-                continue
-            bad = (kind, rel, bsize, lo)
-            if not (kind == "s" and lo == 0):
-                break
+        checked += 1
+        key = (pc, hit)
+        if key in fits:
+            continue
+        kind, rel, bsize = hit
+        ok = claim_fits(typed_of[pc][0], rel, bsize)
+        if len(fits) > 1000000:
+            fits.clear()
+        fits[key] = ok
+        if ok:
+            continue
+        punned = kind == "s" and rel - typed_of[pc][0]["offset"] == 0
+        # a wrong placement outranks a punned one
+        if pc not in bad_of or (bad_of[pc][0] == "s" and bad_of[pc][3] and not punned):
+            bad_of[pc] = (kind, rel, bsize, punned)
+    right = wrong = punned = 0
+    for pc in sorted(typed_of):
+        bad = bad_of.get(pc)
+        line = typed_of[pc][1]
         if not bad:
             right += 1
-        elif bad[0] == "s" and bad[3] == 0:
+        elif bad[3]:
             punned += 1
-            print("punned: %#x %s static of %d bytes" % (pc, line.strip(), bad[2]),
-                  file=sys.stderr)
+            print("punned: %#x %s static of %d bytes" % (pc, line, bad[2]), file=sys.stderr)
         else:
             wrong += 1
             print("wrong: %#x %s %s at +%d of %d bytes" %
-                  (pc, line.strip(), "heap block" if bad[0] == "h" else "static",
+                  (pc, line, "heap block" if bad[0] == "h" else "static",
                    bad[1], bad[2]), file=sys.stderr)
-    print("executed %d typed %d right %d wrong %d punned %d" %
-          (len(pcs), typed, right, wrong, punned))
+    print("executed %d typed %d right %d wrong %d punned %d accesses %d" %
+          (len(pcs), len(typed_of), right, wrong, punned, checked))
     sys.exit(1 if wrong else 0)
 
 

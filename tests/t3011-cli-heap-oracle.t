@@ -63,4 +63,20 @@ dt_test 'under lackey, an answer moved off its object is wrong' '
 		"$PWD/moved-dtresolve" >lk.moved 2>/dev/null &&
 	awk "\$8 > 0 { ok = 1 } END { exit !ok }" lk.moved || dt_show lk.moved
 '
+# every access, not the first few placements of each instruction: one
+# load right on nineteen blocks and wrong on the twentieth, too short
+if command -v valgrind >/dev/null 2>&1; then
+	gcc -O2 -g -o short "$DT_SRC/tests/fixtures/shortlast.c"
+	env MALLOCLOG="$PWD/sh.mlog" MALLOCLOG_MARKS=1 LD_PRELOAD="$PWD/malloclog.so" \
+		valgrind --tool=lackey --trace-mem=yes --log-file="$PWD/sh.trace" \
+		./short >/dev/null 2>sh.err
+fi
+dt_test 'under lackey, the one access of twenty outside its block is found' '
+	command -v valgrind >/dev/null 2>&1 &&
+	! python3 "$DT_SRC/tests/heap-oracle.py" --lackey sh.mlog sh.trace "$PWD/short" \
+		"$DTRESOLVE" >sh.verdict 2>sh.wrong &&
+	awk "\$8 == 1 && \$12 >= 20 { ok = 1 } END { exit !ok }" sh.verdict &&
+	grep -q "struct big.*heap block at +48 of 56 bytes" sh.wrong ||
+	dt_show sh.err sh.verdict sh.wrong
+'
 dt_done
