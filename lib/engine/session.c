@@ -39,6 +39,16 @@ struct session_priv {
 	struct named_symbol *names;	/* dt_session_symbol(), built lazily */
 	size_t nnames, names_cap;
 	bool names_loaded;
+	/* dt_session_symbol_at(): every symbol's start, sorted (built
+	 * lazily), and the last symbol found when no other starts inside
+	 * it, which then answers any pc in it without asking libdwfl again */
+	uint64_t *starts;
+	size_t nstarts;
+	bool starts_loaded;
+	struct {
+		const char *name;
+		uint64_t start, size;
+	} last_sym;
 	uint64_t tls_get_addr[2];	/* its PLT stub, and itself (static) */
 	bool tls_get_addr_looked;
 	uint64_t need;			/* file size the ELF headers imply */
@@ -941,6 +951,7 @@ void dt_session_close(struct dt_session *s)
 	free(p->linked);
 	free(p->linked_slot);
 	free(p->names);
+	free(p->starts);
 	free(p->splits);
 	free(p->debuginfo_path);
 	free(p->cache_dir);
@@ -1248,19 +1259,79 @@ bool session_is_tls_get_addr(struct dt_session *s, uint64_t target)
 	return target && (target == p->tls_get_addr[0] || target == p->tls_get_addr[1]);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every defined symbol's link-time start, sorted (none when out of
+ * memory: no symbol is then taken for clean). */
+static void load_starts(struct session_priv *p)
+{
+	struct dt_session *s = &p->pub;
+	int n = s->mod ? dwfl_module_getsymtab(s->mod) : 0;
+	size_t cap = 0;
+
+	p->starts_loaded = true;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		if (!dwfl_module_getsym_info(s->mod, i, &sym, &addr, NULL, NULL, NULL) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (GROW(p->starts, cap, p->nstarts, 1024)) {
+			free(p->starts);
+			p->starts = NULL;
+			p->nstarts = 0;
+			return;
+		}
+		p->starts[p->nstarts++] = addr - s->elf_bias;
+	}
+	if (p->nstarts)
+		qsort(p->starts, p->nstarts, sizeof(*p->starts), cmp_u64);
+}
+
+/* Whether no symbol but the one at start begins inside [start, start +
+ * size): libdwfl then answers every pc in it with that symbol, whatever
+ * the pc (the symbols at or before any of them are the same). */
+static bool symbol_clean(struct session_priv *p, uint64_t start, uint64_t size)
+{
+	if (!p->starts_loaded)
+		load_starts(p);
+	if (!size || !p->nstarts)
+		return false;
+	size_t k = AT_OR_BELOW(p->nstarts, i, p->starts[i], start);
+	return k == p->nstarts || p->starts[k] >= start + size;
+}
+
 int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
 			 uint64_t *start, uint64_t *size)
 {
+	struct session_priv *p = priv(s);
 	GElf_Off off = 0;
 	GElf_Sym sym;
+
+	if (p->last_sym.name && pc >= p->last_sym.start &&
+	    pc - p->last_sym.start < p->last_sym.size) {
+		*name = p->last_sym.name;
+		*start = p->last_sym.start;
+		*size = p->last_sym.size;
+		return 0;
+	}
 	const char *n = s->mod ? dwfl_module_addrinfo(s->mod, pc + s->elf_bias, &off,
 						       &sym, NULL, NULL, NULL) : NULL;
-
 	if (!n || !*n)
 		return -ENOENT;
 	*name = session_intern_raw(s, n);
 	*start = pc - off;
 	*size = sym.st_size;
+	if (*name && symbol_clean(p, *start, *size)) {
+		p->last_sym.name = *name;
+		p->last_sym.start = *start;
+		p->last_sym.size = *size;
+	}
 	return 0;
 }
 

@@ -479,28 +479,66 @@ static int cmp_hot_fn(const void *x, const void *y)
 	       strcmp(a->name, b->name);
 }
 
+static int cmp_pc_row(const void *x, const void *y)
+{
+	const struct pc_count *a = *(const struct pc_count *const *)x;
+	const struct pc_count *b = *(const struct pc_count *const *)y;
+
+	if (a->s != b->s)
+		return (uintptr_t)a->s < (uintptr_t)b->s ? -1 : 1;
+	return (a->pc > b->pc) - (a->pc < b->pc);
+}
+
+static int cmp_fn_key(const void *x, const void *y)
+{
+	const struct hot_function *a = x, *b = y;
+
+	if (a->s != b->s)
+		return (uintptr_t)a->s < (uintptr_t)b->s ? -1 : 1;
+	return (uintptr_t)a->name < (uintptr_t)b->name ? -1 :
+	       (uintptr_t)a->name > (uintptr_t)b->name;
+}
+
+/* The functions of the pcs with samples, by (session, pc): a function's
+ * pcs come together, and dt_session_symbol_at answers most of them from
+ * the last one; then one row per function (names are interned: a
+ * function is its session and name pointer). */
 size_t codeview_hot_functions(const struct dt_report *r,
 			      struct hot_function *out, size_t max)
 {
 	const struct pc_table *t = r->pcs;
+	const struct pc_count **rows = t && t->n ? malloc(t->n * sizeof(*rows)) : NULL;
 	struct hot_function *all = NULL;
 	size_t n = 0, cap = 0;
 
-	for (size_t i = 0; t && i < t->n; i++) {
+	for (size_t i = 0; rows && i < t->n; i++)
+		rows[i] = &t->v[i];
+	if (rows)
+		qsort(rows, t->n, sizeof(*rows), cmp_pc_row);
+	for (size_t i = 0; rows && i < t->n; i++) {
 		const char *name;
 		uint64_t start, size;
-		size_t j = 0;
-		if (dt_session_symbol_at(t->v[i].s, t->v[i].pc, &name, &start, &size))
+		if (dt_session_symbol_at(rows[i]->s, rows[i]->pc, &name, &start, &size))
 			continue;
-		while (j < n && !(all[j].s == t->v[i].s && all[j].name == name))
-			j++;
-		if (j == n) {
+		if (!n || all[n - 1].s != rows[i]->s || all[n - 1].name != name) {
 			if (GROW(all, cap, n, 16))
 				break;
-			all[n++] = (struct hot_function){ t->v[i].s, name, 0 };
+			all[n++] = (struct hot_function){ rows[i]->s, name, 0 };
 		}
-		all[j].samples += t->v[i].samples[0];
+		all[n - 1].samples += rows[i]->samples[0];
 	}
+	free(rows);
+	/* a function whose pcs another's came between: one row */
+	if (n)
+		qsort(all, n, sizeof(*all), cmp_fn_key);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (m && all[m - 1].s == all[i].s && all[m - 1].name == all[i].name)
+			all[m - 1].samples += all[i].samples;
+		else
+			all[m++] = all[i];
+	}
+	n = m;
 	if (n)
 		qsort(all, n, sizeof(*all), cmp_hot_fn);
 	if (n > max)
