@@ -549,6 +549,12 @@ DT_API int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
  * nothing.  A dt_dsos_get() with another build-id opens it again. */
 DT_API void dt_dsos_prefetch(struct dt_dsos *d, const char *name,
 		      const uint8_t *build_id, size_t id_len);
+/* Whether dso name of that build-id leaves little to name: the cache
+ * holds answers this engine kept for it (sessions with
+ * DT_SESSION_KEEP_ANSWERS), or it is the kernel and no vmlinux with
+ * debug info is there to name with.  Opens nothing but that file. */
+DT_API bool dt_dsos_answers_kept(const struct dt_dsos *d, const char *name,
+				 const uint8_t *build_id, size_t id_len);
 /* dt_session_prepare() on the sessions open, in the order they were
  * opened, max_units at a time; true when nothing is left to build. */
 DT_API bool dt_dsos_prepare(struct dt_dsos *d, size_t max_units);
@@ -719,6 +725,13 @@ DT_API int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *
 /* The same for a sample that carries only its period. */
 DT_API int dt_report_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t period);
+/* n samples alike smp with one answer (the same process, thread, CPU,
+ * data source), smp->period the sum of theirs: what n calls of
+ * dt_report_add_sample count, at the cost of one.  -EINVAL for a smp
+ * with an address, weight or time, each sample's own; 0 or -ENOMEM. */
+DT_API int dt_report_add_alike(struct dt_report *r, int ev, struct dt_session *s,
+			       const struct dt_answer *ans, const struct dt_sample *smp,
+			       uint64_t n);
 /* n such samples with one answer, period the sum of theirs: what n calls
  * of dt_report_add count, at the cost of one (0 or -ENOMEM: all n lost). */
 DT_API int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,

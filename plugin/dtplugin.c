@@ -11,10 +11,11 @@
  * first chunk it opens the binaries perf.data lists (prefetch.c), and
  * while no chunk waits it builds their whole-binary indexes; when perf
  * has read the last sample, its thread answers sites of other binaries
- * (help()).  A site's first sample is always handed over; its later ones
- * that carry only a period (no data address, no thread a table shows)
- * perf's thread adds to the site's sums itself (held()), which stop()
- * adds to the tables.  For the others: once two chunks in a row named no
+ * (help()).  A site's first sample is always counted or handed over; its
+ * later ones of the same event that carry only a period (no data address,
+ * no thread a table shows) perf's thread adds to the site's tally itself,
+ * in either mode, which stop() adds to the tables: a memo probe and two
+ * adds a sample.  For the others: once two chunks in a row named no
  * new site to resolve and the other thread has counted them, perf's
  * thread counts the samples itself (handing a sample over costs more
  * than counting an answered one), until a sample's site has no answer
@@ -82,8 +83,19 @@ struct event_kind {
 	char copy[128];			/* for the report (it keeps 127 bytes) */
 	unsigned flags, has;
 	bool allocator;			/* dtprof-record's "dtprof_PID:malloc" */
+	bool tallies;			/* its samples may be tallied (sites.h):
+					 * none of its fields is kept one sample
+					 * at a time (state's per_sample) */
 };
 #define EVENT_KINDS 64		/* more share the last one's name */
+
+/* A tally's context (sites.h): an event, and when the report keeps
+ * threads, the sample's process, thread and CPU (-1: none). */
+struct tally_ctx {
+	unsigned kind;
+	int32_t pid, tid, cpu;
+};
+#define NO_CTX UINT32_MAX
 
 struct state {
 	/* perf's thread */
@@ -106,7 +118,21 @@ struct state {
 	uint64_t pauses_tried, pauses_behind;	/* and the pauses tried, and
 						 * refused: the other thread
 						 * behind (DTPROF_DEBUG) */
-	uint64_t held;			/* and held in sites' sums */
+	uint64_t tallied;		/* and added to sites' tallies */
+	/* filter_event()'s: the event of the last sample, when its samples
+	 * may tally (else an address no event name has), and its memo tag
+	 * bits (sites_memo_tag()'s, with MEMO_OPEN) */
+	const char *fast_event;
+	uint64_t fast_tag;
+	int32_t fast_pid, fast_tid, fast_cpu;	/* and its thread, when kept */
+	struct tally_ctx ctxs[MEMO_CTX_MAX + 1];	/* what a memo tag's
+							 * context is */
+	unsigned nctxs, last_ctx;
+	bool aging;			/* the chunk being filled has samples */
+	unsigned per_sample;		/* DT_SAMPLE_* the report keeps one
+					 * sample at a time: a sample with
+					 * one is never tallied (all with
+					 * filter=TYPE, which answers each) */
 	/* perf's thread adds, before the chunks that name them */
 	struct sites sites;
 	/* the resolving thread (perf's, without a handoff) */
@@ -158,7 +184,8 @@ static const char dlargs_help[] =
 		"  --dlarg output=FILE     write the tables to FILE\n"
 		"  --dlarg skid=auto|on|off  attribute non-precise samples to the access before them\n"
 		"  --dlarg threads=1|2     resolve on a second CPU while perf reads, opening the binaries\n"
-		"                          perf.data lists ahead (default: 2 CPUs or more)\n"
+		"                          perf.data lists ahead (default: 2 CPUs or more, unless\n"
+		"                          every binary's answers are kept from an earlier run)\n"
 		"  --dlarg vmlinux=PATH    kernel image with debug info\n"
 		"  --dlarg help            this list (every sample dropped, no table)";
 
@@ -169,6 +196,13 @@ static void log_note(void *arg, const char *msg)
 }
 
 /* Whether a view that prints to the tables' output is asked for. */
+/* The fields the report keeps one sample at a time: with none of them,
+ * samples of one site and event only add to sums. */
+static unsigned per_sample_fields(const struct state *st)
+{
+	return DATA_FIELDS | (st->threads_kept ? DT_SAMPLE_TID : 0);
+}
+
 static bool wants_a_table(const struct state *st)
 {
 	for (int t = 0; t < DT_TABLE_COUNT; t++)
@@ -278,8 +312,12 @@ static bool prepare(void *arg)
 }
 
 /* A resolving thread of its own, unless one CPU or filter=TYPE (which
- * answers in filter_event) or threads=1 says otherwise.  Failing to make
- * one is not an error: perf's thread resolves. */
+ * answers in filter_event) or threads=1 says otherwise, or, unless
+ * threads=2 asks for it, every binary of the profile has its answers
+ * kept from an earlier run: then there is little naming to take off
+ * perf's thread, and a second thread costs more CPU than it saves (the
+ * sites it counts cross between the CPUs' caches).  Failing to make one
+ * is not an error: perf's thread resolves. */
 static void start_thread(struct state *st)
 {
 	int threads = st->threads ? st->threads :
@@ -292,6 +330,14 @@ static void start_thread(struct state *st)
 	if (threads < 2 || st->filter_type)
 		return;
 	st->perfdata_fd = prefetch_find_perfdata();
+	if (!st->threads && prefetch_all_kept(st->dsos, st->perfdata_fd)) {
+		close(st->perfdata_fd);
+		st->perfdata_fd = -1;
+		if (st->env.debug)
+			note("every binary of the profile has its answers kept: "
+			     "one thread (threads=2 for two)");
+		return;
+	}
 	if (handoff_start(&st->handoff, sizeof(struct chunk), &work)) {
 		if (st->perfdata_fd >= 0)
 			close(st->perfdata_fd);
@@ -366,6 +412,9 @@ EXPORT int start(void **data, void *ctx)
 			   st->want[DT_TABLE_ADVISE] || st->html;
 	if (!st->threads_kept)
 		dt_report_no_threads(st->report);	/* no table shows them */
+	/* a tally keeps the thread in its context */
+	st->per_sample = st->filter_type || st->help ? ~0u : DATA_FIELDS;
+	st->fast_event = (const char *)&st->fast_event;	/* no sample's */
 	start_thread(st);
 	*data = st;
 	return 0;
@@ -471,6 +520,7 @@ static const struct event_kind *event_kind(struct state *st,
 				  .flags = skid ? DT_RESOLVE_SKID : 0,
 				  .has = sample_fields(attr, s),
 				  .allocator = is_allocator_event(name) };
+	k->tallies = !k->allocator && !(k->has & st->per_sample);
 	snprintf(k->copy, sizeof(k->copy), "%s", name);
 	*index = st->nkinds < EVENT_KINDS ? st->last_kind = st->nkinds++ :
 		 EVENT_KINDS - 1;
@@ -621,25 +671,38 @@ static void add_sums(struct state *st, const struct site *t, struct site_sums *s
 }
 
 /* Every site's kept-back samples in the report: the counting thread's
- * batches and perf's thread's held sums (in perf's thread, the other one
- * ended, before the tables).  A site with held sums had its first sample
+ * batches and perf's thread's tallies (in perf's thread, the other one
+ * ended, before the tables).  A site with a tally had its first sample
  * counted, so it has its answer. */
 static void flush_sums(struct state *st)
 {
+	sites_memo_spill_all(&st->sites);
 	for (uint32_t i = 0; i < st->sites.n; i++) {
 		struct site *t = sites_at(&st->sites, i);
 		if (t->batch.n)
 			add_sums(st, t, &t->batch);
-		if (t->held.n)
-			add_sums(st, site_answer(st, i, NULL, false), &t->held);
 	}
-}
-
-/* The fields the report keeps one sample at a time: with none of them,
- * samples of one site and event only add to sums. */
-static unsigned per_sample_fields(const struct state *st)
-{
-	return DATA_FIELDS | (st->threads_kept ? DT_SAMPLE_TID : 0);
+	for (size_t i = 0; i < st->sites.tallies.n; i++) {
+		const struct tally *y = &st->sites.tallies.v[i];
+		const struct tally_ctx *c = &st->ctxs[y->ctx];
+		if (!y->n)
+			continue;
+		struct site *a = site_answer(st, y->site, NULL, false);
+		if (!st->threads_kept) {
+			struct site_sums sums = { .kind = (uint8_t)c->kind, .n = y->n,
+						  .period = y->period };
+			add_sums(st, a, &sums);
+			continue;
+		}
+		struct dt_sample smp = {
+			.sz = sizeof(smp), .period = y->period,
+			.pid = c->pid, .tid = c->tid, .cpu = c->cpu,
+			.has = st->kinds[c->kind].has &
+			       (DT_SAMPLE_PID | DT_SAMPLE_TID | DT_SAMPLE_CPU),
+		};
+		dt_report_add_alike(st->report, report_event(st, c->kind), a->session,
+				    &a->ans, &smp, y->n);
+	}
 }
 
 /* A sample that only adds to its site's sums: it has a period and nothing
@@ -696,25 +759,31 @@ static const struct site *count(struct state *st, const struct pending *p,
 	return a;
 }
 
-/* The sample's site, from what perf's resolve_ip says (perf's thread). */
+/* The sample's site (perf's thread), from what perf's resolve_ip said of
+ * it, al, with its event (kind, index k); *memo: its memo entry, NULL
+ * when it has none. */
 static uint32_t site_of(struct state *st, const struct perf_dlfilter_sample *sample,
-			unsigned flags, void *ctx)
+			const struct event_kind *kind, unsigned c,
+			const struct perf_dlfilter_al *al, struct site_memo **memo)
 {
-	const struct perf_dlfilter_al *al = perf_dlfilter_fns.resolve_ip(ctx);
 	const struct dso_name *dso;
 
+	*memo = NULL;
 	if (!al || !al->dso)	/* answered no_dso, by ip */
-		return sites_get(&st->sites, NULL, sample->ip, flags, sample->ip, 0, NULL);
-	uint32_t site = sites_memo_find(&st->sites, al->dso, al->buildid_size, al->addr,
-					flags);
-	if (site != NO_SITE)
-		return site;
+		return sites_get(&st->sites, NULL, sample->ip, kind->flags, sample->ip, 0, NULL);
+	uint64_t tag = sites_memo_tag(al->dso, al->buildid_size, c);
+	struct site_memo *m = sites_memo_find(&st->sites, tag, al->addr);
+	if (m) {
+		*memo = m;
+		return m->site - 1;
+	}
 	dso = sites_dso(&st->sites, al->dso, al->buildid, al->buildid_size);
 	if (!dso)
 		return NO_SITE;
-	site = sites_get(&st->sites, dso, al->addr, flags, sample->ip, al->symoff,
-			 dso->kernel_side ? al->sym : NULL);
-	sites_memo_put(&st->sites, al->dso, al->buildid_size, al->addr, flags, site);
+	uint32_t site = sites_get(&st->sites, dso, al->addr, kind->flags, sample->ip,
+				  al->symoff, dso->kernel_side ? al->sym : NULL);
+	sites_memo_put(&st->sites, tag, al->addr, site);
+	*memo = sites_memo_find(&st->sites, tag, al->addr);
 	return site;
 }
 
@@ -739,25 +808,6 @@ static bool answered_here(struct state *st, uint32_t i)
 	       answer_known(t);
 }
 
-/* perf's thread beside a resolving thread, a sample of a site it has
- * handed a sample over before: held in the site's sums (not handed over)
- * when it carries only a period and is of the event of the site's first
- * sample, which made the report's row.  What batched() would do, without
- * the 24 bytes through the queue: on a profile of many distinct sites
- * the other thread lags, and each chunk then costs fresh pages. */
-static bool held(struct state *st, const struct pending *p)
-{
-	if (p->site == NO_SITE || (p->has & per_sample_fields(st)))
-		return false;
-	struct site *t = sites_at(&st->sites, p->site);
-	if (t->held.kind != p->kind)
-		return false;
-	t->held.n++;
-	t->held.period += p->period;
-	st->held++;
-	return true;
-}
-
 /* perf's thread: the chunk to the other thread.  After two chunks that
  * added no site to resolve (the one the other thread may still be
  * counting, and the one just handed over: waiting for them is short), it
@@ -767,6 +817,7 @@ static void publish(struct state *st)
 {
 	st->chunk = handoff_publish(st->handoff);
 	st->chunk->n = 0;
+	st->aging = false;
 	st->chunk_age = 0;
 	if (!st->chunk_new_sites && !st->last_new_sites) {
 		st->pauses_tried++;
@@ -796,6 +847,7 @@ static void queue(struct state *st, const struct pending *p,
 		st->counting_here = false;	/* the other thread resolves it */
 	}
 	struct chunk *c = st->chunk;
+	st->aging = true;
 	c->p[c->n] = *p;
 	if (p->has & DATA_FIELDS)
 		c->d[c->n] = *d;
@@ -804,27 +856,58 @@ static void queue(struct state *st, const struct pending *p,
 	st->chunk_new_sites += new_site && !known_miss(sites_at(&st->sites, p->site));
 }
 
-/* perf's thread beside a resolving thread: the sample held in its site's
- * sums, counted here or queued.  A chunk goes over when full, or once
- * perf has read a chunk's worth of samples since its first: with most
- * samples held, its new sites would wait long while the other thread has
- * nothing to resolve. */
-static void hand_over(struct state *st, const struct pending *p,
-		      const struct pending_data *d, bool new_site, void *ctx)
+/* perf's thread: a chunk goes over when full, or once perf has read a
+ * chunk's worth of samples since its first: with most samples tallied,
+ * its new sites would wait long while the other thread has nothing to
+ * resolve. */
+static void age_chunk(struct state *st)
 {
-	if (new_site)
-		sites_at(&st->sites, p->site)->held.kind = p->kind;
-	if (new_site || !held(st, p))
-		queue(st, p, d, new_site, ctx);
 	if (st->chunk->n && (st->chunk->n == CHUNK_SAMPLES ||
 			     ++st->chunk_age == CHUNK_SAMPLES))
 		publish(st);
 }
 
-EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
-			void *ctx)
+/* The context of a sample of event k (thread: whose thread it keeps,
+ * NULL for none), NO_CTX when MEMO_CTX_MAX + 1 are taken. */
+static unsigned ctx_of(struct state *st, unsigned k, const struct perf_dlfilter_sample *thread)
 {
-	struct state *st = data;
+	struct tally_ctx want = { k, -1, -1, -1 };
+	unsigned i = st->last_ctx;
+
+	if (thread) {
+		want.pid = thread->pid;
+		want.tid = thread->tid;
+		want.cpu = thread->cpu >= 0 && thread->cpu < NO_CPU ? thread->cpu : -1;
+	}
+#define SAME_CTX(c) ((c).kind == want.kind && (c).pid == want.pid && \
+		     (c).tid == want.tid && (c).cpu == want.cpu)
+	if (i < st->nctxs && SAME_CTX(st->ctxs[i]))
+		return i;
+	for (i = 0; i < st->nctxs; i++)
+		if (SAME_CTX(st->ctxs[i]))
+			return st->last_ctx = i;
+#undef SAME_CTX
+	if (st->nctxs > MEMO_CTX_MAX)
+		return NO_CTX;
+	st->ctxs[st->nctxs] = want;
+	return st->last_ctx = st->nctxs++;
+}
+
+/* A sample added to its site's tally, in the open memo entry m. */
+static inline void tally(struct state *st, struct site_memo *m, uint64_t period)
+{
+	m->period += period;
+	if (++m->n == UINT32_MAX)
+		sites_memo_spill(&st->sites, m);
+	st->tallied++;
+}
+
+/* Every sample filter_event() does not tally: al is what resolve_ip
+ * said of it, when asked (al_asked). */
+static __attribute__((noinline)) int
+filter_slow(struct state *st, const struct perf_dlfilter_sample *sample, void *ctx,
+	    const struct perf_dlfilter_al *al, bool al_asked)
+{
 	unsigned k;
 
 	if (st->help)
@@ -836,29 +919,94 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 			st->last_time = sample->time;
 		return 1;
 	}
+	unsigned c = ctx_of(st, k, kind->tallies && st->threads_kept ? sample : NULL);
+	bool fast = kind->tallies && sample->event && kind->name == sample->event &&
+		    c != NO_CTX;
+	st->fast_event = fast ? sample->event : (const char *)&st->fast_event;
+	st->fast_tag = (uint64_t)c << 48 | MEMO_OPEN;
+	st->fast_pid = sample->pid;
+	st->fast_tid = sample->tid;
+	st->fast_cpu = sample->cpu;
 	uint32_t sites_before = st->sites.n;
+	struct site_memo *m;
+	uint32_t site = site_of(st, sample, kind, c,
+				al_asked ? al : perf_dlfilter_fns.resolve_ip(ctx), &m);
+
+	if (sample->time > st->last_time)	/* perf passes them in order */
+		st->last_time = sample->time;
+	/* a memo entry made again for a (site, context) whose tally exists
+	 * (the entry it had was taken by another) opens at once */
+	bool has_tally = m && !(m->tag & MEMO_OPEN) && kind->tallies &&
+			 sites_tally(&st->sites, site, c);
+	if (has_tally)
+		m->tag |= MEMO_OPEN;
+	if (m && (m->tag & MEMO_OPEN)) {	/* only a context that tallies opens */
+		tally(st, m, sample->period);
+		if (st->handoff)
+			age_chunk(st);
+		return 1;
+	}
 	struct pending p = {
-		.site = site_of(st, sample, kind->flags, ctx),
-		.kind = (uint8_t)k, .has = (uint8_t)kind->has,
+		.site = site, .kind = (uint8_t)k, .has = (uint8_t)kind->has,
 		.pid = sample->pid, .tid = sample->tid, .period = sample->period,
 		.cpu = sample->cpu >= 0 && sample->cpu < NO_CPU ? (uint16_t)sample->cpu : NO_CPU,
 	};
 	struct pending_data d = { sample->addr, sample->weight, sample->data_src,
 				  sample->time };
+	const struct site *a = NULL;
 
-	if (sample->time > st->last_time)	/* perf passes them in order */
-		st->last_time = sample->time;
 	if (st->handoff) {
-		hand_over(st, &p, &d, st->sites.n != sites_before, ctx);
-		return 1;
+		queue(st, &p, &d, st->sites.n != sites_before, ctx);
+		age_chunk(st);
+	} else {
+		a = count(st, &p, &d, ctx, true);
+		st->counted_here++;
 	}
-	const struct site *a = count(st, &p, &d, ctx, true);
+	/* the (site, context)'s first sample has gone its way: its later
+	 * ones may be tallied, in the memo entry */
+	if (m && kind->tallies && sites_tally_open(&st->sites, site, c))
+		m->tag |= MEMO_OPEN;
+	if (st->handoff)
+		return 1;
 	if (st->filter_type) {
 		bool keep = a && a->ans.reason == DT_OK &&
 			    dt_type_name_matches(a->session, a->ans.type, st->filter_type);
 		st->filter_kept += keep;
 		return keep ? 0 : 1;
 	}
+	return 1;
+}
+
+/* Most samples, once a profile's sites are known: of the event before
+ * theirs, which may tally, at a site perf's thread found recently whose
+ * memo entry is open.  One call into perf (resolve_ip), one memo entry
+ * read and added to; everything else is filter_slow()'s. */
+EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
+			void *ctx)
+{
+	struct state *st = data;
+
+	if (sample->event != st->fast_event ||
+	    (st->threads_kept && (sample->tid != st->fast_tid || sample->pid != st->fast_pid ||
+				  sample->cpu != st->fast_cpu)))
+		return filter_slow(st, sample, ctx, NULL, false);
+	const struct perf_dlfilter_al *al = perf_dlfilter_fns.resolve_ip(ctx);
+	/* sites_memo_tag(), its checks folded */
+	if (!al || !al->dso || ((uintptr_t)al->dso >> 48 | al->buildid_size >> 8))
+		return filter_slow(st, sample, ctx, al, true);
+	uint64_t tag = (uintptr_t)al->dso | (uint64_t)al->buildid_size << 55 | st->fast_tag;
+	struct site_memo *m = sites_memo_set(&st->sites, tag & ~MEMO_OPEN, al->addr);
+	if (m->tag != tag || m->addr != al->addr) {
+		m++;			/* the set's other way */
+		_Static_assert(MEMO_WAYS == 2, "filter_event looks at two ways");
+		if (m->tag != tag || m->addr != al->addr)
+			return filter_slow(st, sample, ctx, al, true);
+	}
+	tally(st, m, sample->period);
+	if (sample->time > st->last_time)	/* perf passes them in order */
+		st->last_time = sample->time;
+	if (st->aging)
+		age_chunk(st);
 	return 1;
 }
 
@@ -1001,7 +1149,7 @@ EXPORT int stop(void *data, void *ctx)
 		     " counted on perf's, %" PRIu64 " held in sums there; %" PRIu64
 		     " added to the tables as sums; %" PRIu64 " pauses tried, %"
 		     PRIu64 " with that thread behind", st->handed, st->counted_here,
-		     st->held, st->batched + st->held, st->pauses_tried,
+		     st->tallied, st->batched + st->tallied, st->pauses_tried,
 		     st->pauses_behind);
 	if (st->allocator_events)
 		note("%" PRIu64 " allocator events of dtprof-record left out: the plugin does "

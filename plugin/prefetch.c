@@ -57,13 +57,40 @@ struct prefetch {
 	unsigned n;
 };
 
+/* The entries worth opening ahead: this machine's files and kernel (a
+ * module's entry names its .ko, its samples "[name]"; guests' binaries
+ * are not here). */
+static bool openable(const struct dt_build_id_entry *e)
+{
+	return e->host && (e->kernel ? dt_dso_is_kernel(e->name) : e->name[0] == '/');
+}
+
+struct all_kept {
+	const struct dt_dsos *dsos;
+	bool kept;
+};
+
+static int kept_one(void *arg, const struct dt_build_id_entry *e)
+{
+	struct all_kept *k = arg;
+
+	if (openable(e) && !dt_dsos_answers_kept(k->dsos, e->name, e->build_id, e->build_id_size))
+		k->kept = false;
+	return !k->kept;
+}
+
+bool prefetch_all_kept(const struct dt_dsos *dsos, int fd)
+{
+	struct all_kept k = { dsos, true };
+
+	return fd >= 0 && !dt_perfdata_build_ids(fd, kept_one, &k) && k.kept;
+}
+
 static int prefetch_one(void *arg, const struct dt_build_id_entry *e)
 {
 	struct prefetch *p = arg;
 
-	/* this machine's files and kernel: a module's entry names its .ko,
-	 * its samples "[name]"; guests' binaries are not here */
-	if (!e->host || (e->kernel ? !dt_dso_is_kernel(e->name) : e->name[0] != '/'))
+	if (!openable(e))
 		return 0;
 	pthread_mutex_lock(p->lock);
 	dt_dsos_prefetch(p->dsos, e->name, e->build_id, e->build_id_size);

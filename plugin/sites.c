@@ -88,33 +88,66 @@ static struct site *site_slot(const struct sites *t, uint32_t i)
 	return &t->blocks[i / SITE_BLOCK][i % SITE_BLOCK];
 }
 
-/* The memo's slot: one multiply of the address with the dso pointer's
- * bits folded in, its high bits. */
-static size_t memo_slot(const char *perf, uint64_t addr, uint32_t key)
+static uint64_t tally_hash(uint32_t site, unsigned ctx)
 {
-	uint64_t h = (addr ^ (uintptr_t)perf ^ (uint64_t)key << 48) * 0x9e3779b97f4a7c15ull;
-
-	return (size_t)(h >> 52) & (SITE_MEMOS - 1);
+	return hash_mix(HASH_SEED, (uint64_t)site << 8 | ctx);
 }
 
-uint32_t sites_memo_find(const struct sites *t, const char *perf, size_t build_id_size,
-			 uint64_t addr, unsigned flags)
+struct tally *sites_tally(struct sites *t, uint32_t site, unsigned ctx)
 {
-	uint32_t key = flags | (uint32_t)build_id_size << 8;
-	const struct site_memo *m = &t->memo[memo_slot(perf, addr, key)];
+	struct tallies *y = &t->tallies;
+	uint32_t k = INDEX_FIND(y->index, y->index_size, tally_hash(site, ctx), i,
+				y->v[i].site == site && y->v[i].ctx == ctx);
 
-	return m->site && m->perf == perf && m->addr == addr && m->key == key ?
-	       m->site - 1 : NO_SITE;
+	return k ? &y->v[k - 1] : NULL;
 }
 
-void sites_memo_put(struct sites *t, const char *perf, size_t build_id_size,
-		    uint64_t addr, unsigned flags, uint32_t site)
+struct tally *sites_tally_open(struct sites *t, uint32_t site, unsigned ctx)
 {
-	uint32_t key = flags | (uint32_t)build_id_size << 8;
+	struct tallies *y = &t->tallies;
+	struct tally *e = sites_tally(t, site, ctx);
 
-	if (site != NO_SITE)
-		t->memo[memo_slot(perf, addr, key)] =
-			(struct site_memo){ perf, addr, key, site + 1 };
+	if (e)
+		return e;
+	if (INDEX_READY(y->index, y->index_size, y->n, i,
+			tally_hash(y->v[i].site, y->v[i].ctx)) ||
+	    GROW(y->v, y->cap, y->n, 1024))
+		return NULL;
+	y->index[INDEX_FREE(y->index, y->index_size, tally_hash(site, ctx))] =
+		(uint32_t)++y->n;
+	e = &y->v[y->n - 1];
+	*e = (struct tally){ .site = site, .ctx = ctx };
+	return e;
+}
+
+/* (an open entry's tally exists: it opened because it did) */
+void sites_memo_spill(struct sites *t, struct site_memo *m)
+{
+	if (m->site && m->n) {
+		struct tally *e = sites_tally(t, m->site - 1, sites_memo_ctx(m));
+		if (e) {
+			e->n += m->n;
+			e->period += m->period;
+		}
+	}
+	m->n = 0;
+	m->period = 0;
+}
+
+void sites_memo_spill_all(struct sites *t)
+{
+	for (size_t i = 0; i < SITE_MEMOS; i++)
+		sites_memo_spill(t, &t->memo[i]);
+}
+
+void sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr, uint32_t site)
+{
+	if (tag == MEMO_NONE || site == NO_SITE)
+		return;
+	struct site_memo *m = sites_memo_set(t, tag, addr);
+	sites_memo_spill(t, &m[MEMO_WAYS - 1]);
+	memmove(&m[1], &m[0], (MEMO_WAYS - 1) * sizeof(*m));
+	m[0] = (struct site_memo){ .tag = tag, .addr = addr, .site = site + 1 };
 }
 
 uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
@@ -157,4 +190,6 @@ void sites_free(struct sites *t)
 	free(t->dsos);
 	free(t->dso_index);
 	free(t->index);
+	free(t->tallies.v);
+	free(t->tallies.index);
 }

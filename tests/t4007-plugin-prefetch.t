@@ -132,9 +132,8 @@ dt_test "phases recorded: a loop, a list walk, the loop" "
 	gcc -O2 -g -static -o phases phases.c &&
 	$perf record -q -e cpu-clock -c 10000 -o phases.data ./phases 300000000 >/dev/null 2>rec.err
 "
-# the tables that keep no thread: perf's thread holds a site's later
-# samples in its sums; sharing keeps each sample's thread, so perf's
-# thread counts them itself once the other has caught up
+# perf's thread tallies a site's later samples (per thread, when a table
+# keeps threads) and hands the others over
 for t in 1 2; do
 	DTPROF_DEBUG=1 dt_perf_script $perf -i phases.data --dlarg format=tsv --dlarg report \
 		--dlarg stat --dlarg code=walk --dlarg threads=$t >phases.t$t 2>phases.err$t
@@ -159,13 +158,30 @@ dt_test "phases: perf's thread held samples in sums, and handed samples over" '
 dt_test "phases with sharing: threads=1 and threads=2 print the same tables" "
 	grep -q '^struct node	' shared.t1 && dt_cmp shared.t1 shared.t2
 "
-# with each sample's thread kept, no sum is held; perf's thread counts
-# samples itself once the other has caught up.  Whether it catches up is
-# the machine's timing (sharing's counting may be slower than perf's
-# reading, a sanitizer build's always is): so either perf's thread
-# counted samples, or every pause it tried found the other behind
-dt_test "phases with sharing: nothing held; perf's thread counted samples, or was never let" '
-	counts shared.err2 && test $held = 0 && test $handed -gt 0 && test $tried -gt 0 &&
-	{ test $here -gt 0 || test $behind = $tried; } || dt_show shared.err2
+# with each sample's thread kept (sharing), perf's thread still tallies a
+# site's later samples, one tally per thread; the tables are those of
+# one thread counting one sample at a time (the test above)
+dt_test "phases with sharing: perf's thread tallied samples of their thread, and handed samples over" '
+	counts shared.err2 && test $held -gt 0 && test $handed -gt 0 || dt_show shared.err2
+'
+# threads unasked: a second thread on the profile's first run (every
+# instruction to name), none once every binary's answers are kept (a
+# second thread would only cost CPU), the same tables either way
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+for run in 1 2; do
+	DTPROF_CACHE_DIR=$PWD/auto-cache DTPROF_DEBUG=1 dt_perf_script $perf -i phases.data \
+		--dlarg format=tsv --dlarg report >auto.t$run 2>auto.err$run
+done
+dt_test "unasked, the first run hands samples to a second thread (with CPUs for it)" '
+	counts auto.err1 && if [ "$cpus" -gt 1 ]; then test $handed -gt 0; else test $handed = 0; fi &&
+	! grep -q "one thread" auto.err1 || dt_show auto.err1
+'
+dt_test "unasked, a run with every answer kept takes one thread, and says so" '
+	counts auto.err2 && test $handed = 0 &&
+	if [ "$cpus" -gt 1 ]; then grep -q "answers kept: one thread" auto.err2; fi || dt_show auto.err2
+'
+dt_test "unasked, both runs print the tables threads=1 prints" '
+	dt_cmp auto.t1 auto.t2 && head -n 30 phases.t1 | grep "^cpu-clock	struct node" >want &&
+	grep -F -f want auto.t1 >/dev/null
 '
 dt_done

@@ -103,6 +103,51 @@ static void many_against_one_by_one(void)
 	dt_report_free(many);
 }
 
+/* Samples of threads one at a time against the same as alike sums
+ * (each thread's first sample at an answer alone, as the plugin's
+ * tallies are): every table the same, the sharing table's threads and
+ * CPUs too; and a sample with an address is not summed. */
+static void alike_against_one_by_one(void)
+{
+	struct dt_report *one, *alike;
+	struct dt_answer a;
+	const int32_t tids[3] = { 11, 12, 11 };
+	const int32_t cpus[3] = { 0, 1, 1 };
+	const unsigned n[3] = { 4, 9, 2 };
+
+	if (!ok(!dt_report_new(&one) && !dt_report_new(&alike), "two reports of threads"))
+		return;
+	dt_answer_miss(&a, 0x2100, DT_OK);
+	a.type = "struct q";
+	a.offset = 8;
+	a.field = "count";
+	a.access = DT_ACCESS_STORE;
+	a.type_id = 0;
+	int e1 = dt_report_event(one, "cpu-clock"), e2 = dt_report_event(alike, "cpu-clock");
+	for (int i = 0; i < 3; i++) {
+		struct dt_sample smp = { .sz = sizeof(smp), .period = 3, .pid = 10,
+					 .tid = tids[i], .cpu = cpus[i],
+					 .has = DT_SAMPLE_PID | DT_SAMPLE_TID | DT_SAMPLE_CPU };
+		for (unsigned k = 0; k < n[i]; k++)
+			dt_report_add_sample(one, e1, NULL, &a, &smp);
+		dt_report_add_sample(alike, e2, NULL, &a, &smp);
+		smp.period = 3 * (n[i] - 1);
+		is_int(dt_report_add_alike(alike, e2, NULL, &a, &smp, n[i] - 1), 0,
+		       "thread %d's later samples added alike", (int)tids[i]);
+	}
+	char *t1 = all_tables(one), *t2 = all_tables(alike);
+	is_str(t2, t1, "every table as one sample at a time, threads and CPUs too");
+	ok(strstr(t1, "\t11\t") && strstr(t1, "\t12\t"), "the sharing table shows both threads");
+	free(t1);
+	free(t2);
+	struct dt_sample addr = { .sz = sizeof(addr), .period = 1, .addr = 0x1000,
+				  .has = DT_SAMPLE_ADDR };
+	is_int(dt_report_add_alike(alike, e2, NULL, &a, &addr, 2), -EINVAL,
+	       "samples with an address are each their own");
+	dt_report_free(one);
+	dt_report_free(alike);
+}
+
 /* Threads are kept for the sharing table only. */
 static void without_threads(void)
 {
@@ -331,6 +376,7 @@ int main(void)
 	dt_report_free(counted);
 	dt_report_free(typed);
 	many_against_one_by_one();
+	alike_against_one_by_one();
 	sized_structs();
 	view_names();
 	without_threads();

@@ -203,6 +203,25 @@ struct answer_store *answer_store_open(struct dt_session *s, const char *cache,
 	return st;
 }
 
+bool answer_store_kept(const char *cache, const uint8_t *id, size_t idlen)
+{
+	struct file_header hd;
+	struct stat sb;
+	bool kept;
+
+	if (!cache || idlen < 2 || idlen > 64)
+		return false;
+	int fd = debugcache_open_named(cache, id, (int)idlen, ".answers");
+	if (fd < 0)
+		return false;
+	kept = !fstat(fd, &sb) && S_ISREG(sb.st_mode) &&
+	       pread(fd, &hd, sizeof(hd), 0) == (ssize_t)sizeof(hd) &&
+	       !memcmp(hd.magic, MAGIC, 8) &&
+	       !strncmp(hd.engine, engine_id(), sizeof(hd.engine));
+	close(fd);
+	return kept;
+}
+
 bool answer_store_loaded(const struct answer_store *st)
 {
 	return st && st->read;

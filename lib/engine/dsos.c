@@ -408,6 +408,19 @@ struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 	return e->session;
 }
 
+bool dt_dsos_answers_kept(const struct dt_dsos *d, const char *name,
+			  const uint8_t *build_id, size_t id_len)
+{
+	if (dt_dso_is_kernel(name) && !d->o.vmlinux) {
+		char *path = dt_find_vmlinux();
+		if (!path)
+			return true;	/* no session: nothing to name */
+		free(path);
+	}
+	return (d->session.flags & DT_SESSION_KEEP_ANSWERS) &&
+	       answer_store_kept(d->session.cache_dir, build_id, id_len);
+}
+
 bool dt_dsos_prepare(struct dt_dsos *d, size_t max_units)
 {
 	for (; d->prepared < d->n; d->prepared++) {

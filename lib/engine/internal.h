@@ -759,6 +759,10 @@ void answer_store_put(struct answer_store *st, uint64_t pc, unsigned flags,
 /* Whether the file was read, answers or none (the session then builds
  * no index ahead: dt_session_prepare). */
 bool answer_store_loaded(const struct answer_store *st);
+/* Whether cache holds answers this engine kept for the binary of build
+ * id (a file whose header says so: its key, which needs the binary
+ * open, is not checked). */
+bool answer_store_kept(const char *cache, const uint8_t *id, size_t idlen);
 /* Write the file again when the session added answers, and free. */
 void answer_store_close(struct dt_session *s, struct answer_store *st, const char *cache);
 

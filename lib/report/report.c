@@ -446,7 +446,7 @@ static int add_samples(struct dt_report *r, int ev, struct dt_session *s,
 			r->sharing_lost++;
 	}
 	if ((smp->has & DT_SAMPLE_TID) && !r->no_threads &&
-	    sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp))
+	    sharing_add(r, (uint32_t)k->type_idx, (uint32_t)k->off_idx, ans, smp, n))
 		r->sharing_lost++;
 	return 0;
 }
@@ -465,6 +465,19 @@ int dt_report_add_sample(struct dt_report *r, int ev, struct dt_session *s,
 	if (!sized_in(&c, sizeof(c), smp))
 		return -EINVAL;
 	return add_samples(r, ev, s, ans, &c, 1);
+}
+
+int dt_report_add_alike(struct dt_report *r, int ev, struct dt_session *s,
+			const struct dt_answer *ans, const struct dt_sample *smp, uint64_t n)
+{
+	struct dt_sample c;
+
+	if (!sized_in(&c, sizeof(c), smp))
+		return -EINVAL;
+	/* an address, a weight or a time is each sample's own */
+	if (c.has & (DT_SAMPLE_ADDR | DT_SAMPLE_WEIGHT | DT_SAMPLE_TIME | DT_SAMPLE_ADDR_WHY))
+		return -EINVAL;
+	return n ? add_samples(r, ev, s, ans, &c, n) : 0;
 }
 
 int dt_report_add_many(struct dt_report *r, int ev, struct dt_session *s,

@@ -243,9 +243,11 @@ void real_lines_free(struct real_lines *rl);
 
 /* ---- sharing.c ---- */
 /* Remember which thread touched offset row oi of type ti, how, and
- * where.  0 or -ENOMEM (the sample is then left out of this table only). */
+ * where: n samples alike smp (its address and time are one sample's:
+ * n is 1 with them).  0 or -ENOMEM (the samples are then left out of
+ * this table only). */
 int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
-		const struct dt_answer *ans, const struct dt_sample *smp);
+		const struct dt_answer *ans, const struct dt_sample *smp, uint64_t n);
 void sharing_free(struct sharing *sh);
 void sharing_print(struct out *o, const struct dt_report *r,
 		   const struct dt_table_opts *opts);

@@ -112,7 +112,7 @@ static struct touch *touch_get(struct sharing *sh, uint32_t ti,
 }
 
 int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
-		const struct dt_answer *ans, const struct dt_sample *smp)
+		const struct dt_answer *ans, const struct dt_sample *smp, uint64_t n)
 {
 	struct sharing *sh = r->sharing;
 
@@ -125,10 +125,10 @@ int sharing_add(struct dt_report *r, uint32_t ti, uint32_t oi,
 	struct touch *t = touch_get(sh, ti, &r->types[ti].offs[oi], pid, smp->tid);
 	if (!t)
 		return -ENOMEM;
-	t->samples++;
-	t->loads += (ans->access & DT_ACCESS_LOAD) != 0;
-	t->stores += (ans->access & DT_ACCESS_STORE) != 0;
-	t->rmw += ans->access == DT_ACCESS_RMW;
+	t->samples += n;
+	t->loads += (ans->access & DT_ACCESS_LOAD) ? n : 0;
+	t->stores += (ans->access & DT_ACCESS_STORE) ? n : 0;
+	t->rmw += ans->access == DT_ACCESS_RMW ? n : 0;
 	if ((smp->has & DT_SAMPLE_CPU) && smp->cpu >= 0) {
 		if (smp->cpu < 64)
 			t->cpus |= 1ull << smp->cpu;
