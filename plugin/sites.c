@@ -155,9 +155,8 @@ uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 {
 	uint64_t h = site_hash(dso, addr, flags);
 	uint32_t k = INDEX_FIND(t->index, t->index_size, h, i,
-				site_slot(t, (uint32_t)i)->dso == dso &&
-				site_slot(t, (uint32_t)i)->addr == addr &&
-				site_slot(t, (uint32_t)i)->flags == flags);
+				t->keys[i].addr == addr && t->keys[i].dso == dso &&
+				t->keys[i].flags == flags);
 	if (k)
 		return k - 1;
 	uint32_t i = t->n;
@@ -165,16 +164,16 @@ uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 		return NO_SITE;
 	struct site **block = &t->blocks[i / SITE_BLOCK];
 	if ((!*block && !(*block = malloc(SITE_BLOCK * sizeof(**block)))) ||
+	    GROW(t->keys, t->keys_cap, t->n, 1024) ||
 	    INDEX_READY(t->index, t->index_size, t->n, j,
-			site_hash(site_slot(t, (uint32_t)j)->dso,
-				  site_slot(t, (uint32_t)j)->addr,
-				  site_slot(t, (uint32_t)j)->flags)))
+			site_hash(t->keys[j].dso, t->keys[j].addr, t->keys[j].flags)))
 		return NO_SITE;
 	struct site *s = site_slot(t, i);
 	*s = (struct site){ .dso = dso, .addr = addr, .ip = ip, .symoff = symoff,
 			    .flags = flags };
 	if (sym && !(s->sym = strdup(sym)))
 		return NO_SITE;
+	t->keys[i] = (struct site_key){ dso, addr, flags };
 	t->index[INDEX_FREE(t->index, t->index_size, h)] = ++t->n;
 	return i;
 }
@@ -190,6 +189,7 @@ void sites_free(struct sites *t)
 	free(t->dsos);
 	free(t->dso_index);
 	free(t->index);
+	free(t->keys);
 	free(t->tallies.v);
 	free(t->tallies.index);
 }

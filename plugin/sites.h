@@ -85,6 +85,12 @@ struct tallies {
 	size_t index_size;
 };
 
+struct site_key {
+	const struct dso_name *dso;
+	uint64_t addr;
+	unsigned flags;
+};
+
 #define SITE_BLOCK 4096
 #define SITE_BLOCKS 16384
 #define NO_SITE UINT32_MAX		/* out of memory */
@@ -122,6 +128,10 @@ struct sites {
 	size_t dso_index_size;
 	uint32_t *index;		/* arrays.h: by (dso, addr, flags) */
 	size_t index_size;
+	struct site_key *keys;		/* each site's, dense: what the index
+					 * compares (a memo miss would read
+					 * cold sites otherwise) */
+	size_t keys_cap;
 	uint32_t n;
 	struct site_memo memo[SITE_MEMOS] __attribute__((aligned(64)));
 					/* direct-mapped */
