@@ -67,8 +67,10 @@ median() {
 
 # versus_floor DATA NAME: the do-nothing filter, the filter that calls
 # resolve_ip for every sample and drops it (the least any plugin pays),
-# the plugin resolving in perf's thread (threads=1) and the plugin as
-# installed (a second thread on this 2-CPU machine) on DATA, one after the
+# the plugin resolving in perf's thread (threads=1), the plugin as
+# installed (unasked: a second thread on this 2-CPU machine, unless every
+# binary's answers are kept) and with a second thread asked for
+# (threads=2) on DATA, one after the
 # other, five times: the load of this shared machine changes between
 # runs, so each ratio is taken within one round and the median of the
 # five is printed (the range too), of wall time and of CPU time (user and
@@ -86,7 +88,7 @@ versus_floor() {
 	f=$wall
 	timed perf script -i "$data" --dlfilter "$build/dtplugin.so"
 	first=$(echo "$wall / $f" | bc -l)
-	for k in w1 w2 cr c1 c2; do : >ratios.$k.$$; done
+	for k in w1 w2 cr c1 c2 ct; do : >ratios.$k.$$; done
 	for try in 1 2 3 4 5; do
 		timed perf script -i "$data" --dlfilter "$build/bench/null-dlfilter.so"
 		f=$wall fc=$cpu
@@ -103,6 +105,8 @@ versus_floor() {
 		echo "$cpu / $fc" | bc -l >>ratios.c2.$$
 		[ -n "$p2_best" ] && [ "$(echo "$wall >= ${p2_best%% *}" | bc -l)" = 1 ] || p2_best="$wall $cpu $rss"
 		cp out.$$ plugin.out
+		timed perf script -i "$data" --dlfilter "$build/dtplugin.so" --dlarg threads=2
+		echo "$cpu / $fc" | bc -l >>ratios.ct.$$
 	done
 	printf '%-52s %10s %10s %12s\n' "run (fastest of 5)" "wall" "CPU" "peak RSS"
 	for r in "null-dlfilter.so (the floor)|$f_best" "resolve-ip-dlfilter.so|$r_best" \
@@ -114,7 +118,7 @@ versus_floor() {
 	printf 'plugin / floor = %.2fx  (%s; median of 5 paired runs, range %.2f-%.2f; threads=1: %.2fx)\n' \
 		"$ratio" "$what" "$(sort -g ratios.w2.$$ | head -n 1)" "$(sort -g ratios.w2.$$ | tail -n 1)" \
 		"$(median <ratios.w1.$$)"
-	echo "  CPU / the floor's CPU: $(ratio_line resolve-ip ratios.cr.$$), $(ratio_line plugin ratios.c2.$$), $(ratio_line threads=1 ratios.c1.$$)"
+	echo "  CPU / the floor's CPU: $(ratio_line resolve-ip ratios.cr.$$), $(ratio_line plugin ratios.c2.$$), $(ratio_line threads=2 ratios.ct.$$), $(ratio_line threads=1 ratios.c1.$$)"
 	printf '  the first run, an empty cache (no inflated debug file, no answers kept yet): %.2fx the floor\n' "$first"
 	rm -f ratios.*.$$
 }
@@ -226,7 +230,8 @@ nsm=$(perf script -i perfreport-small.data -F ip 2>/dev/null | wc -l)
 echo "perfreport-small.data (the same, small profile): $nsm samples"
 versus_floor perfreport-small.data "small profile, large dynamic program"
 
-p612=$(ls "$src"/build/perf-6.12/usr/bin/perf 2>/dev/null || true)
+# perf 6.12 from source, its crash on data-type reports fixed (perf-6.12-src.sh)
+p612=$(sh "$src/bench/perf-6.12-src.sh" "$src/build/perf-6.12-src" 2>/dev/null || true)
 if [ -n "$p612" ]; then
 	echo
 	row "perf 6.12 report -s type,typeoff --stdio" "$p612" report -i big.data -s type,typeoff --stdio
