@@ -58,8 +58,30 @@ static bool text_range(const char *path, uint64_t *lo, uint64_t *hi)
 	return found;
 }
 
-/* Whether the session's answers for pcs lo..hi (by step, and then from
- * the end back) are libdwfl's for the same file at bias 0. */
+/* Whether the session answers pc as libdwfl does (mod at base); want:
+ * libdwfl's name, NULL for none.  Says the first few that differ. */
+static bool same_as_libdwfl(struct dt_session *s, Dwfl_Module *mod, GElf_Addr base,
+			    uint64_t pc, const char **want, size_t *differ)
+{
+	const char *name = NULL;
+	uint64_t start = 0, size = 0;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *w = dwfl_module_addrinfo(mod, pc + base, &off, &sym, NULL, NULL, NULL);
+	int got = dt_session_symbol_at(s, pc, &name, &start, &size);
+	bool same = !w || !*w ? got != 0 :
+		    !got && !strcmp(name, w) && start == pc - off && size == sym.st_size;
+
+	*want = w && *w ? w : NULL;
+	if (!same && (*differ)++ < 5)
+		printf("# pc %#llx: libdwfl %s, session %s\n", (unsigned long long)pc,
+		       *want ? *want : "-", got ? "-" : name);
+	return same;
+}
+
+/* Whether the session's answers for pcs of path's text (runs forward,
+ * then some from the end back, then the nested functions') are
+ * libdwfl's for the same file at bias 0. */
 static void compare(const char *path)
 {
 	struct dt_session_opts o = { .sz = sizeof(o) };
@@ -67,6 +89,7 @@ static void compare(const char *path)
 	uint64_t lo, hi;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	const char *want;
 
 	elf_version(EV_CURRENT);
 	if (!text_range(path, &lo, &hi) || dt_session_open(path, &o, &s)) {
@@ -92,39 +115,17 @@ static void compare(const char *path)
 				i += 127 * 256 - 1;
 				continue;
 			}
-			uint64_t pc = pass ? hi - 1 - i : lo + i;
-			const char *name = NULL;
-			uint64_t start = 0, size = 0;
-			GElf_Off off = 0;
-			GElf_Sym sym;
-			const char *want = dwfl_module_addrinfo(mod, pc + base, &off, &sym,
-								NULL, NULL, NULL);
-			int got = dt_session_symbol_at(s, pc, &name, &start, &size);
 			asked++;
-			if (!want || !*want ? got == 0 :
-			    got || strcmp(name, want) || start != pc - off || size != sym.st_size) {
-				if (differ++ < 5)
-					printf("# %s: pc %#llx: libdwfl %s, session %s\n", path,
-					     (unsigned long long)pc, want ? want : "-",
-					     got ? "-" : name);
-			}
+			same_as_libdwfl(s, mod, base, pass ? hi - 1 - i : lo + i, &want, &differ);
 		}
 	/* and the nested functions' pcs in order, when the file has them */
 	uint64_t outer, outer_size;
 	if (!dt_session_symbol(s, "dt_outer", &outer, &outer_size)) {
 		size_t inner = 0;
 		for (uint64_t pc = outer; pc < outer + outer_size; pc++) {
-			const char *name = NULL;
-			uint64_t start = 0, size = 0;
-			GElf_Off off = 0;
-			GElf_Sym sym;
-			const char *want = dwfl_module_addrinfo(mod, pc + base, &off, &sym,
-								NULL, NULL, NULL);
 			asked++;
+			same_as_libdwfl(s, mod, base, pc, &want, &differ);
 			inner += want && !strcmp(want, "dt_inner");
-			if (!want || dt_session_symbol_at(s, pc, &name, &start, &size) ||
-			    strcmp(name, want) || start != pc - off)
-				differ++;
 		}
 		ok(inner == 32, "%s: libdwfl names dt_inner inside dt_outer", path);
 	}
