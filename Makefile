@@ -46,6 +46,9 @@ endif
 
 DW_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdw libelf 2>/dev/null)
 DW_LIBS := $(shell $(PKG_CONFIG) --libs libdw libelf 2>/dev/null || echo -ldw -lelf)
+# the plugin reads dtprof-record's event payloads with libtraceevent
+TEP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null || echo -I/usr/include/traceevent)
+TEP_LIBS := $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 
 # warnings are errors in development; WERROR=0 for a packager's newer
 # compiler
@@ -83,7 +86,7 @@ TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack $(O)/tests
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
 
 PLUGIN = $(O)/dtplugin.so
-PLUGIN_CFLAGS = -fvisibility=hidden
+PLUGIN_CFLAGS = -fvisibility=hidden $(TEP_CFLAGS)
 
 all: $(LIB) $(DTRESOLVE) $(PLUGIN)
 
@@ -103,8 +106,9 @@ $(O)/frontend/%.o: frontend/%.c $(FLAGS_STAMP)
 # The library goes inside the plugin, its symbols hidden: perf sees only
 # the dlfilter entry points.
 $(PLUGIN): $(O)/plugin/dtplugin.o $(O)/plugin/handoff.o $(O)/plugin/prefetch.o \
-	   $(O)/plugin/sites.o $(FRONTEND_OBJ) $(LIB)
-	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^ $(LIBS)
+	   $(O)/plugin/sites.o $(O)/plugin/allocevents.o $(FRONTEND_OBJ) $(LIB)
+	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -shared -Wl,--exclude-libs,ALL -o $@ $^ \
+		$(LIBS) $(TEP_LIBS)
 
 # objects are built again when the flags change (CFLAGS=, SANITIZE=...)
 FLAGS_STAMP = $(O)/.cflags
@@ -164,6 +168,10 @@ TOOLS_OBJ = $(patsubst %.c,$(O)/%.o,$(filter-out %/dtresolve.c,$(DTRESOLVE_SRC))
 $(O)/tests/%: $(O)/tests/%.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(TOOLS_OBJ) $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) -ldl
 
+# the plugin's reader of event formats, alone
+$(O)/tests/unit-allocevents: $(O)/tests/unit-allocevents.o $(O)/plugin/allocevents.o $(LIB)
+	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(TEP_LIBS)
+
 # the accuracy generator's AArch64 truth: a plugin of qemu-user's own
 $(O)/tests/qemu-trace.so: tests/gen/qemu-trace.c
 	@mkdir -p $(dir $@)
@@ -175,7 +183,8 @@ tests: all $(TEST_TOOLS) $(TEST_UNITS)
 # 0.191 or later (bookworm-backports) read DWARF packages (.dwp); dtprof
 # builds with 0.188 too, and says what it misses.
 BUILD_PACKAGES = build-essential pkg-config binutils-dev binutils-multiarch-dev \
-	zlib1g-dev 'libdw-dev>=0.191' 'libelf-dev>=0.191' 'elfutils>=0.191'
+	zlib1g-dev 'libdw-dev>=0.191' 'libelf-dev>=0.191' 'elfutils>=0.191' \
+	libtraceevent-dev
 # make demo records the example with perf
 DEMO_PACKAGES = $(BUILD_PACKAGES) linux-perf python3
 # every tool a test uses; make check skips a test whose tool is missing

@@ -586,6 +586,12 @@ DT_API int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg);
  * before it); -ENOTSUP when records are compressed (perf record -z);
  * -errno when it cannot be mapped. */
 DT_API int dt_perfdata_count_samples(int fd, uint64_t *samples);
+/* A copy of the tracing data of the perf.data file open at fd (its
+ * HEADER_TRACING_DATA feature: the formats of its tracepoint and probe
+ * events, as perf's trace-event-info writes them), into *data (free it)
+ * and *len: 0; -ENOENT without one; -EPROTO for no perf.data file or a
+ * section past the file; -ENOMEM. */
+DT_API int dt_perfdata_tracing_data(int fd, void **data, size_t *len);
 /* The times of the first and last sample of the perf.data file open at
  * fd (its HEADER_SAMPLE_TIME feature, perf 5.x on): 0; -ENOENT without
  * them; -EPROTO for no perf.data file or a corrupt feature. */

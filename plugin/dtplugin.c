@@ -37,6 +37,7 @@
 #include <perf/perf_dlfilter.h>
 
 #include "../lib/dtprof.h"
+#include "allocevents.h"
 #include "handoff.h"
 #include "prefetch.h"
 #include "sites.h"
@@ -83,11 +84,22 @@ struct event_kind {
 	char copy[128];			/* for the report (it keeps 127 bytes) */
 	unsigned flags, has;
 	bool allocator;			/* dtprof-record's "dtprof_PID:malloc" */
+	uint8_t alloc;			/* then which call: ALLOC_* */
 	bool tallies;			/* its samples may be tallied (sites.h):
 					 * none of its fields is kept one sample
 					 * at a time (state's per_sample) */
 };
 #define EVENT_KINDS 64		/* more share the last one's name */
+
+/* What an allocator event of dtprof-record says (event_kind's alloc). */
+enum {
+	ALLOC_NONE,		/* not one this plugin knows: left out */
+	ALLOC_ENTER,		/* malloc, aligned_alloc, new...: "size" */
+	ALLOC_CALLOC,		/* calloc: "nmemb", "size" */
+	ALLOC_RESIZE,		/* realloc: "ptr", "size" */
+	ALLOC_RETURN,		/* any of them returned "ret" */
+	ALLOC_FREE,		/* free, delete: "ptr" */
+};
 
 /* A tally's context (sites.h): an event, and when the report keeps
  * threads, the sample's process, thread and CPU (-1: none). */
@@ -143,6 +155,10 @@ struct state {
 	bool regs_said;			/* sampled registers: said once */
 	uint64_t filter_kept;		/* samples filter=TYPE kept */
 	uint64_t allocator_events;	/* dtprof-record's, left out */
+	uint64_t allocator_fed;		/* and those the heap's blocks took */
+	struct alloc_events *allocs;	/* their formats, when read */
+	const char *allocs_why;		/* why not, when tried */
+	bool allocs_tried;
 	bool help;			/* --dlarg help: the list, no tables */
 	struct dt_env env;		/* the environment, as options */
 	bool threads_kept;		/* the report keeps samples' threads */
@@ -174,7 +190,7 @@ static const char dlargs_help[] =
 		"                          these too (always: each unit's directory)\n"
 		"  --dlarg stat            samples per unresolved reason (only)\n"
 		"  --dlarg objects         heap blocks by allocation site (dtprof-record's\n"
-		"                          events: read by dtresolve; the plugin leaves them out)\n"
+		"                          allocator events)\n"
 		"  --dlarg sharing[=TYPE]  threads per cache line: false and true sharing\n"
 		"  --dlarg window=MS       sharing: data addresses of two threads within MS\n"
 		"                          of each other in one line confirm a flag (10)\n"
@@ -195,7 +211,6 @@ static void log_note(void *arg, const char *msg)
 	note("%s", msg);
 }
 
-/* Whether a view that prints to the tables' output is asked for. */
 /* The fields the report keeps one sample at a time: with none of them,
  * samples of one site and event only add to sums. */
 static unsigned per_sample_fields(const struct state *st)
@@ -203,6 +218,7 @@ static unsigned per_sample_fields(const struct state *st)
 	return DATA_FIELDS | (st->threads_kept ? DT_SAMPLE_TID : 0);
 }
 
+/* Whether a view that prints to the tables' output is asked for. */
 static bool wants_a_table(const struct state *st)
 {
 	for (int t = 0; t < DT_TABLE_COUNT; t++)
@@ -482,6 +498,30 @@ static bool is_allocator_event(const char *name)
 	return i > 7 && name[i] == ':';
 }
 
+/* Which call an allocator event is (ALLOC_*), by its name after the
+ * system's colon. */
+static uint8_t allocator_call(const char *name)
+{
+	static const struct { const char *call; uint8_t what; } calls[] = {
+		{ "malloc", ALLOC_ENTER }, { "aligned_alloc", ALLOC_ENTER },
+		{ "memalign", ALLOC_ENTER }, { "new", ALLOC_ENTER },
+		{ "new_array", ALLOC_ENTER }, { "calloc", ALLOC_CALLOC },
+		{ "realloc", ALLOC_RESIZE }, { "free", ALLOC_FREE },
+		{ "delete", ALLOC_FREE }, { "delete_sized", ALLOC_FREE },
+		{ "delete_array", ALLOC_FREE },
+	};
+	const char *call = strchr(name, ':') + 1;
+	size_t n = strlen(call);
+	bool ret = n > 8 && !strcmp(call + n - 8, "__return");
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (strlen(calls[i].call) == (ret ? n - 8 : n) &&
+		    !strncmp(call, calls[i].call, ret ? n - 8 : n))
+			return !ret ? calls[i].what :
+			       calls[i].what == ALLOC_FREE ? ALLOC_NONE : ALLOC_RETURN;
+	return ALLOC_NONE;
+}
+
 static const struct event_kind *event_kind(struct state *st,
 					   const struct perf_dlfilter_sample *s,
 					   void *ctx, unsigned *index)
@@ -521,6 +561,8 @@ static const struct event_kind *event_kind(struct state *st,
 				  .has = sample_fields(attr, s),
 				  .allocator = is_allocator_event(name) };
 	k->tallies = !k->allocator && !(k->has & st->per_sample);
+	if (k->allocator)
+		k->alloc = allocator_call(name);
 	snprintf(k->copy, sizeof(k->copy), "%s", name);
 	*index = st->nkinds < EVENT_KINDS ? st->last_kind = st->nkinds++ :
 		 EVENT_KINDS - 1;
@@ -725,11 +767,69 @@ static __attribute__((noinline)) bool batched(struct state *st, struct site *t,
 	return true;
 }
 
+/* An allocator event to the heap's blocks (the counting thread, in
+ * perf.data's order with the samples): a return's site is the binary and
+ * link-time address it returned to, asked under its binary's lock (the
+ * report proves the site's type there). */
+static void feed_alloc(struct state *st, const struct pending *p,
+		       const struct pending_data *d)
+{
+	struct dt_alloc a = { .sz = sizeof(a), .pid = p->pid, .tid = p->tid,
+			      .time = d->time, .size = d->weight, .ptr = d->addr,
+			      .elem_size = d->data_src };
+	struct binary_lock *b = NULL;
+
+	switch (st->kinds[p->kind].alloc) {
+	case ALLOC_RESIZE:
+		a.resize = true;
+		/* fall through */
+	case ALLOC_ENTER:
+	case ALLOC_CALLOC:
+		a.event = DT_ALLOC_ENTER;
+		break;
+	case ALLOC_RETURN:
+		a.event = DT_ALLOC_RETURN;
+		break;
+	default:
+		a.event = DT_ALLOC_FREE;
+		break;
+	}
+	if (a.event == DT_ALLOC_RETURN && p->site != NO_SITE) {
+		const struct site *t = sites_at(&st->sites, p->site);
+		enum dt_reason why;
+		if (t->dso) {
+			b = t->dso->binary;
+			atomic_store(&b->waiting, true);
+			pthread_mutex_lock(&b->lock);
+			atomic_store(&b->waiting, false);
+			pthread_mutex_lock(&st->dsos_lock);
+			a.site = dt_dsos_get(st->dsos, t->dso->name, t->dso->build_id,
+					     t->dso->build_id_size, &why);
+			if (a.site && dt_dsos_link_pc(st->dsos, t->dso->name, t->addr, t->sym,
+						      t->symoff, &a.site_pc))
+				a.site = NULL;
+			pthread_mutex_unlock(&st->dsos_lock);
+		}
+	}
+	int err = dt_report_alloc(st->report, &a);
+	if (b)
+		pthread_mutex_unlock(&b->lock);
+	if (err == -ENOMEM && !st->oom_said) {
+		note("out of memory keeping the heap's blocks: allocation sites are missing");
+		st->oom_said = true;
+	}
+	st->allocator_fed++;
+}
+
 /* Resolve and count one sample (the resolving thread); NULL when out of
  * memory (counted as such, and said once). */
 static const struct site *count(struct state *st, const struct pending *p,
 				const struct pending_data *d, void *ctx, bool ctx_valid)
 {
+	if (st->kinds[p->kind].allocator) {
+		feed_alloc(st, p, d);
+		return NULL;
+	}
 	struct site *a = site_answer(st, p->site, ctx, ctx_valid);
 
 	if (a && batched(st, a, p))
@@ -902,6 +1002,74 @@ static inline void tally(struct state *st, struct site_memo *m, uint64_t period)
 	st->tallied++;
 }
 
+/* An allocator event of dtprof-record (event k) to the heap's blocks,
+ * handed over like a sample or fed here: its payload's fields read by
+ * the event formats perf.data carries (allocevents.c).  False when it
+ * cannot be read: a pipe, no formats, a field missing. */
+static bool allocator_sample(struct state *st, const struct perf_dlfilter_sample *sample,
+			     void *ctx, unsigned k)
+{
+	const struct event_kind *kind = &st->kinds[k];
+	uint64_t ptr = 0, size = 0, nmemb = 1, elem = 0;
+	bool ok = false;
+
+	if (!st->allocs_tried) {
+		int fd = prefetch_find_perfdata();
+		st->allocs_tried = true;
+		st->allocs = alloc_events_open(fd, &st->allocs_why);
+		if (fd >= 0)
+			close(fd);
+	}
+	struct perf_event_attr *attr = perf_dlfilter_fns.attr ?
+				       perf_dlfilter_fns.attr(ctx) : NULL;
+	if (!st->allocs || !attr || !sample->raw_data)
+		return false;
+#define FIELD(name, v) alloc_events_field(st->allocs, attr->config, sample->raw_data, \
+					  sample->raw_size, name, v)
+	switch (kind->alloc) {
+	case ALLOC_ENTER:
+		ok = FIELD("size", &size);
+		break;
+	case ALLOC_CALLOC:
+		ok = FIELD("size", &elem) && FIELD("nmemb", &nmemb);
+		if (ok && __builtin_mul_overflow(elem, nmemb, &size))
+			size = UINT64_MAX;
+		break;
+	case ALLOC_RESIZE:
+		ok = FIELD("size", &size) && FIELD("ptr", &ptr);
+		break;
+	case ALLOC_RETURN:
+		ok = FIELD("ret", &ptr);
+		break;
+	case ALLOC_FREE:
+		ok = FIELD("ptr", &ptr);
+		break;
+	}
+#undef FIELD
+	if (!ok)
+		return false;
+	uint32_t sites_before = st->sites.n;
+	struct site_memo *m;
+	struct pending p = {
+		/* a return's site: where it returned to, the sample's ip */
+		.site = kind->alloc == ALLOC_RETURN ?
+			site_of(st, sample, kind, NO_CTX, perf_dlfilter_fns.resolve_ip(ctx), &m) :
+			NO_SITE,
+		.kind = (uint8_t)k, .has = DT_SAMPLE_ADDR,	/* d goes too */
+		.pid = sample->pid, .tid = sample->tid, .cpu = NO_CPU,
+	};
+	struct pending_data d = { .addr = ptr, .weight = size, .data_src = elem,
+				  .time = sample->time };
+
+	if (st->handoff) {
+		queue(st, &p, &d, st->sites.n != sites_before, ctx);
+		age_chunk(st);
+	} else {
+		feed_alloc(st, &p, &d);
+	}
+	return true;
+}
+
 /* Every sample filter_event() does not tally: al is what resolve_ip
  * said of it, when asked (al_asked). */
 static __attribute__((noinline)) int
@@ -914,9 +1082,11 @@ filter_slow(struct state *st, const struct perf_dlfilter_sample *sample, void *c
 		return 1;	/* --dlarg help: every sample dropped */
 	const struct event_kind *kind = event_kind(st, sample, ctx, &k);
 	if (kind->allocator) {
-		st->allocator_events++;	/* dtresolve reads them (stop()) */
 		if (sample->time > st->last_time)
 			st->last_time = sample->time;
+		/* the spare kind's index is another event's */
+		if (kind != &st->kinds[k] || !allocator_sample(st, sample, ctx, k))
+			st->allocator_events++;	/* left out: said at stop() */
 		return 1;
 	}
 	unsigned c = ctx_of(st, k, kind->tallies && st->threads_kept ? sample : NULL);
@@ -1086,7 +1256,8 @@ static int write_html(struct state *st)
 static void check_complete(struct state *st)
 {
 	uint64_t in_file, first, last;
-	uint64_t seen = dt_report_samples(st->report, -1) + st->allocator_events;
+	uint64_t seen = dt_report_samples(st->report, -1) + st->allocator_events +
+			st->allocator_fed;
 	int err;
 
 	if (st->count_fd < 0)
@@ -1152,10 +1323,14 @@ EXPORT int stop(void *data, void *ctx)
 		     st->tallied, st->batched + st->tallied, st->pauses_tried,
 		     st->pauses_behind);
 	if (st->allocator_events)
-		note("%" PRIu64 " allocator events of dtprof-record left out: the plugin does "
-		     "not read them yet; dtresolve types heap samples by them (perf script -F "
+		note("%" PRIu64 " allocator events of dtprof-record left out (%s): the heap's "
+		     "blocks miss them; dtresolve reads them from perf script's text (perf script -F "
 		     DT_PERF_SCRIPT_REGS_FIELDS ",trace --show-mmap-events | dtresolve "
-		     "--aggregate)", st->allocator_events);
+		     "--aggregate)", st->allocator_events,
+		     st->allocs_why ? st->allocs_why : "a call or field the plugin does not know");
+	else if (st->allocator_fed && st->env.debug)
+		note("%" PRIu64 " allocator events of dtprof-record kept the heap's blocks",
+		     st->allocator_fed);
 	if (!st->help) {
 		check_complete(st);
 		if (st->filter_type && !st->filter_kept)
@@ -1168,6 +1343,7 @@ EXPORT int stop(void *data, void *ctx)
 	dt_dsos_free(st->dsos);
 	pthread_mutex_destroy(&st->dsos_lock);
 	sites_free(&st->sites);
+	alloc_events_free(st->allocs);
 	free(st);
 	return err ? -1 : 0;
 }

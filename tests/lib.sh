@@ -274,6 +274,20 @@ dt_perf_version() {
 }
 
 # Skip (fail under DT_TEST_STRICT=1) unless perf can record here.
+# dt_record_allocs: tests/fixtures/allocs.c (-O2 -g) recorded by
+# contrib/dtprof-record into al.data (blocks: the blocks it printed), and
+# perf script's text of it, registers and probe payloads, in al.txt;
+# skips the whole file where uprobes cannot be added
+dt_record_allocs() {
+	[ -w /sys/kernel/tracing/uprobe_events ] || [ -w /sys/kernel/debug/tracing/uprobe_events ] ||
+		dt_skip_all "no uprobes to add here (not root, or no uprobe_events in tracefs)"
+	gcc -O2 -g -o allocs "$DT_SRC/tests/fixtures/allocs.c"
+	"$DT_SRC/contrib/dtprof-record" -o al.data -- ./allocs 3 >blocks 2>rec.err ||
+		dt_skip_all "dtprof-record failed: $(tail -n 1 rec.err)"
+	perf script -i al.data -F comm,pid,tid,time,event,ip,sym,symoff,dso,uregs,trace \
+		--show-mmap-events 2>/dev/null >al.txt
+}
+
 dt_require_perf_record() {
 	dt_require perf
 	perf record -q -e cpu-clock -o "$dt_trash/.probe.data" -- true \

@@ -28,6 +28,7 @@
 #define MAGIC "PERFILE2"
 #define HEADER_SIZE 104
 #define FEATURE_BITMAP_AT 72
+#define HEADER_TRACING_DATA 1	/* the tracepoints' formats (trace-event-info) */
 #define HEADER_BUILD_ID 2
 #define HEADER_SAMPLE_TIME 21	/* { u64 first, last; } sample times */
 #define RECORD_NAME_AT 36	/* header 8, pid 4, build-id 20 + size 4 */
@@ -36,6 +37,7 @@
 #define MISC_BUILD_ID_SIZE (1u << 15)
 #define HOST_PID (-1)
 #define MAX_TABLE (64u << 20)	/* larger: not a table perf wrote */
+#define MAX_TRACING (256u << 20)	/* larger: not the formats perf wrote */
 
 static uint64_t u64_at(const uint8_t *p)
 {
@@ -117,6 +119,29 @@ int dt_perfdata_sample_times(int fd, uint64_t *first, uint64_t *last)
 	*first = u64_at(t);
 	*last = u64_at(t + 8);
 	return *first <= *last ? 0 : -EPROTO;
+}
+
+int dt_perfdata_tracing_data(int fd, void **data, size_t *len)
+{
+	uint64_t off, size;
+	int err = find_feature(fd, HEADER_TRACING_DATA, &off, &size);
+
+	*data = NULL;
+	*len = 0;
+	if (err)
+		return err;
+	if (!size || size > MAX_TRACING)
+		return -EPROTO;
+	void *buf = malloc((size_t)size);
+	if (!buf)
+		return -ENOMEM;
+	if (!read_at(fd, buf, (size_t)size, off)) {
+		free(buf);
+		return -EPROTO;
+	}
+	*data = buf;
+	*len = (size_t)size;
+	return 0;
 }
 
 int dt_perfdata_build_ids(int fd, dt_build_id_fn *fn, void *arg)
