@@ -29,7 +29,7 @@ dt_test 'every allocator event kept the blocks, none left out' '
 '
 dt_test 'perf script reading a pipe: the events left out, and why' '
 	"$DT_SRC/contrib/dtprof-record" -o - -- sh -c "./allocs 3 >/dev/null" 2>rec2.err |
-		perf script -i - --dlfilter "$DT_PLUGIN" --dlarg objects >/dev/null 2>pipe.err &&
+		dt_perf_script perf -i - --dlarg objects >/dev/null 2>pipe.err &&
 	grep -q "allocator events of dtprof-record left out (perf reads a pipe" pipe.err ||
 	dt_show rec2.err pipe.err
 '
