@@ -1080,10 +1080,10 @@ filter_slow(struct state *st, const struct perf_dlfilter_sample *sample, void *c
 
 	if (st->help)
 		return 1;	/* --dlarg help: every sample dropped */
+	if (sample->time > st->last_time)	/* perf passes them in order */
+		st->last_time = sample->time;
 	const struct event_kind *kind = event_kind(st, sample, ctx, &k);
 	if (kind->allocator) {
-		if (sample->time > st->last_time)
-			st->last_time = sample->time;
 		/* the spare kind's index is another event's */
 		if (kind != &st->kinds[k] || !allocator_sample(st, sample, ctx, k))
 			st->allocator_events++;	/* left out: said at stop() */
@@ -1102,13 +1102,9 @@ filter_slow(struct state *st, const struct perf_dlfilter_sample *sample, void *c
 	uint32_t site = site_of(st, sample, kind, c,
 				al_asked ? al : perf_dlfilter_fns.resolve_ip(ctx), &m);
 
-	if (sample->time > st->last_time)	/* perf passes them in order */
-		st->last_time = sample->time;
 	/* a memo entry made again for a (site, context) whose tally exists
 	 * (the entry it had was taken by another) opens at once */
-	bool has_tally = m && !(m->tag & MEMO_OPEN) && kind->tallies &&
-			 sites_tally(&st->sites, site, c);
-	if (has_tally)
+	if (m && !(m->tag & MEMO_OPEN) && kind->tallies && sites_tally(&st->sites, site, c))
 		m->tag |= MEMO_OPEN;
 	if (m && (m->tag & MEMO_OPEN)) {	/* only a context that tallies opens */
 		tally(st, m, sample->period);
