@@ -110,6 +110,22 @@ struct tally_ctx {
 #define NO_CTX UINT32_MAX
 
 struct state {
+	/* filter_event()'s, in the first cache line with the memo's pointer
+	 * (sites' first member): perf's own work between two samples
+	 * evicts what a sample touches, and each line is a miss.  The event
+	 * of the last sample, when its samples may tally (else an address
+	 * no event name has), and its memo tag bits (sites_memo_tag()'s,
+	 * with MEMO_OPEN) */
+	const char *fast_event;
+	uint64_t fast_tag;
+	int32_t fast_pid, fast_tid, fast_cpu;	/* and its thread, when kept */
+	bool threads_kept;		/* the report keeps samples' threads */
+	bool aging;			/* the chunk being filled has samples */
+	unsigned chunk_age;		/* samples read since its first */
+	uint64_t last_time;		/* of the samples perf passed */
+	uint64_t tallied;		/* samples added to sites' tallies */
+	/* perf's thread adds, before the chunks that name them */
+	struct sites sites;
 	/* perf's thread */
 	struct event_kind kinds[EVENT_KINDS + 1];	/* + a spare */
 	unsigned nkinds, last_kind;
@@ -117,9 +133,7 @@ struct state {
 	int perfdata_fd;		/* for the resolving thread's prelude */
 	int count_fd;			/* perf.data again: stop() checks that
 					 * perf passed every sample */
-	uint64_t last_time;		/* of the samples perf passed */
 	struct chunk *chunk;		/* being filled */
-	unsigned chunk_age;		/* samples read since its first */
 	unsigned chunk_new_sites;	/* sites it added that need resolving */
 	unsigned last_new_sites;	/* the same of the chunk before */
 	bool counting_here;		/* the other thread paused: perf's
@@ -130,23 +144,13 @@ struct state {
 	uint64_t pauses_tried, pauses_behind;	/* and the pauses tried, and
 						 * refused: the other thread
 						 * behind (DTPROF_DEBUG) */
-	uint64_t tallied;		/* and added to sites' tallies */
-	/* filter_event()'s: the event of the last sample, when its samples
-	 * may tally (else an address no event name has), and its memo tag
-	 * bits (sites_memo_tag()'s, with MEMO_OPEN) */
-	const char *fast_event;
-	uint64_t fast_tag;
-	int32_t fast_pid, fast_tid, fast_cpu;	/* and its thread, when kept */
 	struct tally_ctx ctxs[MEMO_CTX_MAX + 1];	/* what a memo tag's
 							 * context is */
 	unsigned nctxs, last_ctx;
-	bool aging;			/* the chunk being filled has samples */
 	unsigned per_sample;		/* DT_SAMPLE_* the report keeps one
 					 * sample at a time: a sample with
 					 * one is never tallied (all with
 					 * filter=TYPE, which answers each) */
-	/* perf's thread adds, before the chunks that name them */
-	struct sites sites;
 	/* the resolving thread (perf's, without a handoff) */
 	struct dt_report *report;
 	struct dt_dsos *dsos;
@@ -161,7 +165,6 @@ struct state {
 	bool allocs_tried;
 	bool help;			/* --dlarg help: the list, no tables */
 	struct dt_env env;		/* the environment, as options */
-	bool threads_kept;		/* the report keeps samples' threads */
 	uint64_t batched;		/* samples added as sums (DTPROF_DEBUG) */
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
 	/* dlargs */
@@ -175,6 +178,9 @@ struct state {
 	enum skid_mode skid;
 	int threads;			/* threads=N; 0: by the CPUs online */
 };
+
+_Static_assert(offsetof(struct state, sites.memo) + sizeof(void *) <= 64,
+	       "filter_event() reads one line of the state");
 
 #define note(...) dt_message(PROG, __VA_ARGS__)
 
@@ -363,13 +369,29 @@ static void start_thread(struct state *st)
 	st->chunk->n = 0;
 }
 
+/* start()'s way out: what it made so far freed, err returned. */
+static int start_failed(struct state *st, int err)
+{
+	if (st->count_fd >= 0)
+		close(st->count_fd);
+	dt_dsos_free(st->dsos);
+	dt_report_free(st->report);
+	sites_free(&st->sites);
+	free(st);
+	return err;
+}
+
 EXPORT int start(void **data, void *ctx)
 {
-	struct state *st = calloc(1, sizeof(*st));
+	struct state *st = aligned_alloc(64, (sizeof(*st) + 63) & ~(size_t)63);
 	int argc = 0;
 	char **argv;
 
-	if (!st || dt_report_new(&st->report)) {
+	if (st)
+		memset(st, 0, sizeof(*st));
+	if (!st || sites_init(&st->sites) || dt_report_new(&st->report)) {
+		if (st)
+			sites_free(&st->sites);
 		free(st);
 		return -ENOMEM;
 	}
@@ -381,11 +403,7 @@ EXPORT int start(void **data, void *ctx)
 	for (int i = 0; i < argc; i++) {
 		int err = parse_arg(st, argv[i]);
 		if (err) {
-			if (st->count_fd >= 0)
-				close(st->count_fd);
-			dt_report_free(st->report);
-			free(st);
-			return err;
+			return start_failed(st, err);
 		}
 	}
 	/* perf's process is not ours: no heap tuning, no signal handler
@@ -399,11 +417,7 @@ EXPORT int start(void **data, void *ctx)
 				  .log = log_note, .session = &st->env.session,
 				  .buildid_dir = st->env.buildid_dir };
 	if (dt_dsos_new(&o, &st->dsos)) {
-		if (st->count_fd >= 0)
-			close(st->count_fd);
-		dt_report_free(st->report);
-		free(st);
-		return -ENOMEM;
+		return start_failed(st, -ENOMEM);
 	}
 	/* The report is the default; every other table replaces it (ask for
 	 * both with report).  With filter=TYPE perf prints the kept samples,
@@ -411,12 +425,7 @@ EXPORT int start(void **data, void *ctx)
 	/* advise reads which functions read which members (co-access) */
 	if ((st->want[DT_TABLE_CODE] || st->html || st->want[DT_TABLE_ADVISE]) &&
 	    dt_report_keep_pcs(st->report)) {
-		if (st->count_fd >= 0)
-			close(st->count_fd);
-		dt_dsos_free(st->dsos);
-		dt_report_free(st->report);
-		free(st);
-		return -ENOMEM;
+		return start_failed(st, -ENOMEM);
 	}
 	if (st->help) {
 		printf("%s\n", dlargs_help);
@@ -1171,8 +1180,10 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample,
 	tally(st, m, sample->period);
 	if (sample->time > st->last_time)	/* perf passes them in order */
 		st->last_time = sample->time;
-	if (st->aging)
-		age_chunk(st);
+	/* age_chunk(), knowing the chunk is not full (queue() sends it
+	 * when it is) and has samples when aging */
+	if (st->aging && ++st->chunk_age == CHUNK_SAMPLES)
+		publish(st);
 	return 1;
 }
 

@@ -2,12 +2,13 @@
 /*
  * Two indexes (lib/arrays.h's open addressing): dsos by perf's
  * pointer (perf keeps one pointer per dso for the run), sites by (dso,
- * address, flags); in front of both, a direct-mapped memo of recent
- * sites by what perf said of the sample (its dso pointer, address).
+ * address, flags); in front of both, a two-way memo of recent sites
+ * by what perf said of the sample (its dso pointer, address).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../lib/arrays.h"
 #include "../lib/dtprof.h"
@@ -136,8 +137,10 @@ void sites_memo_spill(struct sites *t, struct site_memo *m)
 
 void sites_memo_spill_all(struct sites *t)
 {
-	for (size_t i = 0; i < SITE_MEMOS; i++)
-		sites_memo_spill(t, &t->memo[i]);
+	for (size_t p = 0; t->memo && p < MEMO_PAGES; p++)
+		if (t->memo_pages[p / 8] & 1u << p % 8)
+			for (size_t i = 0; i < MEMO_PAGE_ENTRIES; i++)
+				sites_memo_spill(t, &t->memo[p * MEMO_PAGE_ENTRIES + i]);
 }
 
 void sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr, uint32_t site)
@@ -145,6 +148,9 @@ void sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr, uint32_t site)
 	if (tag == MEMO_NONE || site == NO_SITE)
 		return;
 	struct site_memo *m = sites_memo_set(t, tag, addr);
+	size_t page = (size_t)(m - t->memo) / MEMO_PAGE_ENTRIES;
+
+	t->memo_pages[page / 8] |= (uint8_t)(1u << page % 8);
 	sites_memo_spill(t, &m[MEMO_WAYS - 1]);
 	memmove(&m[1], &m[0], (MEMO_WAYS - 1) * sizeof(*m));
 	m[0] = (struct site_memo){ .tag = tag, .addr = addr, .site = site + 1 };
@@ -178,8 +184,25 @@ uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 	return i;
 }
 
+#define MEMO_BYTES (SITE_MEMOS * sizeof(struct site_memo))
+
+int sites_init(struct sites *t)
+{
+	/* zero pages until written: a small profile touches a few */
+	void *m = mmap(NULL, MEMO_BYTES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	*t = (struct sites){ 0 };
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	t->memo = m;
+	return 0;
+}
+
 void sites_free(struct sites *t)
 {
+	if (t->memo)
+		munmap(t->memo, MEMO_BYTES);
 	for (uint32_t i = 0; i < t->n; i++)
 		free(site_slot(t, i)->sym);
 	for (size_t b = 0; b < SITE_BLOCKS && t->blocks[b]; b++)
