@@ -172,6 +172,10 @@ $(O)/tests/%: $(O)/tests/%.o $(FRONTEND_OBJ) $(PROCESS_OBJ) $(TOOLS_OBJ) $(LIB)
 $(O)/tests/unit-allocevents: $(O)/tests/unit-allocevents.o $(O)/plugin/allocevents.o $(LIB)
 	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS) $(TEP_LIBS)
 
+# the plugin's site table, alone
+$(O)/tests/unit-sites: $(O)/tests/unit-sites.o $(O)/plugin/sites.o $(LIB)
+	$(call echo_cmd,LINK,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
 # the accuracy generator's AArch64 truth: a plugin of qemu-user's own
 $(O)/tests/qemu-trace.so: tests/gen/qemu-trace.c
 	@mkdir -p $(dir $@)

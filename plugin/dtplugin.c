@@ -721,39 +721,42 @@ static void add_sums(struct state *st, const struct site *t, struct site_sums *s
 	sums->n = sums->period = 0;
 }
 
+/* n samples of site in context ctx, with these periods, to the report
+ * (sites_tallies_each()).  Its first sample was counted: it has its
+ * answer, and the rows the sums add to exist (sums commute). */
+static void add_tally(void *arg, uint32_t site, unsigned ctx, uint64_t n,
+		      uint64_t period)
+{
+	struct state *st = arg;
+	const struct tally_ctx *c = &st->ctxs[ctx];
+	struct site *a = site_answer(st, site, NULL, false);
+
+	if (!st->threads_kept) {
+		struct site_sums sums = { .kind = (uint8_t)c->kind, .n = n, .period = period };
+		add_sums(st, a, &sums);
+		return;
+	}
+	struct dt_sample smp = {
+		.sz = sizeof(smp), .period = period,
+		.pid = c->pid, .tid = c->tid, .cpu = c->cpu,
+		.has = st->kinds[c->kind].has & (DT_SAMPLE_PID | DT_SAMPLE_TID | DT_SAMPLE_CPU),
+	};
+	dt_report_add_alike(st->report, report_event(st, c->kind), a->session, &a->ans,
+			    &smp, n);
+}
+
 /* Every site's kept-back samples in the report: the counting thread's
  * batches and perf's thread's tallies (in perf's thread, the other one
  * ended, before the tables).  A site with a tally had its first sample
  * counted, so it has its answer. */
 static void flush_sums(struct state *st)
 {
-	sites_memo_spill_all(&st->sites);
 	for (uint32_t i = 0; i < st->sites.n; i++) {
 		struct site *t = sites_at(&st->sites, i);
 		if (t->batch.n)
 			add_sums(st, t, &t->batch);
 	}
-	for (size_t i = 0; i < st->sites.tallies.n; i++) {
-		const struct tally *y = &st->sites.tallies.v[i];
-		const struct tally_ctx *c = &st->ctxs[y->ctx];
-		if (!y->n)
-			continue;
-		struct site *a = site_answer(st, y->site, NULL, false);
-		if (!st->threads_kept) {
-			struct site_sums sums = { .kind = (uint8_t)c->kind, .n = y->n,
-						  .period = y->period };
-			add_sums(st, a, &sums);
-			continue;
-		}
-		struct dt_sample smp = {
-			.sz = sizeof(smp), .period = y->period,
-			.pid = c->pid, .tid = c->tid, .cpu = c->cpu,
-			.has = st->kinds[c->kind].has &
-			       (DT_SAMPLE_PID | DT_SAMPLE_TID | DT_SAMPLE_CPU),
-		};
-		dt_report_add_alike(st->report, report_event(st, c->kind), a->session,
-				    &a->ans, &smp, y->n);
-	}
+	sites_tallies_each(&st->sites, add_tally, st);
 }
 
 /* A sample that only adds to its site's sums: it has a period and nothing
@@ -891,8 +894,7 @@ static uint32_t site_of(struct state *st, const struct perf_dlfilter_sample *sam
 		return NO_SITE;
 	uint32_t site = sites_get(&st->sites, dso, al->addr, kind->flags, sample->ip,
 				  al->symoff, dso->kernel_side ? al->sym : NULL);
-	sites_memo_put(&st->sites, tag, al->addr, site);
-	*memo = sites_memo_find(&st->sites, tag, al->addr);
+	*memo = sites_memo_put(&st->sites, tag, al->addr, site);
 	return site;
 }
 
@@ -1006,9 +1008,12 @@ static unsigned ctx_of(struct state *st, unsigned k, const struct perf_dlfilter_
 static inline void tally(struct state *st, struct site_memo *m, uint64_t period)
 {
 	m->period += period;
-	if (++m->n == UINT32_MAX)
-		sites_memo_spill(&st->sites, m);
 	st->tallied++;
+	/* full: its sums to a tally; without memory for that, the entry
+	 * closes (for good: its count stays full) and the pair's later
+	 * samples are counted one at a time */
+	if (++m->n == UINT32_MAX && !sites_memo_spill(&st->sites, m))
+		m->tag &= ~MEMO_OPEN;
 }
 
 /* An allocator event of dtprof-record (event k) to the heap's blocks,
@@ -1111,11 +1116,18 @@ filter_slow(struct state *st, const struct perf_dlfilter_sample *sample, void *c
 	uint32_t site = site_of(st, sample, kind, c,
 				al_asked ? al : perf_dlfilter_fns.resolve_ip(ctx), &m);
 
-	/* a memo entry made again for a (site, context) whose tally exists
-	 * (the entry it had was taken by another) opens at once */
-	if (m && !(m->tag & MEMO_OPEN) && kind->tallies && sites_tally(&st->sites, site, c))
+	/* Only a context that tallies opens: a new entry at once, whether
+	 * the pair had a sample before (its entry taken by another since) or
+	 * this is its first, which goes its way below (nothing in between
+	 * reads the entry). */
+	bool first = true;	/* the pair's: counted one at a time */
+	if (m && (m->tag & MEMO_OPEN)) {
+		first = false;
+	} else if (m && kind->tallies && m->n < UINT32_MAX) {
+		first = sites_first(&st->sites, site, c);
 		m->tag |= MEMO_OPEN;
-	if (m && (m->tag & MEMO_OPEN)) {	/* only a context that tallies opens */
+	}
+	if (!first) {
 		tally(st, m, sample->period);
 		if (st->handoff)
 			age_chunk(st);
@@ -1137,10 +1149,6 @@ filter_slow(struct state *st, const struct perf_dlfilter_sample *sample, void *c
 		a = count(st, &p, &d, ctx, true);
 		st->counted_here++;
 	}
-	/* the (site, context)'s first sample has gone its way: its later
-	 * ones may be tallied, in the memo entry */
-	if (m && kind->tallies && sites_tally_open(&st->sites, site, c))
-		m->tag |= MEMO_OPEN;
 	if (st->handoff)
 		return 1;
 	if (st->filter_type) {

@@ -94,66 +94,91 @@ static uint64_t tally_hash(uint32_t site, unsigned ctx)
 	return hash_mix(HASH_SEED, (uint64_t)site << 8 | ctx);
 }
 
-struct tally *sites_tally(struct sites *t, uint32_t site, unsigned ctx)
+bool sites_memo_spill(struct sites *t, struct site_memo *m)
 {
 	struct tallies *y = &t->tallies;
-	uint32_t k = INDEX_FIND(y->index, y->index_size, tally_hash(site, ctx), i,
+
+	if (!(m->tag & MEMO_OPEN) || !m->n)
+		return true;
+	uint32_t site = m->site - 1;
+	unsigned ctx = sites_memo_ctx(m);
+	uint64_t h = tally_hash(site, ctx);
+	uint32_t k = INDEX_FIND(y->index, y->index_size, h, i,
 				y->v[i].site == site && y->v[i].ctx == ctx);
-
-	return k ? &y->v[k - 1] : NULL;
-}
-
-struct tally *sites_tally_open(struct sites *t, uint32_t site, unsigned ctx)
-{
-	struct tallies *y = &t->tallies;
-	struct tally *e = sites_tally(t, site, ctx);
-
-	if (e)
-		return e;
-	if (INDEX_READY(y->index, y->index_size, y->n, i,
-			tally_hash(y->v[i].site, y->v[i].ctx)) ||
-	    GROW(y->v, y->cap, y->n, 1024))
-		return NULL;
-	y->index[INDEX_FREE(y->index, y->index_size, tally_hash(site, ctx))] =
-		(uint32_t)++y->n;
-	e = &y->v[y->n - 1];
-	*e = (struct tally){ .site = site, .ctx = ctx };
-	return e;
-}
-
-/* (an open entry's tally exists: it opened because it did) */
-void sites_memo_spill(struct sites *t, struct site_memo *m)
-{
-	if (m->site && m->n) {
-		struct tally *e = sites_tally(t, m->site - 1, sites_memo_ctx(m));
-		if (e) {
-			e->n += m->n;
-			e->period += m->period;
-		}
+	if (!k) {
+		if (INDEX_READY(y->index, y->index_size, y->n, i,
+				tally_hash(y->v[i].site, y->v[i].ctx)) ||
+		    GROW(y->v, y->cap, y->n, 1024))
+			return false;
+		y->v[y->n] = (struct tally){ .site = site, .ctx = ctx };
+		y->index[INDEX_FREE(y->index, y->index_size, h)] = k = (uint32_t)++y->n;
 	}
+	y->v[k - 1].n += m->n;
+	y->v[k - 1].period += m->period;
 	m->n = 0;
 	m->period = 0;
+	return true;
 }
 
-void sites_memo_spill_all(struct sites *t)
+void sites_tallies_each(const struct sites *t,
+			void (*fn)(void *arg, uint32_t site, unsigned ctx, uint64_t n,
+				   uint64_t period),
+			void *arg)
 {
-	for (size_t p = 0; t->memo && p < MEMO_PAGES; p++)
-		if (t->memo_pages[p / 8] & 1u << p % 8)
-			for (size_t i = 0; i < MEMO_PAGE_ENTRIES; i++)
-				sites_memo_spill(t, &t->memo[p * MEMO_PAGE_ENTRIES + i]);
+	for (size_t p = 0; t->memo && p < MEMO_PAGES; p++) {
+		if (!(t->memo_pages[p / 8] & 1u << p % 8))
+			continue;
+		for (size_t i = 0; i < MEMO_PAGE_ENTRIES; i++) {
+			const struct site_memo *m = &t->memo[p * MEMO_PAGE_ENTRIES + i];
+			if (m->n)
+				fn(arg, m->site - 1, sites_memo_ctx(m), m->n, m->period);
+		}
+	}
+	for (size_t i = 0; i < t->tallies.n; i++) {
+		const struct tally *y = &t->tallies.v[i];
+		if (y->n)
+			fn(arg, y->site, y->ctx, y->n, y->period);
+	}
 }
 
-void sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr, uint32_t site)
+bool sites_first(struct sites *t, uint32_t site, unsigned ctx)
+{
+	uint64_t *w = &t->seen[site].w[ctx / 64], bit = 1ull << ctx % 64;
+	bool first = !(*w & bit);
+
+	*w |= bit;
+	return first;
+}
+
+struct site_memo *sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr,
+				 uint32_t site)
 {
 	if (tag == MEMO_NONE || site == NO_SITE)
-		return;
+		return NULL;
 	struct site_memo *m = sites_memo_set(t, tag, addr);
 	size_t page = (size_t)(m - t->memo) / MEMO_PAGE_ENTRIES;
 
+	if (!sites_memo_spill(t, &m[MEMO_WAYS - 1]))
+		return NULL;
 	t->memo_pages[page / 8] |= (uint8_t)(1u << page % 8);
-	sites_memo_spill(t, &m[MEMO_WAYS - 1]);
 	memmove(&m[1], &m[0], (MEMO_WAYS - 1) * sizeof(*m));
 	m[0] = (struct site_memo){ .tag = tag, .addr = addr, .site = site + 1 };
+	return m;
+}
+
+/* Room in seen for site t->n, zeroed. */
+static bool grow_seen(struct sites *t)
+{
+	if (t->n < t->seen_cap)
+		return true;
+	size_t cap = t->seen_cap ? 2 * t->seen_cap : 1024;
+	struct ctx_bits *v = realloc(t->seen, cap * sizeof(*v));
+	if (!v)
+		return false;
+	memset(v + t->seen_cap, 0, (cap - t->seen_cap) * sizeof(*v));
+	t->seen = v;
+	t->seen_cap = cap;
+	return true;
 }
 
 uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
@@ -170,7 +195,7 @@ uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 		return NO_SITE;
 	struct site **block = &t->blocks[i / SITE_BLOCK];
 	if ((!*block && !(*block = malloc(SITE_BLOCK * sizeof(**block)))) ||
-	    GROW(t->keys, t->keys_cap, t->n, 1024) ||
+	    GROW(t->keys, t->keys_cap, t->n, 1024) || !grow_seen(t) ||
 	    INDEX_READY(t->index, t->index_size, t->n, j,
 			site_hash(t->keys[j].dso, t->keys[j].addr, t->keys[j].flags)))
 		return NO_SITE;
@@ -214,5 +239,6 @@ void sites_free(struct sites *t)
 	free(t->index);
 	free(t->keys);
 	free(t->tallies.v);
+	free(t->seen);
 	free(t->tallies.index);
 }

@@ -67,12 +67,11 @@ struct site {
 
 /* perf's thread's sums of a site's samples of one context (an event;
  * with the report keeping threads, also a process, thread and CPU) that
- * carry only a period: a tally.  It exists once the pair's first sample
- * went its way (counted, or handed over: it made the report's rows and
- * sharing's thread in the order counting one at a time makes them), and
- * only then may later samples of the pair be tallied.  A memo entry
- * sums them while open (site_memo) and gives them here when reused;
- * stop() adds them to the report. */
+ * carry only a period: a tally.  A pair's samples are tallied once its
+ * first went its way (counted, or handed over: it made the report's rows
+ * and sharing's thread in the order counting one at a time makes them).
+ * An open memo entry sums them (site_memo); when the entry is reused or
+ * full, its sums come here.  stop() adds both to the report. */
 struct tally {
 	uint32_t site;
 	uint32_t ctx;
@@ -127,6 +126,12 @@ _Static_assert(sizeof(struct site_memo) == 32, "two memo entries a cache line");
 #define MEMO_PAGE_ENTRIES (4096 / sizeof(struct site_memo))
 #define MEMO_PAGES (SITE_MEMOS / MEMO_PAGE_ENTRIES)
 
+/* A bit per context. */
+struct ctx_bits {
+	uint64_t w[2];
+};
+_Static_assert(MEMO_CTX_MAX < 128, "a context's bit in struct ctx_bits");
+
 struct sites {
 	struct site_memo *memo;		/* SITE_MEMOS, a set a cache line
 					 * (its own mapping: a struct holding
@@ -146,6 +151,9 @@ struct sites {
 	uint32_t n;
 	struct site *blocks[SITE_BLOCKS];
 	struct tallies tallies;
+	struct ctx_bits *seen;		/* by site: the contexts of which it
+					 * had a sample (sites_first()) */
+	size_t seen_cap;
 	uint8_t memo_pages[MEMO_PAGES / 8];	/* bits: the memo's pages
 						 * written (the rest stay
 						 * unmapped at the end) */
@@ -193,16 +201,22 @@ static inline struct site_memo *sites_memo_find(struct sites *t, uint64_t tag, u
 }
 
 /* Remember that (tag, addr) is site's, closed, in its set's first way;
- * the others move down one, and the last gives its sums to its site. */
-void sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr, uint32_t site);
-/* An entry's sums to its tally (full, reused, or the end). */
-void sites_memo_spill(struct sites *t, struct site_memo *m);
-/* Every entry's sums to its tally (before the tables). */
-void sites_memo_spill_all(struct sites *t);
-/* The tally of (site, ctx), NULL when its first sample has not gone its
- * way yet; sites_tally_open() makes it (NULL when out of memory). */
-struct tally *sites_tally(struct sites *t, uint32_t site, unsigned ctx);
-struct tally *sites_tally_open(struct sites *t, uint32_t site, unsigned ctx);
+ * the others move down one, and the last gives its sums to a tally.  The
+ * new entry; NULL when not memoized (or the sums had no memory). */
+struct site_memo *sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr,
+				 uint32_t site);
+/* An open entry's sums to its tally, made when new (reused, or full);
+ * false when out of memory: they stay in m. */
+bool sites_memo_spill(struct sites *t, struct site_memo *m);
+/* fn(arg, site, ctx, n, period) for each entry's sums and each tally's:
+ * every tallied sample once (the end). */
+void sites_tallies_each(const struct sites *t,
+			void (*fn)(void *arg, uint32_t site, unsigned ctx, uint64_t n,
+				   uint64_t period),
+			void *arg);
+/* Whether this is the first sample of (site, ctx) met here: true once
+ * (a bit per context, by site: no search). */
+bool sites_first(struct sites *t, uint32_t site, unsigned ctx);
 /* perf's dso name (with its build-id, when perf has one), interned: a
  * build-id learnt later makes a new entry.  NULL when out of memory. */
 const struct dso_name *sites_dso(struct sites *t, const char *name,
