@@ -334,18 +334,17 @@ static size_t unit_at(const struct plan *p, int64_t off)
 	return SIZE_MAX;
 }
 
-static void co_add(void *arg, uint64_t pc, uint64_t charged)
+static void co_add(void *arg, uint64_t pc, uint64_t charged, const struct dt_answer *a)
 {
 	struct co_build *b = arg;
 	const struct type_row *t = b->p->t;
-	struct dt_answer a;
 	const char *name;
 	uint64_t start, size;
 
-	if (dt_resolve_pc(t->session, pc, &a) != DT_OK || a.type_id != t->type_id ||
+	if (a->reason != DT_OK || a->type_id != t->type_id ||
 	    dt_session_symbol_at(t->session, pc, &name, &start, &size))
 		return;
-	size_t k = unit_at(b->p, a.offset);
+	size_t k = unit_at(b->p, a->offset);
 	if (k == SIZE_MAX)
 		return;
 	for (size_t i = 0; i < b->n; i++)

@@ -24,11 +24,21 @@ struct pc_count {
 	struct dt_session *s;
 	uint64_t pc;
 	uint64_t samples[NEV], charged[NEV];
+	/* what the samples charged here were answered (advise's co-access
+	 * reads it back): one type and offset, or several */
+	uint64_t charged_type;
+	int64_t charged_offset;
+	enum { CHARGED_NONE, CHARGED_ONE, CHARGED_MIXED } charged_as;
 };
 
 struct pc_table {
 	struct pc_count *v;
 	size_t n, cap;
+	struct dt_answer *resolved;	/* [i]: v[i].pc's, when charged
+					 * with several answers
+					 * (codeview_each_charged(); reason
+					 * DT_REASON_COUNT: not asked yet) */
+	size_t nresolved;
 	uint32_t *index;		/* open addressing: v index + 1 */
 	size_t index_size;
 	uint64_t lost;			/* samples it had no memory for */
@@ -92,8 +102,17 @@ void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
 		return;
 	}
 	r->pcs->v[at - 1].samples[ev] += n;
-	if (charged)
-		r->pcs->v[to - 1].charged[ev] += n;
+	if (!charged)
+		return;
+	struct pc_count *c = &r->pcs->v[to - 1];
+	c->charged[ev] += n;
+	if (c->charged_as == CHARGED_NONE) {
+		c->charged_as = CHARGED_ONE;
+		c->charged_type = ans->type_id;
+		c->charged_offset = ans->offset;
+	} else if (c->charged_type != ans->type_id || c->charged_offset != ans->offset) {
+		c->charged_as = CHARGED_MIXED;
+	}
 }
 
 bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session *s,
@@ -108,13 +127,42 @@ bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session 
 	return true;
 }
 
-void codeview_each_charged(const struct dt_report *r, const struct dt_session *s,
-			   void (*fn)(void *arg, uint64_t pc, uint64_t charged),
+void codeview_each_charged(const struct dt_report *r, struct dt_session *s,
+			   void (*fn)(void *arg, uint64_t pc, uint64_t charged,
+				      const struct dt_answer *a),
 			   void *arg)
 {
-	for (size_t i = 0; r->pcs && i < r->pcs->n; i++)
-		if (r->pcs->v[i].s == s && r->pcs->v[i].charged[0])
-			fn(arg, r->pcs->v[i].pc, r->pcs->v[i].charged[0]);
+	struct pc_table *t = r->pcs;
+
+	if (!t)
+		return;
+	/* rows are only added while counting: once printing, n is final */
+	if (t->nresolved != t->n) {
+		struct dt_answer *v = realloc(t->resolved, t->n * sizeof(*v));
+		if (v) {
+			for (size_t i = t->nresolved; i < t->n; i++)
+				v[i].reason = DT_REASON_COUNT;
+			t->resolved = v;
+			t->nresolved = t->n;
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct pc_count *c = &t->v[i];
+		if (c->s != s || !c->charged[0])
+			continue;
+		if (c->charged_as == CHARGED_ONE) {
+			/* the answer its samples were charged with */
+			struct dt_answer a = { .pc = c->pc, .access_pc = c->pc,
+					       .reason = DT_OK, .type_id = c->charged_type,
+					       .offset = c->charged_offset };
+			fn(arg, c->pc, c->charged[0], &a);
+			continue;
+		}
+		struct dt_answer one, *a = t->nresolved == t->n ? &t->resolved[i] : &one;
+		if (a == &one || a->reason == DT_REASON_COUNT)
+			dt_resolve_pc(s, c->pc, a);
+		fn(arg, c->pc, c->charged[0], a);
+	}
 }
 
 void codeview_free(struct pc_table *t)
@@ -123,6 +171,7 @@ void codeview_free(struct pc_table *t)
 		return;
 	free(t->v);
 	free(t->index);
+	free(t->resolved);
 	free(t);
 }
 

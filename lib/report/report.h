@@ -284,9 +284,12 @@ void codeview_add(struct dt_report *r, int ev, struct dt_session *s,
 		  const struct dt_answer *ans, uint64_t n);
 void codeview_free(struct pc_table *t);
 /* Each instruction of s that samples of event 0 were charged to, with
- * how many (dt_report_keep_pcs kept them; none otherwise). */
-void codeview_each_charged(const struct dt_report *r, const struct dt_session *s,
-			   void (*fn)(void *arg, uint64_t pc, uint64_t charged),
+ * how many and the answer they were charged with (its reason, type_id
+ * and offset; dt_resolve_pc()'s, resolved once a report, when they were
+ * charged with several).  dt_report_keep_pcs kept them; none otherwise. */
+void codeview_each_charged(const struct dt_report *r, struct dt_session *s,
+			   void (*fn)(void *arg, uint64_t pc, uint64_t charged,
+				      const struct dt_answer *a),
 			   void *arg);
 /* Samples of event ev at (s, pc) and charged to it; false when no row. */
 bool codeview_counts(const struct dt_report *r, int ev, const struct dt_session *s,
