@@ -45,6 +45,10 @@ struct session_priv {
 	uint64_t *starts;
 	size_t nstarts;
 	bool starts_loaded;
+	/* and the symbols libdwfl gives for every pc of theirs whatever
+	 * the table's order (symbol_alone()), sorted: the rest is asked */
+	struct sym_span *alone;
+	size_t nalone;
 	struct {
 		const char *name;
 		uint64_t start, size;
@@ -952,6 +956,7 @@ void dt_session_close(struct dt_session *s)
 	free(p->linked_slot);
 	free(p->names);
 	free(p->starts);
+	free(p->alone);
 	free(p->splits);
 	free(p->debuginfo_path);
 	free(p->cache_dir);
@@ -1266,31 +1271,97 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every defined symbol's link-time start, sorted (none when out of
- * memory: no symbol is then taken for clean). */
+struct sym_span {
+	uint64_t start, size;
+	const char *name;		/* libdwfl's */
+};
+
+static int cmp_span(const void *x, const void *y)
+{
+	const struct sym_span *a = x, *b = y;
+
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+/* A symbol libdwfl's lookup may answer with: named, defined, and not a
+ * section, file or TLS symbol (its own test). */
+static bool addrinfo_candidate(const GElf_Sym *sym, const char *name, GElf_Word shndx)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	return name && *name && shndx != SHN_UNDEF && type != STT_SECTION &&
+	       type != STT_FILE && type != STT_TLS;
+}
+
+/* The candidates libdwfl answers every pc of with themselves, from the
+ * sorted candidates v (n): sized, the only symbol of any kind that starts
+ * in their range (starts), and inside no other sized candidate.  Its
+ * search prefers a global symbol to a closer local or weak one, and
+ * between two of one binding keeps the one met first: only a pc that no
+ * other candidate holds, which no label follows, has one answer whatever
+ * the order. */
+static void find_alone(struct session_priv *p, struct sym_span *v, size_t n)
+{
+	uint64_t reach = 0;		/* the end of the candidates so far */
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end = v[i].start + v[i].size;
+		bool enclosed = reach > v[i].start;
+		if (v[i].size && v[i].start && end > v[i].start && !enclosed) {
+			size_t lo = AT_OR_BELOW(p->nstarts, j, p->starts[j], v[i].start - 1);
+			size_t hi = AT_OR_BELOW(p->nstarts, j, p->starts[j], end - 1);
+			if (hi - lo == 1)
+				v[k++] = v[i];
+		}
+		if (v[i].size && end > reach)
+			reach = end;
+	}
+	p->alone = v;
+	p->nalone = k;
+}
+
+/* Every defined symbol's link-time start, sorted, and the candidates
+ * answered alone (none when out of memory: libdwfl is asked). */
 static void load_starts(struct session_priv *p)
 {
 	struct dt_session *s = &p->pub;
 	int n = s->mod ? dwfl_module_getsymtab(s->mod) : 0;
-	size_t cap = 0;
+	size_t cap = 0, vcap = 0, nv = 0;
+	struct sym_span *v = NULL;
+	bool oom = false;
 
 	p->starts_loaded = true;
-	for (int i = 1; i < n; i++) {
+	for (int i = 1; i < n && !oom; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
-		if (!dwfl_module_getsym_info(s->mod, i, &sym, &addr, NULL, NULL, NULL) ||
-		    sym.st_shndx == SHN_UNDEF)
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(s->mod, i, &sym, &addr, &shndx,
+							   NULL, NULL);
+		if (!name || sym.st_shndx == SHN_UNDEF)
 			continue;
-		if (GROW(p->starts, cap, p->nstarts, 1024)) {
-			free(p->starts);
-			p->starts = NULL;
-			p->nstarts = 0;
-			return;
+		oom = GROW(p->starts, cap, p->nstarts, 1024);
+		if (!oom)
+			p->starts[p->nstarts++] = addr - s->elf_bias;
+		if (!oom && addrinfo_candidate(&sym, name, shndx)) {
+			oom = GROW(v, vcap, nv, 1024);
+			if (!oom)
+				v[nv++] = (struct sym_span){ addr - s->elf_bias, sym.st_size,
+							     name };
 		}
-		p->starts[p->nstarts++] = addr - s->elf_bias;
+	}
+	if (oom) {
+		free(p->starts);
+		free(v);
+		p->starts = NULL;
+		p->nstarts = 0;
+		return;
 	}
 	if (p->nstarts)
 		qsort(p->starts, p->nstarts, sizeof(*p->starts), cmp_u64);
+	if (nv)
+		qsort(v, nv, sizeof(*v), cmp_span);
+	find_alone(p, v, nv);
 }
 
 /* Whether no symbol but the one at start begins inside [start, start +
@@ -1318,6 +1389,17 @@ int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
 		*name = p->last_sym.name;
 		*start = p->last_sym.start;
 		*size = p->last_sym.size;
+		return 0;
+	}
+	if (!p->starts_loaded)
+		load_starts(p);
+	size_t k = AT_OR_BELOW(p->nalone, i, p->alone[i].start, pc);
+	if (k && pc - p->alone[k - 1].start < p->alone[k - 1].size) {
+		const struct sym_span *a = &p->alone[k - 1];
+		if (!(*name = session_intern_raw(s, a->name)))
+			return -ENOMEM;
+		*start = a->start;
+		*size = a->size;
 		return 0;
 	}
 	const char *n = s->mod ? dwfl_module_addrinfo(s->mod, pc + s->elf_bias, &off,
