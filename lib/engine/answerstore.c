@@ -7,8 +7,8 @@
  * the same instructions again: a report, then annotate, then sharing.
  * dt_resolve_sample()'s answers are kept in the host's cache directory
  * (dt_session_opts.cache_dir: the library writes nowhere else), beside
- * the inflated debug files, as CACHE/.build-id/xx/rest.answers, and read
- * back by the next session of that binary.
+ * the inflated debug files, as CACHE/.build-id/xx/rest.answers-ENGINE,
+ * and read back by the next session of that binary.
  *
  * An answer depends on the binary, the debug info found for it and the
  * engine: the file is keyed by the build-id (its name; a debug file is
@@ -17,7 +17,8 @@
  * too), this engine's sources (DT_ENGINE_ID, a hash the build makes of
  * lib/ and arch/), the session's flags that change answers, and which
  * debug info was found (none, in the binary, a debug file, with its
- * supplementary file, split units).  Any difference, and the file is
+ * supplementary file, split units).  The engine's id is in the file's
+ * name too: each build keeps its own.  Any difference, and the file is
  * not used (a new one replaces it at the session's end).  The file is anyone's to
  * have written: every count, offset and string is checked before use,
  * and a file that fails any check is not used.
@@ -85,6 +86,15 @@ static const char *engine_id(void)
 		snprintf(id, sizeof(id), "%s-%zu-%d", DT_ENGINE_ID, sizeof(void *),
 			 (int)(*(const unsigned char *)&(uint16_t){ 1 }));
 	return id;
+}
+
+/* The file's name after the build-id: each engine its own, so that two
+ * builds of dtprof sharing a cache (an upgrade beside the old one, a
+ * benchmark of two) keep their answers instead of replacing each
+ * other's on every run. */
+static const char *answers_suffix(void)
+{
+	return ".answers-" DT_ENGINE_ID;
 }
 
 static int add(struct answer_store *st, uint64_t pc, unsigned flags,
@@ -191,7 +201,7 @@ struct answer_store *answer_store_open(struct dt_session *s, const char *cache,
 	if (!st->usable)
 		return st;
 	st->key = hash_mix(hash_bytes((const char *)id, idlen, HASH_SEED), shape);
-	int fd = debugcache_open_named(cache, id, (int)idlen, ".answers");
+	int fd = debugcache_open_named(cache, id, (int)idlen, answers_suffix());
 	if (fd >= 0) {
 		if (load(s, st, fd))
 			session_debug(s, "%zu answers read from the cache", st->loaded);
@@ -211,7 +221,7 @@ bool answer_store_kept(const char *cache, const uint8_t *id, size_t idlen)
 
 	if (!cache || idlen < 2 || idlen > 64)
 		return false;
-	int fd = debugcache_open_named(cache, id, (int)idlen, ".answers");
+	int fd = debugcache_open_named(cache, id, (int)idlen, answers_suffix());
 	if (fd < 0)
 		return false;
 	kept = !fstat(fd, &sb) && S_ISREG(sb.st_mode) &&
@@ -287,7 +297,7 @@ void answer_store_close(struct dt_session *s, struct answer_store *st, const cha
 	if (st->usable && (st->n > st->loaded || !st->read) &&
 	    (idlen = dt_session_build_id(s, &id)) > 1) {
 		char *buf = serialize(st, &len);
-		int err = buf ? debugcache_store_bytes(cache, id, (int)idlen, ".answers",
+		int err = buf ? debugcache_store_bytes(cache, id, (int)idlen, answers_suffix(),
 						       buf, len) : -ENOMEM;
 		if (err)
 			session_debug(s, "answers not kept in the cache: %s", dt_strerror(err));
