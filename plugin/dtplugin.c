@@ -123,7 +123,6 @@ struct state {
 	bool aging;			/* the chunk being filled has samples */
 	unsigned chunk_age;		/* samples read since its first */
 	uint64_t last_time;		/* of the samples perf passed */
-	uint64_t tallied;		/* samples added to sites' tallies */
 	/* perf's thread adds, before the chunks that name them */
 	struct sites sites;
 	/* perf's thread */
@@ -166,6 +165,7 @@ struct state {
 	bool help;			/* --dlarg help: the list, no tables */
 	struct dt_env env;		/* the environment, as options */
 	uint64_t batched;		/* samples added as sums (DTPROF_DEBUG) */
+	uint64_t tallied;		/* of them, perf's thread's tallies */
 	int kind_ev[EVENT_KINDS];	/* the report's event + 1, 0: not yet */
 	/* dlargs */
 	bool want[DT_TABLE_COUNT];	/* the views asked for */
@@ -179,7 +179,7 @@ struct state {
 	int threads;			/* threads=N; 0: by the CPUs online */
 };
 
-_Static_assert(offsetof(struct state, sites.memo) + sizeof(void *) <= 64,
+_Static_assert(offsetof(struct state, sites.memo_shift) + sizeof(unsigned) <= 64,
 	       "filter_event() reads one line of the state");
 
 #define note(...) dt_message(PROG, __VA_ARGS__)
@@ -731,6 +731,7 @@ static void add_tally(void *arg, uint32_t site, unsigned ctx, uint64_t n,
 	const struct tally_ctx *c = &st->ctxs[ctx];
 	struct site *a = site_answer(st, site, NULL, false);
 
+	st->tallied += n;
 	if (!st->threads_kept) {
 		struct site_sums sums = { .kind = (uint8_t)c->kind, .n = n, .period = period };
 		add_sums(st, a, &sums);
@@ -1008,7 +1009,6 @@ static unsigned ctx_of(struct state *st, unsigned k, const struct perf_dlfilter_
 static inline void tally(struct state *st, struct site_memo *m, uint64_t period)
 {
 	m->period += period;
-	st->tallied++;
 	/* full: its sums to a tally; without memory for that, the entry
 	 * closes (for good: its count stays full) and the pair's later
 	 * samples are counted one at a time */
@@ -1334,9 +1334,11 @@ EXPORT int stop(void *data, void *ctx)
 		note("%" PRIu64 " samples handed to the resolving thread, %" PRIu64
 		     " counted on perf's, %" PRIu64 " held in sums there; %" PRIu64
 		     " added to the tables as sums; %" PRIu64 " pauses tried, %"
-		     PRIu64 " with that thread behind", st->handed, st->counted_here,
+		     PRIu64 " with that thread behind; memo of %u sets, %" PRIu64
+		     " entries with sums taken by others", st->handed, st->counted_here,
 		     st->tallied, st->batched + st->tallied, st->pauses_tried,
-		     st->pauses_behind);
+		     st->pauses_behind, 1u << (64 - st->sites.memo_shift),
+		     st->sites.memo_spills);
 	if (st->allocator_events)
 		note("%" PRIu64 " allocator events of dtprof-record left out (%s): the heap's "
 		     "blocks miss them; dtresolve reads them from perf script's text (perf script -F "

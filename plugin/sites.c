@@ -150,11 +150,17 @@ bool sites_first(struct sites *t, uint32_t site, unsigned ctx)
 	return first;
 }
 
+static void memo_grow(struct sites *t);
+
 struct site_memo *sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr,
 				 uint32_t site)
 {
 	if (tag == MEMO_NONE || site == NO_SITE)
 		return NULL;
+	struct site_memo *last = &sites_memo_set(t, tag, addr)[MEMO_WAYS - 1];
+	if (last->site && last->n && 64 - t->memo_shift < MEMO_BITS_MAX &&
+	    ++t->memo_spills >= MEMO_ENTRIES(64 - t->memo_shift))
+		memo_grow(t);
 	struct site_memo *m = sites_memo_set(t, tag, addr);
 	size_t page = (size_t)(m - t->memo) / MEMO_PAGE_ENTRIES;
 
@@ -209,25 +215,58 @@ uint32_t sites_get(struct sites *t, const struct dso_name *dso, uint64_t addr,
 	return i;
 }
 
-#define MEMO_BYTES (SITE_MEMOS * sizeof(struct site_memo))
+static size_t memo_bytes(const struct sites *t)
+{
+	return MEMO_ENTRIES(64 - t->memo_shift) * sizeof(struct site_memo);
+}
+
+static struct site_memo *memo_map(unsigned bits)
+{
+	/* zero pages until written: a small profile touches a few */
+	void *m = mmap(NULL, MEMO_ENTRIES(bits) * sizeof(struct site_memo),
+		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return m == MAP_FAILED ? NULL : m;
+}
 
 int sites_init(struct sites *t)
 {
-	/* zero pages until written: a small profile touches a few */
-	void *m = mmap(NULL, MEMO_BYTES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	*t = (struct sites){ .memo = memo_map(MEMO_BITS_FIRST),
+			     .memo_shift = 64 - MEMO_BITS_FIRST };
+	return t->memo ? 0 : -ENOMEM;
+}
 
-	*t = (struct sites){ 0 };
-	if (m == MAP_FAILED)
-		return -ENOMEM;
+/* The memo at MEMO_BITS_MAX sets, each entry in its new set (a set's two
+ * go to sets of their own or share one: none is lost); nothing when out
+ * of memory. */
+static void memo_grow(struct sites *t)
+{
+	struct sites old = { .memo = t->memo, .memo_shift = t->memo_shift };
+	struct site_memo *m = memo_map(MEMO_BITS_MAX);
+
+	if (!m)
+		return;
 	t->memo = m;
-	return 0;
+	t->memo_shift = 64 - MEMO_BITS_MAX;
+	memset(t->memo_pages, 0, sizeof(t->memo_pages));
+	/* the later way first: it stays the later one in its new set */
+	for (size_t i = MEMO_ENTRIES(64 - old.memo_shift); i-- > 0; ) {
+		const struct site_memo *e = &old.memo[i];
+		if (!e->site)
+			continue;
+		struct site_memo *to = sites_memo_set(t, e->tag & ~MEMO_OPEN, e->addr);
+		size_t page = (size_t)(to - t->memo) / MEMO_PAGE_ENTRIES;
+		t->memo_pages[page / 8] |= (uint8_t)(1u << page % 8);
+		memmove(&to[1], &to[0], (MEMO_WAYS - 1) * sizeof(*to));
+		to[0] = *e;
+	}
+	munmap(old.memo, memo_bytes(&old));
 }
 
 void sites_free(struct sites *t)
 {
 	if (t->memo)
-		munmap(t->memo, MEMO_BYTES);
+		munmap(t->memo, memo_bytes(t));
 	for (uint32_t i = 0; i < t->n; i++)
 		free(site_slot(t, i)->sym);
 	for (size_t b = 0; b < SITE_BLOCKS && t->blocks[b]; b++)

@@ -112,19 +112,21 @@ struct site_memo {
 	uint32_t n;
 };
 _Static_assert(sizeof(struct site_memo) == 32, "two memo entries a cache line");
-/* 4 MB of address space, touched a page at a time: the tail of a large
- * profile's sites fits (on perf running perf report, 36,000 memo misses
- * of 4.9 M samples where 8,192 entries had 110,000; a miss costs ~300 ns
- * in filter_slow(), more than the hot sets' wider spread) */
-#define MEMO_SET_BITS 16
-#define MEMO_SETS (1u << MEMO_SET_BITS)
+/* The memo starts with 4,096 sets (256 KB: a profile of few sites keeps
+ * its hot sets in few pages) and grows once to 65,536 (4 MB of address
+ * space, touched a page at a time) when as many entries holding sums
+ * were taken by others: the tail of a large profile's sites then fits (on
+ * perf running perf report, 20,000 memo misses of 4.9 M samples where
+ * 8,192 entries had 110,000; a miss costs ~300 ns in filter_slow()). */
+#define MEMO_BITS_FIRST 12
+#define MEMO_BITS_MAX 16
 #define MEMO_WAYS 2
-#define SITE_MEMOS (MEMO_SETS * MEMO_WAYS)
+#define MEMO_ENTRIES(bits) ((size_t)MEMO_WAYS << (bits))
 #define MEMO_OPEN (1ull << 63)
 #define MEMO_NONE 0			/* no tag: not memoized */
 #define MEMO_CTX_MAX 127		/* the contexts a tag tells apart */
 #define MEMO_PAGE_ENTRIES (4096 / sizeof(struct site_memo))
-#define MEMO_PAGES (SITE_MEMOS / MEMO_PAGE_ENTRIES)
+#define MEMO_PAGES (MEMO_ENTRIES(MEMO_BITS_MAX) / MEMO_PAGE_ENTRIES)
 
 /* A bit per context. */
 struct ctx_bits {
@@ -133,11 +135,13 @@ struct ctx_bits {
 _Static_assert(MEMO_CTX_MAX < 128, "a context's bit in struct ctx_bits");
 
 struct sites {
-	struct site_memo *memo;		/* SITE_MEMOS, a set a cache line
-					 * (its own mapping: a struct holding
-					 * it is placed 16 bytes into a line
-					 * by malloc, and each set then
+	struct site_memo *memo;		/* a set a cache line (its own
+					 * mapping: a struct holding it is
+					 * placed 16 bytes into a line by
+					 * malloc, and each set then
 					 * straddles two) */
+	unsigned memo_shift;		/* 64 - its log2(sets) */
+	uint64_t memo_spills;		/* entries with sums taken by others */
 	struct dso_name **dsos, *last_dso;	/* each one, never moved */
 	size_t ndsos, dsos_cap;
 	uint32_t *dso_index;		/* arrays.h: by perf's pointer */
@@ -184,7 +188,7 @@ static inline struct site_memo *sites_memo_set(struct sites *t, uint64_t tag, ui
 {
 	uint64_t h = (addr ^ tag) * 0x9e3779b97f4a7c15ull;
 
-	return &t->memo[(h >> (64 - MEMO_SET_BITS)) * MEMO_WAYS];
+	return &t->memo[(h >> t->memo_shift) * MEMO_WAYS];
 }
 
 /* The entry of (tag, addr), open or not; NULL when not memoized. */

@@ -147,7 +147,7 @@ dt_test "phases: threads=1 and threads=2 print the same tables" "
 # line; the three add up to the profile's samples; and the pauses perf's
 # thread tried, and those that found the other thread behind
 counts() {
-	sed -n "s/.*: \([0-9]*\) samples handed to the resolving thread, \([0-9]*\) counted on perf.s, \([0-9]*\) held in sums there; .* \([0-9]*\) pauses tried, \([0-9]*\) with that thread behind$/\1 \2 \3 \4 \5/p" "$1" >counts &&
+	sed -n "s/.*: \([0-9]*\) samples handed to the resolving thread, \([0-9]*\) counted on perf.s, \([0-9]*\) held in sums there; .* \([0-9]*\) pauses tried, \([0-9]*\) with that thread behind;.*$/\1 \2 \3 \4 \5/p" "$1" >counts &&
 	read -r handed here held tried behind <counts && test $((handed + here + held)) = "$nsamples" ||
 	dt_show "$1"
 }

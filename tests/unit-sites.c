@@ -66,18 +66,11 @@ int main(void)
 		return 1;
 	const struct dso_name *d = sites_dso(&t, dso, (const uint8_t *)"01234567890123456789", 20);
 	ok(d != NULL, "a dso interned");
-	/* 3000 sites, then 8 whose entries of context 3 share one set */
-	uint64_t tag3 = sites_memo_tag(dso, 20, 3);
-	for (uint32_t s = 0; s < 3000; s++)
+	for (uint32_t s = 0; s < 3000; s++) {
 		site_addr[s] = 0x1000 + s * 4;
-	struct site_memo *set = sites_memo_set(&t, tag3, 0x100000);
-	uint32_t n = 3000;
-	for (uint64_t a = 0x100000; n < SITES && a < 0x100000 + (1ull << 28); a += 4)
-		if (sites_memo_set(&t, tag3, a) == set)
-			site_addr[n++] = a;
-	for (uint32_t s = 0; s < n; s++)
 		if (sites_get(&t, d, site_addr[s], 0, site_addr[s], 0, NULL) != s)
 			fails++;
+	}
 	is_int(fails, 0, "sites numbered in the order they are met");
 
 	/* sites_first: once per (site, ctx), contexts apart, far sites too */
@@ -99,9 +92,24 @@ int main(void)
 					 1 + (unsigned)rand() % 1000);
 		}
 	ok(tallied > 70000, "most samples tallied (%" PRIu64 ")", tallied);
+	/* 8,000 pairs in 8,192 entries: entries with sums were taken, and
+	 * the memo grew, its entries and their sums moved */
+	ok(t.memo_shift == 64 - MEMO_BITS_MAX, "the memo grew (%" PRIu64 " spills)",
+	   t.memo_spills);
 
+	/* 8 more sites whose entries of context 3 share one set */
+	uint64_t tag3 = sites_memo_tag(dso, 20, 3);
+	struct site_memo *set = sites_memo_set(&t, tag3, 0x100000);
+	uint32_t n = 3000;
+	for (uint64_t at = 0x100000; n < SITES && at < 0x100000 + (1ull << 30); at += 4)
+		if (sites_memo_set(&t, tag3, at) == set)
+			site_addr[n++] = at;
+	for (uint32_t s = 3000; s < n; s++)
+		if (sites_get(&t, d, site_addr[s], 0, site_addr[s], 0, NULL) != s)
+			fails++;
 	/* the same through entries that must be reused: 8 pairs, one set */
 	is_int(n, SITES, "8 sites whose entries share one memo set");
+	is_int(fails, 0, "and numbered in order");
 	size_t before = t.tallies.n;
 	for (int round = 0; round < 50; round++)
 		for (uint32_t s = 3000; s < n; s++)
