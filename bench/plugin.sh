@@ -55,10 +55,13 @@ row() {
 # The plugin keeps inflated copies of compressed debug files (Debian's
 # libc and ld.so debug info) and each binary's answers in a cache of its
 # own, as every run after a machine's first finds them; each profile's
-# first run below starts with it empty, and is printed apart (the five
+# first run below starts with it empty, and is printed apart (the
 # rounds after it read the answers it kept).
 DTPROF_CACHE_DIR=$PWD/cache
 export DTPROF_CACHE_DIR
+# paired rounds of each comparison: on this shared machine a ratio moves
+# by 0.03 between rounds, and the median of five moved by as much
+rounds=${DT_BENCH_ROUNDS:-11}
 
 # median of the numbers on stdin
 median() {
@@ -71,9 +74,9 @@ median() {
 # installed (unasked: a second thread on this 2-CPU machine, unless every
 # binary's answers are kept) and with a second thread asked for
 # (threads=2) on DATA, one after the
-# other, five times: the load of this shared machine changes between
+# other, $rounds times: the load of this shared machine changes between
 # runs, so each ratio is taken within one round and the median of the
-# five is printed (the range too), of wall time and of CPU time (user and
+# rounds is printed (the range too), of wall time and of CPU time (user and
 # system, all threads: what a busy machine pays).  A row per command shows
 # its fastest run, with that run's CPU and RSS.
 ratio_line() {	# ratio_line WHAT FILE: "WHAT 1.23x (1.10-1.30)"
@@ -89,7 +92,7 @@ versus_floor() {
 	timed perf script -i "$data" --dlfilter "$build/dtplugin.so"
 	first=$(echo "$wall / $f" | bc -l)
 	for k in w1 w2 cr c1 c2 ct; do : >ratios.$k.$$; done
-	for try in 1 2 3 4 5; do
+	for try in $(seq "$rounds"); do
 		timed perf script -i "$data" --dlfilter "$build/bench/null-dlfilter.so"
 		f=$wall fc=$cpu
 		[ -n "$f_best" ] && [ "$(echo "$f >= ${f_best%% *}" | bc -l)" = 1 ] || f_best="$f $cpu $rss"
@@ -108,15 +111,15 @@ versus_floor() {
 		timed perf script -i "$data" --dlfilter "$build/dtplugin.so" --dlarg threads=2
 		echo "$cpu / $fc" | bc -l >>ratios.ct.$$
 	done
-	printf '%-52s %10s %10s %12s\n' "run (fastest of 5)" "wall" "CPU" "peak RSS"
+	printf '%-52s %10s %10s %12s\n' "run (fastest of $rounds)" "wall" "CPU" "peak RSS"
 	for r in "null-dlfilter.so (the floor)|$f_best" "resolve-ip-dlfilter.so|$r_best" \
 		 "dtplugin.so --dlarg threads=1|$p1_best" "dtplugin.so|$p2_best"; do
 		set -- ${r#*|}
 		printf '%-52s %8.2f s %8.2f s %9d KB\n' "perf script --dlfilter ${r%%|*}" "$1" "$2" "$3"
 	done
 	ratio=$(median <ratios.w2.$$)
-	printf 'plugin / floor = %.2fx  (%s; median of 5 paired runs, range %.2f-%.2f; threads=1: %.2fx)\n' \
-		"$ratio" "$what" "$(sort -g ratios.w2.$$ | head -n 1)" "$(sort -g ratios.w2.$$ | tail -n 1)" \
+	printf 'plugin / floor = %.2fx  (%s; median of %d paired runs, range %.2f-%.2f; threads=1: %.2fx)\n' \
+		"$ratio" "$what" "$rounds" "$(sort -g ratios.w2.$$ | head -n 1)" "$(sort -g ratios.w2.$$ | tail -n 1)" \
 		"$(median <ratios.w1.$$)"
 	echo "  CPU / the floor's CPU: $(ratio_line resolve-ip ratios.cr.$$), $(ratio_line plugin ratios.c2.$$), $(ratio_line threads=2 ratios.ct.$$), $(ratio_line threads=1 ratios.c1.$$)"
 	printf '  the first run, an empty cache (no inflated debug file, no answers kept yet): %.2fx the floor\n' "$first"
@@ -189,8 +192,8 @@ echo
 echo "perfreport-5m.data (the same program, a long run): $n5 samples"
 versus_floor perfreport-5m.data "large dynamic program, 5 M samples"
 # What each view adds per sample (issue 30: each under 1.3x the floor's
-# CPU): the 5 M profile through the plugin with one view asked for, five
-# rounds of the floor and every view in turn, as ratios of CPU to that
+# CPU): the 5 M profile through the plugin with one view asked for,
+# $rounds rounds of the floor and every view in turn, as ratios of CPU to that
 # round's floor.
 views_versus_floor() {
 	data=$1
@@ -198,9 +201,9 @@ views_versus_floor() {
 	hot=$(perf script -i "$data" -F ip,sym,dso 2>/dev/null | head -n 200000 |
 	      grep -v "libc\|ld-linux\|kernel\|unknown" | awk '{ print $2 }' | sort |
 	      uniq -c | sort -rn | awk '{ print $2; exit }')
-	set -- report annotate stat sharing "code=$hot" "html=$PWD/view.html"
+	set -- report annotate stat sharing advise "code=$hot" "html=$PWD/view.html"
 	for v; do : >"ratios.view.${v%%=*}.$$"; done
-	for try in 1 2 3 4 5; do
+	for try in $(seq "$rounds"); do
 		timed perf script -i "$data" --dlfilter "$build/bench/null-dlfilter.so"
 		fc=$cpu
 		for v; do
