@@ -705,6 +705,24 @@ struct dt_alloc {
 /* One allocator event.  0, -EINVAL (a bad struct, a block past the
  * address space) or -ENOMEM. */
 DT_API int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a);
+
+/* What a perf event of dtprof-record's is, by its whole name (len bytes,
+ * NUL not needed): "dtprof_PID:malloc_PID" on entry and
+ * "dtprof_PID:malloc_PID__return" on return (plain "dtprof_PID:malloc"
+ * and "...:malloc__return" from older recordings).  The one list
+ * of the calls every reader shares; the fields each carries are
+ * dtprof-record(1)'s. */
+enum dt_alloc_probe {
+	DT_PROBE_NONE,		/* not dtprof-record's */
+	DT_PROBE_OTHER,		/* dtprof-record's, a call not read here */
+	DT_PROBE_ALLOC,		/* malloc, aligned_alloc, memalign, operator
+				 * new, new[]: "size" */
+	DT_PROBE_CALLOC,	/* calloc: "nmemb", "size" */
+	DT_PROBE_REALLOC,	/* realloc: "ptr", "size" */
+	DT_PROBE_FREE,		/* free, operator delete (sized), delete[]: "ptr" */
+	DT_PROBE_RETURN,	/* one of the allocating calls returned: "ret" */
+};
+DT_API enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len);
 /* A sample's answer through its data address (smp->addr, smp->pid): when
  * ans names no type and the address lies in a live block whose site
  * proves a type (dt_resolve_alloc_site), ans becomes that type's member

@@ -494,40 +494,20 @@ static unsigned sample_fields(const struct perf_event_attr *a,
 /* How event name's samples resolve and what they carry (perf's thread),
  * and in *index its place in st->kinds (past EVENT_KINDS events, the last
  * one's: the report counts those as "(other events)" anyway). */
-/* An allocator probe of dtprof-record ("dtprof_123:malloc__return"): no
- * data access of the program, not counted as one. */
-static bool is_allocator_event(const char *name)
-{
-	size_t i = 7;
-
-	if (strncmp(name, "dtprof_", 7))
-		return false;
-	while (name[i] >= '0' && name[i] <= '9')
-		i++;
-	return i > 7 && name[i] == ':';
-}
-
-/* Which call an allocator event is (ALLOC_*), by its name after the
- * system's colon. */
+/* Which call an allocator event of dtprof-record's is (ALLOC_*; its
+ * samples are no data access of the program, never counted as one). */
 static uint8_t allocator_call(const char *name)
 {
-	static const struct { const char *call; uint8_t what; } calls[] = {
-		{ "malloc", ALLOC_ENTER }, { "aligned_alloc", ALLOC_ENTER },
-		{ "memalign", ALLOC_ENTER }, { "new", ALLOC_ENTER },
-		{ "new_array", ALLOC_ENTER }, { "calloc", ALLOC_CALLOC },
-		{ "realloc", ALLOC_RESIZE }, { "free", ALLOC_FREE },
-		{ "delete", ALLOC_FREE }, { "delete_sized", ALLOC_FREE },
-		{ "delete_array", ALLOC_FREE },
-	};
-	const char *call = strchr(name, ':') + 1;
-	size_t n = strlen(call);
-	bool ret = n > 8 && !strcmp(call + n - 8, "__return");
-
-	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
-		if (strlen(calls[i].call) == (ret ? n - 8 : n) &&
-		    !strncmp(call, calls[i].call, ret ? n - 8 : n))
-			return !ret ? calls[i].what :
-			       calls[i].what == ALLOC_FREE ? ALLOC_NONE : ALLOC_RETURN;
+	switch (dt_alloc_probe_of(name, strlen(name))) {
+	case DT_PROBE_ALLOC: return ALLOC_ENTER;
+	case DT_PROBE_CALLOC: return ALLOC_CALLOC;
+	case DT_PROBE_REALLOC: return ALLOC_RESIZE;
+	case DT_PROBE_FREE: return ALLOC_FREE;
+	case DT_PROBE_RETURN: return ALLOC_RETURN;
+	case DT_PROBE_NONE:
+	case DT_PROBE_OTHER:
+		break;
+	}
 	return ALLOC_NONE;
 }
 
@@ -568,7 +548,8 @@ static const struct event_kind *event_kind(struct state *st,
 	*k = (struct event_kind){ .name = name,
 				  .flags = skid ? DT_RESOLVE_SKID : 0,
 				  .has = sample_fields(attr, s),
-				  .allocator = is_allocator_event(name) };
+				  .allocator = dt_alloc_probe_of(name, strlen(name)) !=
+					       DT_PROBE_NONE };
 	k->tallies = !k->allocator && !(k->has & st->per_sample);
 	if (k->allocator)
 		k->alloc = allocator_call(name);

@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../lib/report/report.h"
 #include "tap.h"
@@ -145,5 +146,47 @@ int main(void)
 	   "an exec ends its process's blocks, and no other's");
 
 	dt_report_free(r);
+	/* dtprof-record's event names, the one list both front ends read */
+	static const struct { const char *name; size_t len; enum dt_alloc_probe want; } names[] = {
+		{ "dtprof_12:malloc", 0, DT_PROBE_ALLOC },
+		{ "dtprof_12:malloc__return", 0, DT_PROBE_RETURN },
+		{ "dtprof_7:calloc", 0, DT_PROBE_CALLOC },
+		{ "dtprof_7:realloc__return", 0, DT_PROBE_RETURN },
+		{ "dtprof_7:realloc", 0, DT_PROBE_REALLOC },
+		{ "dtprof_7:aligned_alloc", 0, DT_PROBE_ALLOC },
+		{ "dtprof_7:memalign", 0, DT_PROBE_ALLOC },
+		{ "dtprof_7:new_array", 0, DT_PROBE_ALLOC },
+		{ "dtprof_7:delete_sized", 0, DT_PROBE_FREE },
+		{ "dtprof_7:delete_array", 0, DT_PROBE_FREE },
+		{ "dtprof_7:free", 0, DT_PROBE_FREE },
+		{ "dtprof_7:free__return", 0, DT_PROBE_OTHER },	/* returns nothing */
+		{ "dtprof_7:__return", 0, DT_PROBE_OTHER },
+		{ "dtprof_7:mallocx", 0, DT_PROBE_OTHER },
+		{ "dtprof_7:", 0, DT_PROBE_OTHER },
+		{ "dtprof_7malloc", 0, DT_PROBE_NONE },
+		{ "dtprof_:malloc", 0, DT_PROBE_NONE },
+		{ "probe_libc:malloc", 0, DT_PROBE_NONE },
+		{ "dtprof_", 0, DT_PROBE_NONE },
+		{ "dtprof_12:malloc_12", 0, DT_PROBE_ALLOC },	/* each run's names */
+		{ "dtprof_12:malloc_12__return", 0, DT_PROBE_RETURN },
+		{ "dtprof_12:new_array_12", 0, DT_PROBE_ALLOC },
+		{ "dtprof_12:delete_sized_12", 0, DT_PROBE_FREE },
+		{ "dtprof_12:free_12__return", 0, DT_PROBE_OTHER },
+		{ "dtprof_12:malloc_13", 0, DT_PROBE_OTHER },	/* not its group's */
+		{ "dtprof_12:malloc_1", 0, DT_PROBE_OTHER },
+		{ "dtprof_12:_12", 0, DT_PROBE_OTHER },
+		{ "dtprof_7:mallocXYZ", 15, DT_PROBE_ALLOC },	/* len, no NUL */
+		{ "dtprof_7:malloc__returnX", 23, DT_PROBE_RETURN },
+	};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len = names[i].len ? names[i].len : strlen(names[i].name);
+		if (dt_alloc_probe_of(names[i].name, len) != names[i].want) {
+			printf("# %.*s: %d, want %d\n", (int)len, names[i].name,
+			       dt_alloc_probe_of(names[i].name, len), names[i].want);
+			bad++;
+		}
+	}
+	is_int(bad, 0, "dtprof-record's event names read as each call");
 	return done_testing();
 }

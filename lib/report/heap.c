@@ -430,6 +430,40 @@ static bool pending_pop(struct heap *h, int32_t tid, struct pending *e, bool *ou
 	return false;
 }
 
+enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len)
+{
+	static const struct { const char *call; enum dt_alloc_probe p; } calls[] = {
+		{ "malloc", DT_PROBE_ALLOC }, { "aligned_alloc", DT_PROBE_ALLOC },
+		{ "memalign", DT_PROBE_ALLOC }, { "new", DT_PROBE_ALLOC },
+		{ "new_array", DT_PROBE_ALLOC }, { "calloc", DT_PROBE_CALLOC },
+		{ "realloc", DT_PROBE_REALLOC }, { "free", DT_PROBE_FREE },
+		{ "delete", DT_PROBE_FREE }, { "delete_sized", DT_PROBE_FREE },
+		{ "delete_array", DT_PROBE_FREE },
+	};
+	size_t i = 7;
+
+	if (len < 9 || memcmp(name, "dtprof_", 7))
+		return DT_PROBE_NONE;
+	while (i < len && name[i] >= '0' && name[i] <= '9')
+		i++;
+	if (i == 7 || i >= len || name[i] != ':')
+		return DT_PROBE_NONE;
+	const char *pid = name + 7, *call = name + i + 1;
+	size_t npid = i - 7, n = len - i - 1;
+	bool ret = n > 8 && !memcmp(call + n - 8, "__return", 8);
+	if (ret)
+		n -= 8;
+	/* CALL_PID since dtprof-record names each run's events apart;
+	 * plain CALL before */
+	if (n > npid + 1 && call[n - npid - 1] == '_' && !memcmp(call + n - npid, pid, npid))
+		n -= npid + 1;
+	for (size_t k = 0; k < sizeof(calls) / sizeof(calls[0]); k++)
+		if (strlen(calls[k].call) == n && !memcmp(call, calls[k].call, n))
+			return !ret ? calls[k].p :
+			       calls[k].p == DT_PROBE_FREE ? DT_PROBE_OTHER : DT_PROBE_RETURN;
+	return DT_PROBE_OTHER;
+}
+
 int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 {
 	struct dt_alloc c;

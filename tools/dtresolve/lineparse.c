@@ -562,56 +562,35 @@ static bool probe_arg(const char *p, const char *end, const char *key, uint64_t 
  * and its arguments, found between the event and the ip. */
 static void alloc_probe(const char *end, struct line_req *req)
 {
-	static const struct { const char *name; enum alloc_probe p; } names[] = {
-		{ "malloc", PROBE_ALLOC }, { "calloc", PROBE_ALLOC },
-		{ "aligned_alloc", PROBE_ALLOC }, { "memalign", PROBE_ALLOC },
-		{ "new", PROBE_ALLOC }, { "new_array", PROBE_ALLOC },
-		{ "realloc", PROBE_REALLOC }, { "free", PROBE_FREE },
-		{ "delete", PROBE_FREE }, { "delete_sized", PROBE_FREE },
-		{ "delete_array", PROBE_FREE },
-	};
-	const char *e = req->event.p, *ee = e + req->event.len, *colon;
-	size_t i = 7;
+	const char *args = req->event.p + req->event.len + 1;
+	uint64_t nmemb = 1, size = 0;
+	enum alloc_probe p;
 
-	if (req->event.len < 9 || memcmp(e, "dtprof_", 7))
-		return;
-	while (e + i < ee && isdigit((unsigned char)e[i]))
-		i++;
-	if (i == 7 || e + i >= ee || e[i] != ':')
-		return;
-	colon = e + i + 1;
-	size_t n = (size_t)(ee - colon);
-	bool ret = n > 8 && !memcmp(ee - 8, "__return", 8);
-	if (ret)
-		n -= 8;
-	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		if (strlen(names[k].name) != n || memcmp(colon, names[k].name, n))
-			continue;
-		const char *args = ee + 1;
-		uint64_t nmemb = 1, size = 0;
-		if (ret) {
-			if (!probe_arg(args, end, "ret", &req->alloc_ptr))
-				return;
-			req->probe = PROBE_RETURN;
-		} else if (names[k].p == PROBE_FREE) {
-			if (!probe_arg(args, end, "ptr", &req->alloc_ptr))
-				return;
-			req->probe = PROBE_FREE;
-		} else {
-			if (!probe_arg(args, end, "size", &size))
-				return;
-			if (probe_arg(args, end, "nmemb", &nmemb))
-				req->alloc_elem = size;
-			if (names[k].p == PROBE_REALLOC &&
-			    !probe_arg(args, end, "ptr", &req->alloc_ptr))
-				return;
-			if (__builtin_mul_overflow(size, nmemb, &req->alloc_size))
-				req->alloc_size = UINT64_MAX;
-			req->probe = names[k].p;
-		}
-		req->kind = LINE_ALLOC;
-		return;
+	switch (dt_alloc_probe_of(req->event.p, req->event.len)) {
+	case DT_PROBE_ALLOC: case DT_PROBE_CALLOC: p = PROBE_ALLOC; break;
+	case DT_PROBE_REALLOC: p = PROBE_REALLOC; break;
+	case DT_PROBE_FREE: p = PROBE_FREE; break;
+	case DT_PROBE_RETURN: p = PROBE_RETURN; break;
+	default: return;
 	}
+	if (p == PROBE_RETURN) {
+		if (!probe_arg(args, end, "ret", &req->alloc_ptr))
+			return;
+	} else if (p == PROBE_FREE) {
+		if (!probe_arg(args, end, "ptr", &req->alloc_ptr))
+			return;
+	} else {
+		if (!probe_arg(args, end, "size", &size))
+			return;
+		if (probe_arg(args, end, "nmemb", &nmemb))
+			req->alloc_elem = size;
+		if (p == PROBE_REALLOC && !probe_arg(args, end, "ptr", &req->alloc_ptr))
+			return;
+		if (__builtin_mul_overflow(size, nmemb, &req->alloc_size))
+			req->alloc_size = UINT64_MAX;
+	}
+	req->probe = p;
+	req->kind = LINE_ALLOC;
 }
 
 static void perf_line(const char *line, size_t len, struct line_req *req)
