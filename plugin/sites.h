@@ -159,8 +159,9 @@ struct sites {
 					 * had a sample (sites_first()) */
 	size_t seen_cap;
 	uint8_t memo_pages[MEMO_PAGES / 8];	/* bits: the memo's pages
-						 * written (the rest stay
-						 * unmapped at the end) */
+						 * written (the only ones the
+						 * end reads: the others were
+						 * never touched) */
 };
 
 /* The memo's key of perf's dso name pointer, build-id size and context
@@ -235,7 +236,7 @@ static inline struct site *sites_at(const struct sites *t, uint32_t i)
 	return &t->blocks[i / SITE_BLOCK][i % SITE_BLOCK];
 }
 
-/* An empty table in *t (zeroed); -ENOMEM. */
+/* An empty table in *t, its memo mapped; -ENOMEM. */
 int sites_init(struct sites *t);
 /* Frees what the table holds (not t itself). */
 void sites_free(struct sites *t);
