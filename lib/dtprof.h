@@ -716,7 +716,7 @@ enum dt_alloc_probe {
 	DT_PROBE_NONE,		/* not dtprof-record's */
 	DT_PROBE_OTHER,		/* dtprof-record's, a call not read here */
 	DT_PROBE_ALLOC,		/* malloc, aligned_alloc, memalign, operator
-				 * new, new[]: "size" */
+				 * new, new[], a --wrapper (wrapN): "size" */
 	DT_PROBE_CALLOC,	/* calloc: "nmemb", "size" */
 	DT_PROBE_REALLOC,	/* realloc: "ptr", "size" */
 	DT_PROBE_FREE,		/* free, operator delete (sized), delete[]: "ptr" */

@@ -175,6 +175,10 @@ int main(void)
 		{ "dtprof_12:malloc_13", 0, DT_PROBE_OTHER },	/* not its group's */
 		{ "dtprof_12:malloc_1", 0, DT_PROBE_OTHER },
 		{ "dtprof_12:_12", 0, DT_PROBE_OTHER },
+		{ "dtprof_12:wrap0_12", 0, DT_PROBE_ALLOC },	/* --wrapper */
+		{ "dtprof_12:wrap13_12__return", 0, DT_PROBE_RETURN },
+		{ "dtprof_12:wrap_12", 0, DT_PROBE_OTHER },
+		{ "dtprof_12:wrapx_12", 0, DT_PROBE_OTHER },
 		{ "dtprof_7:mallocXYZ", 15, DT_PROBE_ALLOC },	/* len, no NUL */
 		{ "dtprof_7:malloc__returnX", 23, DT_PROBE_RETURN },
 	};

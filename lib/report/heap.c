@@ -461,6 +461,12 @@ enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len)
 		if (strlen(calls[k].call) == n && !memcmp(call, calls[k].call, n))
 			return !ret ? calls[k].p :
 			       calls[k].p == DT_PROBE_FREE ? DT_PROBE_OTHER : DT_PROBE_RETURN;
+	/* wrapN: a --wrapper of the program's own, a malloc */
+	size_t d = 4;
+	while (d < n && call[d] >= '0' && call[d] <= '9')
+		d++;
+	if (n > 4 && d == n && !memcmp(call, "wrap", 4))
+		return ret ? DT_PROBE_RETURN : DT_PROBE_ALLOC;
 	return DT_PROBE_OTHER;
 }
 
