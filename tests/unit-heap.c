@@ -145,6 +145,28 @@ int main(void)
 	   site_holding(3, 0x60000) == 0x17 && site_holding(2, 0x10000) == 0xc,
 	   "an exec ends its process's blocks, and no other's");
 
+	/* a wrapper that keeps a header before the block it returns (as
+	 * SQLite's sqlite3MemMalloc): malloc's block inside its call, the
+	 * wrapper's one 8 bytes in; the caller's type starts there, so the
+	 * header is no part of any block, and nothing is typed from malloc's
+	 * start */
+	ev(DT_ALLOC_ENTER, 5, 5, 40, 0, false, 0);	/* the wrapper */
+	alloc(5, 0x90000, 48, 0x31);			/* its malloc */
+	ev(DT_ALLOC_RETURN, 5, 5, 0, 0x90008, false, 0x32);
+	ok(site_holding(5, 0x90008) == 0x32 && site_holding(5, 0x9002f) == 0x32 &&
+	   site_holding(5, 0x90000) == 0 && site_holding(5, 0x90007) == 0,
+	   "a wrapper's block past a header: its caller's from its own start");
+
+	/* a chain of wrappers, each named (luaC_newobj over luaM_malloc_):
+	 * the block goes to the outermost's caller */
+	ev(DT_ALLOC_ENTER, 6, 6, 64, 0, false, 0);	/* the outer wrapper */
+	ev(DT_ALLOC_ENTER, 6, 6, 64, 0, false, 0);	/* the inner one */
+	alloc(6, 0xa0000, 64, 0x41);			/* malloc */
+	ev(DT_ALLOC_RETURN, 6, 6, 0, 0xa0000, false, 0x42);
+	ev(DT_ALLOC_RETURN, 6, 6, 0, 0xa0000, false, 0x43);
+	ok(site_holding(6, 0xa0000) == 0x43 && site_holding(6, 0xa003f) == 0x43,
+	   "a chain of wrappers: the block is the outermost one's caller's");
+
 	dt_report_free(r);
 	/* dtprof-record's event names, the one list both front ends read */
 	static const struct { const char *name; size_t len; enum dt_alloc_probe want; } names[] = {

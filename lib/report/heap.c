@@ -292,6 +292,17 @@ static void kill_overlaps(struct heap *h, int32_t pid, uint64_t start, uint64_t 
 	}
 }
 
+/* A block of size bytes allocated at site st, live. */
+static void site_took(struct heap_site *st, uint64_t size)
+{
+	st->allocs++;
+	st->bytes += size;
+	st->min_size = !st->min_size || size < st->min_size ? size : st->min_size;
+	st->max_size = size > st->max_size ? size : st->max_size;
+	if (++st->live > st->max_live)
+		st->max_live = st->live;
+}
+
 static int block_add(struct heap *h, int32_t pid, uint64_t start, uint64_t size,
 		     uint64_t elem, uint32_t site)
 {
@@ -319,13 +330,7 @@ static int block_add(struct heap *h, int32_t pid, uint64_t start, uint64_t size,
 			if (link_add(h, page_key(pid, p), i))
 				return -ENOMEM;
 	}
-	struct heap_site *st = &h->sites[site];
-	st->allocs++;
-	st->bytes += size;
-	st->min_size = !st->min_size || size < st->min_size ? size : st->min_size;
-	st->max_size = size > st->max_size ? size : st->max_size;
-	if (++st->live > st->max_live)
-		st->max_live = st->live;
+	site_took(&h->sites[site], size);
 	return 0;
 }
 
@@ -384,12 +389,7 @@ static void retake(struct heap *h, uint32_t i, uint32_t site, uint64_t elem)
 	b->site = site;
 	if (elem && size % elem == 0)
 		b->elem = elem;
-	to->allocs++;
-	to->bytes += size;
-	to->min_size = !to->min_size || size < to->min_size ? size : to->min_size;
-	to->max_size = size > to->max_size ? size : to->max_size;
-	if (++to->live > to->max_live)
-		to->max_live = to->live;
+	site_took(to, size);
 }
 
 static int pending_push(struct heap *h, int32_t tid, const struct pending *e)
