@@ -539,7 +539,8 @@ DT_API struct dt_session *dt_dsos_get(struct dt_dsos *d, const char *name,
 			       enum dt_reason *why);
 /* Link-time pc in dso name of what perf calls its address there: a file
  * offset for user space; the runtime address for the kernel, corrected
- * for KASLR through the symbol sym+symoff perf found; a kernel module's
+ * for KASLR through the symbol sym+symoff perf found (addr 0: by
+ * sym+symoff alone, one symbol of that name and size); a kernel module's
  * symbol sym+symoff (its sections load apart).  0 or -errno. */
 DT_API int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
 		    const char *sym, uint64_t symoff, uint64_t *pc);
@@ -677,13 +678,16 @@ struct dt_sample {
 /* Heap blocks by allocation site, from the allocator's calls
  * dtprof-record adds (uprobes on malloc and the like): an entry with the
  * size asked for, its return with the block and the site it returned to,
- * a free.  Fed in time order with the samples, they keep each process's
+ * a free; and with --kernel the kernel's (kmem: tracepoints), each block
+ * made in one event.  Fed in time order with the samples, they keep each process's
  * live blocks; the objects view lists their sites. */
 enum dt_alloc_event {
 	DT_ALLOC_ENTER,		/* malloc, calloc, realloc... called */
 	DT_ALLOC_RETURN,	/* it returned ptr to site_pc */
 	DT_ALLOC_FREE,		/* free(ptr), delete */
 	DT_ALLOC_EXEC,		/* process pid ran exec: its blocks are gone */
+	DT_ALLOC_BLOCK,		/* ptr, size bytes, made at site_pc in one
+				 * event (the kernel's kmem: tracepoints) */
 };
 struct dt_alloc {
 	size_t sz;		/* sizeof(struct dt_alloc) */
@@ -700,7 +704,13 @@ struct dt_alloc {
 				 * an array of such elements), else 0 */
 	struct dt_session *site;	/* RETURN: the site's binary (NULL:
 					 * none known) */
-	uint64_t site_pc;	/* RETURN: the link-time return address */
+	uint64_t site_pc;	/* RETURN, BLOCK: the link-time return
+				 * address */
+	bool kernel;		/* a block of the kernel's heap (kmalloc,
+				 * kmem_cache_alloc, kfree...): one space all
+				 * processes share, which samples whose data
+				 * address is in the kernel's half look in;
+				 * pid, tid are the event's context */
 };
 /* One allocator event.  0, -EINVAL (a bad struct, a block past the
  * address space) or -ENOMEM. */
@@ -709,7 +719,8 @@ DT_API int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a);
 /* What a perf event of dtprof-record's is, by its whole name (len bytes,
  * NUL not needed): "dtprof_PID:malloc_PID" on entry and
  * "dtprof_PID:malloc_PID__return" on return (plain "dtprof_PID:malloc"
- * and "...:malloc__return" from older recordings).  The one list
+ * and "...:malloc__return" from older recordings), and the kernel's
+ * kmem: tracepoints dtprof-record --kernel adds.  The one list
  * of the calls every reader shares; the fields each carries are
  * dtprof-record(1)'s. */
 enum dt_alloc_probe {
@@ -721,9 +732,15 @@ enum dt_alloc_probe {
 	DT_PROBE_REALLOC,	/* realloc: "ptr", "size" */
 	DT_PROBE_FREE,		/* free, operator delete (sized), delete[]: "ptr" */
 	DT_PROBE_RETURN,	/* one of the allocating calls returned: "ret" */
+	DT_PROBE_KERNEL_ALLOC,	/* kmem:kmalloc, kmem:kmem_cache_alloc (and
+				 * their _node forms): "call_site", "ptr",
+				 * "bytes_req" */
+	DT_PROBE_KERNEL_FREE,	/* kmem:kfree, kmem:kmem_cache_free: "ptr" */
 };
 DT_API enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len);
-/* A sample's answer through its data address (smp->addr, smp->pid): when
+/* A sample's answer through its data address (smp->addr, and smp->pid
+ * for an address in the user's half; one in the kernel's half, top bit
+ * set, is looked up among the kernel's blocks): when
  * ans names no type and the address lies in a live block whose site
  * proves a type (dt_resolve_alloc_site), ans becomes that type's member
  * there (the block's start taken as the type's; past the type's size
@@ -731,7 +748,8 @@ DT_API enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len);
  * elements of the type's size: a variable of type T * proves the block
  * starts with a T, not that a T follows a T), smp->has gains
  * DT_SAMPLE_BY_ADDRESS (smp->insn: s), and the site's binary is
- * returned: count the sample with it.  smp must be this library's size.  A typed answer whose object the block cannot hold is
+ * returned: count the sample with it.  smp must be this library's
+ * size.  A typed answer whose object the block cannot hold is
  * counted as a disagreement (stat).  Otherwise s, nothing changed. */
 DT_API struct dt_session *dt_report_type_by_address(struct dt_report *r,
 						    struct dt_session *s,

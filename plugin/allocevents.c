@@ -114,7 +114,7 @@ static bool parse(struct alloc_events *a, const uint8_t *data, size_t len)
 				return false;
 			/* only ours: another tracepoint's format may use what
 			 * this libtraceevent cannot parse */
-			if (!strncmp(sys, "dtprof_", 7) &&
+			if ((!strncmp(sys, "dtprof_", 7) || !strcmp(sys, "kmem")) &&
 			    !tep_parse_event(a->tep, text, (unsigned long)size, sys))
 				a->events++;
 		}

@@ -99,6 +99,9 @@ enum {
 	ALLOC_RESIZE,		/* realloc: "ptr", "size" */
 	ALLOC_RETURN,		/* any of them returned "ret" */
 	ALLOC_FREE,		/* free, delete: "ptr" */
+	ALLOC_KERNEL_BLOCK,	/* kmem:kmalloc, kmem_cache_alloc: "ptr",
+				 * "bytes_req", at "call_site" */
+	ALLOC_KERNEL_FREE,	/* kmem:kfree, kmem_cache_free: "ptr" */
 };
 
 /* A tally's context (sites.h): an event, and when the report keeps
@@ -504,6 +507,8 @@ static uint8_t allocator_call(const char *name)
 	case DT_PROBE_REALLOC: return ALLOC_RESIZE;
 	case DT_PROBE_FREE: return ALLOC_FREE;
 	case DT_PROBE_RETURN: return ALLOC_RETURN;
+	case DT_PROBE_KERNEL_ALLOC: return ALLOC_KERNEL_BLOCK;
+	case DT_PROBE_KERNEL_FREE: return ALLOC_KERNEL_FREE;
 	case DT_PROBE_NONE:
 	case DT_PROBE_OTHER:
 		break;
@@ -784,11 +789,18 @@ static void feed_alloc(struct state *st, const struct pending *p,
 	case ALLOC_RETURN:
 		a.event = DT_ALLOC_RETURN;
 		break;
+	case ALLOC_KERNEL_BLOCK:
+		a.event = DT_ALLOC_BLOCK;
+		a.kernel = true;
+		break;
+	case ALLOC_KERNEL_FREE:
+		a.kernel = true;
+		/* fall through */
 	default:
 		a.event = DT_ALLOC_FREE;
 		break;
 	}
-	if (a.event == DT_ALLOC_RETURN && p->site != NO_SITE) {
+	if ((a.event == DT_ALLOC_RETURN || a.event == DT_ALLOC_BLOCK) && p->site != NO_SITE) {
 		const struct site *t = sites_at(&st->sites, p->site);
 		enum dt_reason why;
 		if (t->dso) {
@@ -1005,7 +1017,7 @@ static bool allocator_sample(struct state *st, const struct perf_dlfilter_sample
 			     void *ctx, unsigned k)
 {
 	const struct event_kind *kind = &st->kinds[k];
-	uint64_t ptr = 0, size = 0, nmemb = 1, elem = 0;
+	uint64_t ptr = 0, size = 0, nmemb = 1, elem = 0, call_site = 0;
 	bool ok = false;
 
 	if (!st->allocs_tried) {
@@ -1037,7 +1049,12 @@ static bool allocator_sample(struct state *st, const struct perf_dlfilter_sample
 		ok = FIELD("ret", &ptr);
 		break;
 	case ALLOC_FREE:
+	case ALLOC_KERNEL_FREE:
 		ok = FIELD("ptr", &ptr);
+		break;
+	case ALLOC_KERNEL_BLOCK:
+		ok = FIELD("ptr", &ptr) && FIELD("bytes_req", &size) &&
+		     FIELD("call_site", &call_site) && perf_dlfilter_fns.resolve_address;
 		break;
 	}
 #undef FIELD
@@ -1045,11 +1062,20 @@ static bool allocator_sample(struct state *st, const struct perf_dlfilter_sample
 		return false;
 	uint32_t sites_before = st->sites.n;
 	struct site_memo *m;
+	uint32_t site = NO_SITE;
+	if (kind->alloc == ALLOC_RETURN) {
+		/* where it returned to: the sample's ip */
+		site = site_of(st, sample, kind, NO_CTX, perf_dlfilter_fns.resolve_ip(ctx), &m);
+	} else if (kind->alloc == ALLOC_KERNEL_BLOCK) {
+		/* the kernel's call site, as a sample there would be */
+		struct perf_dlfilter_sample at = *sample;
+		struct perf_dlfilter_al al = { .size = sizeof(al) };
+		at.ip = call_site;
+		if (!perf_dlfilter_fns.resolve_address(ctx, call_site, &al))
+			site = site_of(st, &at, kind, NO_CTX, &al, &m);
+	}
 	struct pending p = {
-		/* a return's site: where it returned to, the sample's ip */
-		.site = kind->alloc == ALLOC_RETURN ?
-			site_of(st, sample, kind, NO_CTX, perf_dlfilter_fns.resolve_ip(ctx), &m) :
-			NO_SITE,
+		.site = site,
 		.kind = (uint8_t)k, .has = DT_SAMPLE_ADDR,	/* d goes too */
 		.pid = sample->pid, .tid = sample->tid, .cpu = NO_CPU,
 	};

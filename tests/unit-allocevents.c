@@ -27,8 +27,35 @@ static const char malloc_format[] =
 	"\n"
 	"print fmt: \"(%lx) size=0x%Lx\", REC->__probe_ip, REC->size\n";
 
+/* The kernel's kmem_cache_alloc as 6.x tracefs has it (the gfp flags'
+ * table shortened): a __data_loc string and __print_flags */
+static const char kmem_format[] =
+	"name: kmem_cache_alloc\n"
+	"ID: 503\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:__data_loc char[] name;\toffset:24;\tsize:4;\tsigned:0;\n"
+	"\tfield:size_t bytes_req;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:size_t bytes_alloc;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long gfp_flags;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"\tfield:int node;\toffset:56;\tsize:4;\tsigned:1;\n"
+	"\tfield:bool accounted;\toffset:60;\tsize:1;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"call_site=%pS ptr=%p name=%s bytes_req=%zu bytes_alloc=%zu "
+	"gfp_flags=%s node=%d accounted=%s\", (void *)REC->call_site, REC->ptr, "
+	"__get_str(name), REC->bytes_req, REC->bytes_alloc, (REC->gfp_flags) ? "
+	"__print_flags(REC->gfp_flags, \"|\", {( unsigned long)((( gfp_t)((((1UL))) << (8)))), "
+	"\"__GFP_ZERO\"}, { 0, ((void *)0) } ) : \"none\", REC->node, "
+	"REC->accounted ? \"true\" : \"false\"\n";
+
 struct blob {
-	unsigned char b[4096];
+	unsigned char b[8192];
 	size_t n;
 };
 
@@ -110,6 +137,22 @@ int main(void)
 	ok(!alloc_events_parse(x.b, x.n, &why) && why, "the other byte order refused: %s", why);
 	make(&x, "sched", malloc_format, !little);
 	ok(!alloc_events_parse(x.b, x.n, &why), "no dtprof_ system: nothing to read");
+	/* the kernel's (dtprof-record --kernel) */
+	unsigned char kraw[64] = { 0 };
+	uint64_t site = 0xffffffff81655ee0ull, ptr = 0xffff888133e82e40ull, req = 184;
+	memcpy(kraw + 8, &site, 8);
+	memcpy(kraw + 16, &ptr, 8);
+	memcpy(kraw + 32, &req, 8);
+	make(&x, "kmem", kmem_format, !little);
+	a = alloc_events_parse(x.b, x.n, &why);
+	if (ok(a != NULL, "kmem:kmem_cache_alloc's format read (%s)", a ? "ok" : why)) {
+		uint64_t cs = 0, p = 0, n = 0;
+		ok(alloc_events_field(a, 503, kraw, sizeof(kraw), "call_site", &cs) && cs == site &&
+		   alloc_events_field(a, 503, kraw, sizeof(kraw), "ptr", &p) && p == ptr &&
+		   alloc_events_field(a, 503, kraw, sizeof(kraw), "bytes_req", &n) && n == req,
+		   "its call site, block and size read from a payload");
+		alloc_events_free(a);
+	}
 	make(&x, "dtprof_7", malloc_format, !little);
 	x.b[3] = 'X';
 	ok(!alloc_events_parse(x.b, x.n, &why), "a bad magic refused");

@@ -7,6 +7,8 @@
  * a newer one (a free never seen) gone.  Sites here have no binary: the
  * lookups show in the samples counted in their blocks.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +169,38 @@ int main(void)
 	ok(site_holding(6, 0xa0000) == 0x43 && site_holding(6, 0xa003f) == 0x43,
 	   "a chain of wrappers: the block is the outermost one's caller's");
 
+	/* the kernel's heap (kmem: events): one block an event, one space
+	 * for every process, looked up by an address in the kernel's half */
+	const uint64_t k = 0xffff888100c4bba0ull;
+	struct dt_alloc ka = { .sz = sizeof(ka), .event = DT_ALLOC_BLOCK, .pid = 7, .tid = 7,
+			       .size = 32, .ptr = k, .site_pc = 0x51, .kernel = true };
+	ok(!dt_report_alloc(r, &ka), "a kernel block in one event");
+	ok(site_holding(7, k) == 0x51 && site_holding(0, k + 31) == 0x51 &&
+	   site_holding(99, k + 8) == 0x51 && site_holding(7, k + 32) == 0,
+	   "found from any process's sample, and not past its end");
+	struct dt_alloc ua = { .sz = sizeof(ua), .event = DT_ALLOC_BLOCK, .pid = 7, .tid = 7,
+			       .size = 16, .ptr = 0xb0000, .site_pc = 0x52 };
+	ok(!dt_report_alloc(r, &ua) && site_holding(7, 0xb0008) == 0x52 &&
+	   site_holding(8, 0xb0008) == 0,
+	   "a user block in one event stays its process's");
+	ev(DT_ALLOC_EXEC, 7, 7, 0, 0, false, 0);
+	ok(site_holding(7, k) == 0x51 && site_holding(7, 0xb0008) == 0,
+	   "an exec ends the process's blocks, not the kernel's");
+	/* a user address is never the kernel's, whatever pid */
+	ka.ptr = 0xc0000;
+	ok(!dt_report_alloc(r, &ka) && site_holding(7, 0xc0000) == 0,
+	   "a kernel block below the kernel's half is never found");
+	struct dt_alloc kf = { .sz = sizeof(kf), .event = DT_ALLOC_FREE, .pid = 3, .tid = 3,
+			       .ptr = k, .kernel = true };
+	ok(!dt_report_alloc(r, &kf) && site_holding(7, k) == 0,
+	   "freed in another process's context: gone");
+	struct dt_alloc inv = { .sz = sizeof(inv), .event = DT_ALLOC_BLOCK, .pid = INT32_MIN,
+				.tid = 1, .size = 8, .ptr = 0xd0000 };
+	ok(dt_report_alloc(r, &inv) == -EINVAL, "a user event with the kernel's space: refused");
+	inv.kernel = true;
+	inv.event = DT_ALLOC_EXEC;
+	ok(dt_report_alloc(r, &inv) == -EINVAL, "an exec of the kernel: refused");
+
 	dt_report_free(r);
 	/* dtprof-record's event names, the one list both front ends read */
 	static const struct { const char *name; size_t len; enum dt_alloc_probe want; } names[] = {
@@ -203,6 +237,16 @@ int main(void)
 		{ "dtprof_12:wrapx_12", 0, DT_PROBE_OTHER },
 		{ "dtprof_7:mallocXYZ", 15, DT_PROBE_ALLOC },	/* len, no NUL */
 		{ "dtprof_7:malloc__returnX", 23, DT_PROBE_RETURN },
+		{ "kmem:kmalloc", 0, DT_PROBE_KERNEL_ALLOC },	/* the kernel's */
+		{ "kmem:kmalloc_node", 0, DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kmem_cache_alloc", 0, DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kmem_cache_alloc_node", 0, DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kfree", 0, DT_PROBE_KERNEL_FREE },
+		{ "kmem:kmem_cache_free", 0, DT_PROBE_KERNEL_FREE },
+		{ "kmem:mm_page_alloc", 0, DT_PROBE_NONE },
+		{ "kmem:kmallocX", 12, DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kmalloc", 11, DT_PROBE_NONE },
+		{ "kmem:kfreeX", 0, DT_PROBE_NONE },
 	};
 	int bad = 0;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

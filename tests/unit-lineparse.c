@@ -75,5 +75,39 @@ int main(void)
 	   "\"ABI:\" inside the dso's parentheses is its name");
 	r = parse("1/2 1.5: cpu-clock:           401000 ABI:2 AX:0xzz");
 	ok(r.kind == LINE_SAMPLE && !r.regs.len, "not hex: not a register dump");
+		/* the kernel's heap (dtprof-record --kernel): kmem: tracepoints */
+	r = parse("     cat 25093/25093 31792.002708652: kmem:kmem_cache_alloc: call_site=alloc_empty_file+0x3c ptr=0xffff888133e82e40 name=filp bytes_req=184 bytes_alloc=192 gfp_flags=GFP_KERNEL node=-1 accounted=true ffffffff81655ee0 kmem_cache_alloc_noprof+0x230 ([kernel.kallsyms])");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_KERNEL_ALLOC && r.alloc_ptr == 0xffff888133e82e40ull &&
+	   r.alloc_size == 184 && r.site_sym.len == 16 && !memcmp(r.site_sym.p, "alloc_empty_file", 16) &&
+	   r.site_off == 0x3c, "kmem:kmem_cache_alloc: call site, block, bytes asked");
+	r = parse("     cat 1/1 1.0: kmem:kmalloc: call_site=getname_flags.part.0+0x24 ptr=0xffff888104d34000 bytes_req=4096 bytes_alloc=4096 gfp_flags=GFP_KERNEL node=-1 accounted=false ffffffff81654655 __kmalloc_cache_node_noprof+0x215 ([kernel.kallsyms])");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_KERNEL_ALLOC && r.alloc_size == 4096 &&
+	   r.site_sym.len == 20 && r.site_off == 0x24, "kmem:kmalloc, a clone's symbol (name.part.0)");
+	r = parse("     cat 1/1 1.0: kmem:kmalloc: call_site=0xffffffffc0a01234 ptr=0xffff888104d34000 bytes_req=64 ffffffff81654655 x+0x1 ([kernel.kallsyms])");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_KERNEL_ALLOC && !r.site_sym.len &&
+	   r.site_off == 0xffffffffc0a01234ull, "a call site perf printed as an address");
+	r = parse("     cat 1/1 1.0: kmem:kfree: call_site=vm_area_free+0x1c ptr=(nil) ffffffff8164e07f kfree+0x20f ([kernel.kallsyms])");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_KERNEL_FREE && r.alloc_ptr == 0, "kfree(NULL)");
+	r = parse("     cat 1/1 1.0: kmem:kmem_cache_free: call_site=__fput+0x1 ptr=0xffff888133e82e40 name=filp ffffffff8164e07f kmem_cache_free+0x3 ([kernel.kallsyms])");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_KERNEL_FREE && r.alloc_ptr == 0xffff888133e82e40ull,
+	   "kmem_cache_free");
+	static const char *const unread[] = {
+		"  cat 1/1 1.0: kmem:kmalloc: call_site=f+0x1 ptr=0xffff888104d34000 ffffffff81654655 x+0x1 ([kernel.kallsyms])",
+		"  cat 1/1 1.0: kmem:kmalloc: call_site=f ptr=0xffff888104d34000 bytes_req=8 ffffffff81654655 x+0x1 ([kernel.kallsyms])",
+		"  cat 1/1 1.0: kmem:kmalloc: call_site=+0x1 ptr=0xffff888104d34000 bytes_req=8 ffffffff81654655 x+0x1 ([kernel.kallsyms])",
+		"  cat 1/1 1.0: kmem:kmalloc: call_site=f+0x1 ptr=0xffff888104d34000 bytes_req=8x ffffffff81654655 x+0x1 ([kernel.kallsyms])",
+		"  cat 1/1 1.0: kmem:kfree: call_site=f+0x1 ptr=nil ffffffff81654655 x+0x1 ([kernel.kallsyms])",
+		"  lua 1/1 1.0: dtprof_1:malloc_1: (7f0000001000)     7f0000001000 malloc+0x0 (/lib/libc.so.6)",
+	};
+	for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++) {
+		r = parse(unread[i]);
+		ok(r.kind == LINE_ALLOC && r.probe == PROBE_NONE && r.alloc_unread,
+		   "an allocator event without its fields: not a sample, not followed (%zu)", i);
+	}
+	r = parse("  lua 1/1 1.0: dtprof_1:free_1__return: (7f0000001000 <- 7f0000002000)     7f0000001000 free+0x0 (/lib/libc.so.6)");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_NONE && !r.alloc_unread,
+	   "a call of dtprof-record's not read here: not a sample either");
+	r = parse("  cat 1/1 1.0: kmem:mm_page_alloc: page=0x1 pfn=0x1 order=0 ffffffff81654655 x+0x1 ([kernel.kallsyms])");
+	ok(r.kind == LINE_SAMPLE, "another kmem: event is a sample like any");
 	return done_testing();
 }

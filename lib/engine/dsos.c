@@ -440,7 +440,9 @@ int dt_dsos_link_pc(struct dt_dsos *d, const char *name, uint64_t addr,
 
 	if (!s)
 		return -ENOENT;
-	if (e->module) {
+	/* a module, or a kernel address perf printed as symbol+offset
+	 * alone (addr 0: a kmem: event's call_site) */
+	if (e->module || (e->kernel && !addr)) {
 		uint64_t start, size;
 		if (!sym || dt_session_symbol_fit(s, sym, symoff, 0, &start, &size))
 			return -ENOENT;

@@ -10,11 +10,16 @@
  * A sample whose instruction names no type, with a data address in a
  * live block of a typed site, is typed by its block: the site's type at
  * offset address - start (past the type's size only in a block holding
- * a whole number of them, or in the type's flexible array member), and
- * marked so (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its
+ * a whole number of them, or in the type's flexible array member), and marked so (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its
  * instruction typed keeps that answer; when it claims an object its
  * block cannot hold (another type, not a member at that place), the
  * disagreement is counted: one of the two is wrong, which stat shows.
+ *
+ * The kernel's heap (dtprof-record --kernel: the kmem: tracepoints,
+ * recorded system-wide, each allocation one event with its call site)
+ * is one more space, shared by every process: a sample's data address
+ * in the kernel's half is looked up there, one in the user's half in
+ * its process's blocks (copy_to_user's, say).
  *
  * Blocks are found by page: a block is listed under each 4 KB page it
  * spans, one of more than HUGE_PAGES pages in a list of its own (few
@@ -30,6 +35,9 @@
 #include "report.h"
 
 #define PAGE_SHIFT 12
+/* The kernel's blocks (kmem: events), one space for every process: a
+ * pid no process has */
+#define KERNEL_SPACE INT32_MIN
 #define HUGE_PAGES 16		/* blocks spanning more: the huge list */
 #define NO_BLOCK UINT32_MAX
 
@@ -430,6 +438,35 @@ static bool pending_pop(struct heap *h, int32_t tid, struct pending *e, bool *ou
 	return false;
 }
 
+/* Block c->ptr, of the call e (its size, calloc's element), returned to
+ * c's site: made, or taken from the inner call that made it (outer: a
+ * call around this one is still open, whose return takes it next). */
+static int block_made(struct heap *h, const struct dt_alloc *c, int32_t space,
+		      const struct pending *e, bool outer)
+{
+	if (!c->ptr)
+		return 0;	/* failed */
+	long site = site_get(h, c->site, c->site_pc);
+	if (site < 0)
+		return -ENOMEM;
+	uint32_t bi = block_at(h, space, c->ptr);
+	if (bi != NO_BLOCK && h->blocks[bi].inner_of == c->tid && !c->kernel) {
+		retake(h, bi, (uint32_t)site, e->elem);
+	} else {
+		int err = block_add(h, space, c->ptr, e->size, e->elem, (uint32_t)site);
+		if (err == -EINVAL) {
+			h->refused++;	/* past the address space: counted */
+			return 0;
+		}
+		if (err)
+			return err;
+		bi = block_at(h, space, c->ptr);
+	}
+	if (bi != NO_BLOCK)
+		h->blocks[bi].inner_of = outer ? c->tid : -1;
+	return 0;
+}
+
 enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len)
 {
 	static const struct { const char *call; enum dt_alloc_probe p; } calls[] = {
@@ -440,8 +477,19 @@ enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len)
 		{ "delete", DT_PROBE_FREE }, { "delete_sized", DT_PROBE_FREE },
 		{ "delete_array", DT_PROBE_FREE },
 	};
+	static const struct { const char *name; enum dt_alloc_probe p; } kmem[] = {
+		{ "kmem:kmalloc", DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kmalloc_node", DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kmem_cache_alloc", DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kmem_cache_alloc_node", DT_PROBE_KERNEL_ALLOC },
+		{ "kmem:kfree", DT_PROBE_KERNEL_FREE },
+		{ "kmem:kmem_cache_free", DT_PROBE_KERNEL_FREE },
+	};
 	size_t i = 7;
 
+	for (size_t k = 0; k < sizeof(kmem) / sizeof(kmem[0]); k++)
+		if (strlen(kmem[k].name) == len && !memcmp(name, kmem[k].name, len))
+			return kmem[k].p;
 	if (len < 9 || memcmp(name, "dtprof_", 7))
 		return DT_PROBE_NONE;
 	while (i < len && name[i] >= '0' && name[i] <= '9')
@@ -479,6 +527,9 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 		return -EINVAL;
 	if (!(h = r->heap) && !(h = r->heap = calloc(1, sizeof(*h))))
 		return -ENOMEM;
+	int32_t space = c.kernel ? KERNEL_SPACE : c.pid;
+	if (space == KERNEL_SPACE && (!c.kernel || c.event == DT_ALLOC_EXEC))
+		return -EINVAL;	/* a pid no process has: not the kernel's */
 	h->events++;
 	switch (c.event) {
 	case DT_ALLOC_ENTER: {
@@ -495,7 +546,7 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 		}
 
 		if (e.resize && e.old) {
-			uint32_t old = block_at(h, c.pid, e.old);
+			uint32_t old = block_at(h, space, e.old);
 			if (old != NO_BLOCK) {
 				/* an array resized stays an array of its elements */
 				uint64_t el = h->blocks[old].elem;
@@ -504,27 +555,11 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 				block_kill(h, old);
 			}
 		}
-		if (!c.ptr)
-			return 0;	/* failed */
-		long site = site_get(h, c.site, c.site_pc);
-		if (site < 0)
-			return -ENOMEM;
-		uint32_t bi = block_at(h, c.pid, c.ptr);
-		if (bi != NO_BLOCK && h->blocks[bi].inner_of == c.tid) {
-			retake(h, bi, (uint32_t)site, e.elem);
-		} else {
-			int err = block_add(h, c.pid, c.ptr, e.size, e.elem, (uint32_t)site);
-			if (err == -EINVAL) {
-				h->refused++;	/* past the address space: counted */
-				return 0;
-			}
-			if (err)
-				return err;
-			bi = block_at(h, c.pid, c.ptr);
-		}
-		if (bi != NO_BLOCK)
-			h->blocks[bi].inner_of = outer ? c.tid : -1;
-		return 0;
+		return block_made(h, &c, space, &e, outer);
+	}
+	case DT_ALLOC_BLOCK: {
+		struct pending e = { .tid = c.tid, .size = c.size, .elem = c.elem_size };
+		return block_made(h, &c, space, &e, false);
 	}
 	case DT_ALLOC_EXEC:	/* a new image: none of the old blocks */
 		for (size_t i = 0; i < h->nblocks; i++)
@@ -537,7 +572,7 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 				i++;
 		return 0;
 	case DT_ALLOC_FREE: {
-		uint32_t b = c.ptr ? block_at(h, c.pid, c.ptr) : NO_BLOCK;
+		uint32_t b = c.ptr ? block_at(h, space, c.ptr) : NO_BLOCK;
 		if (b != NO_BLOCK)
 			block_kill(h, b);
 		else if (c.ptr)
@@ -576,9 +611,13 @@ struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_sess
 
 	/* (smp is written: it must be this library's size) */
 	if (!h || !smp || smp->sz != sizeof(*smp) || !sized_in(&c, sizeof(c), smp) ||
-	    !(c.has & DT_SAMPLE_ADDR) || !(c.has & DT_SAMPLE_PID))
+	    !(c.has & DT_SAMPLE_ADDR))
 		return s;
-	uint32_t bi = block_holding(h, c.pid, c.addr);
+	/* the kernel's half: its heap, whichever process the sample is of */
+	bool kernel = c.addr >> 63;
+	if (!kernel && (!(c.has & DT_SAMPLE_PID) || c.pid == KERNEL_SPACE))
+		return s;
+	uint32_t bi = block_holding(h, kernel ? KERNEL_SPACE : c.pid, c.addr);
 	if (bi == NO_BLOCK)
 		return s;
 	const struct block *b = &h->blocks[bi];

@@ -558,19 +558,91 @@ static bool probe_arg(const char *p, const char *end, const char *key, uint64_t 
 	return false;
 }
 
+/* The word "key=..." among the words of [p, end): its value, an empty
+ * span when none. */
+static struct span arg_word(const char *p, const char *end, const char *key)
+{
+	size_t kl = strlen(key);
+
+	while (p < end) {
+		struct span w = next_word(&p, end);
+		if (!w.len)
+			break;
+		if (w.len > kl + 1 && !memcmp(w.p, key, kl) && w.p[kl] == '=')
+			return (struct span){ w.p + kl + 1, w.len - kl - 1 };
+	}
+	return (struct span){ NULL, 0 };
+}
+
+/* A kmem: tracepoint's call site, "func+0x1d" or "0xffffffff81234567"
+ * (perf prints an address it knows no symbol of), into req. */
+static bool call_site_of(struct span w, struct line_req *req)
+{
+	const char *q = w.p, *end = w.p + w.len;
+
+	if (w.len > 2 && w.p[0] == '0' && w.p[1] == 'x') {
+		q += 2;
+		req->site_sym = (struct span){ NULL, 0 };
+		return number_at(&q, end, 16, &req->site_off) && q == end;
+	}
+	for (const char *plus = end; plus-- > w.p;) {
+		if (*plus != '+')
+			continue;
+		if (plus == w.p || end - plus < 4 || plus[1] != '0' || plus[2] != 'x')
+			return false;
+		q = plus + 3;
+		req->site_sym = (struct span){ w.p, (size_t)(plus - w.p) };
+		return number_at(&q, end, 16, &req->site_off) && q == end;
+	}
+	return false;
+}
+
+/* The kernel's kmem: tracepoints (dtprof-record --kernel): an allocation
+ * with its call site, or a free. */
+static void kernel_alloc(const char *args, const char *end, enum dt_alloc_probe which,
+			 struct line_req *req)
+{
+	struct span ptr = arg_word(args, end, "ptr");
+
+	/* kfree(NULL) prints "(nil)" */
+	if (!(ptr.len == 5 && !memcmp(ptr.p, "(nil)", 5)) &&
+	    !probe_arg(args, end, "ptr", &req->alloc_ptr))
+		return;
+	if (which == DT_PROBE_KERNEL_ALLOC) {
+		struct span n = arg_word(args, end, "bytes_req");
+		const char *q = n.p;
+		if (!n.len || !number_at(&q, n.p + n.len, 10, &req->alloc_size) ||
+		    q != n.p + n.len || !call_site_of(arg_word(args, end, "call_site"), req))
+			return;
+	}
+	req->probe = which == DT_PROBE_KERNEL_ALLOC ? PROBE_KERNEL_ALLOC : PROBE_KERNEL_FREE;
+	req->alloc_unread = false;
+}
+
 /* A sample line of dtprof-record's probes ("dtprof_PID:malloc"): which,
  * and its arguments, found between the event and the ip. */
 static void alloc_probe(const char *end, struct line_req *req)
 {
 	const char *args = req->event.p + req->event.len + 1;
 	uint64_t nmemb = 1, size = 0;
+	enum dt_alloc_probe which = dt_alloc_probe_of(req->event.p, req->event.len);
 	enum alloc_probe p;
 
-	switch (dt_alloc_probe_of(req->event.p, req->event.len)) {
+	if (which == DT_PROBE_NONE)
+		return;
+	/* the allocator's, whatever follows: no data access of the program
+	 * (PROBE_NONE: its fields not read) */
+	req->kind = LINE_ALLOC;
+	req->probe = PROBE_NONE;
+	req->alloc_unread = which != DT_PROBE_OTHER;	/* until read */
+	switch (which) {
 	case DT_PROBE_ALLOC: case DT_PROBE_CALLOC: p = PROBE_ALLOC; break;
 	case DT_PROBE_REALLOC: p = PROBE_REALLOC; break;
 	case DT_PROBE_FREE: p = PROBE_FREE; break;
 	case DT_PROBE_RETURN: p = PROBE_RETURN; break;
+	case DT_PROBE_KERNEL_ALLOC: case DT_PROBE_KERNEL_FREE:
+		kernel_alloc(args, end, which, req);
+		return;
 	default: return;
 	}
 	if (p == PROBE_RETURN) {
@@ -590,7 +662,7 @@ static void alloc_probe(const char *end, struct line_req *req)
 			req->alloc_size = UINT64_MAX;
 	}
 	req->probe = p;
-	req->kind = LINE_ALLOC;
+	req->alloc_unread = false;
 }
 
 static void perf_line(const char *line, size_t len, struct line_req *req)

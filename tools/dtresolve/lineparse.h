@@ -22,17 +22,22 @@ enum line_kind {
 	LINE_RECORD,	/* any other PERF_RECORD_ line */
 	LINE_ALLOC,	/* an allocator probe of dtprof-record's: a sample
 			 * line of event "dtprof_PID:NAME" (the ip: for a
-			 * return, the allocation site) */
+			 * return, the allocation site), or a kmem:
+			 * tracepoint (its call_site the site) */
 };
 
 /* Which allocator probe (dtprof-record's event names). */
 enum alloc_probe {
-	PROBE_NONE,
+	PROBE_NONE,		/* an allocator event not followed: a call not
+				 * read, or fields that cannot be */
 	PROBE_ALLOC,		/* malloc, calloc, aligned_alloc, memalign,
 				 * new, new_array: size (calloc: nmemb too) */
 	PROBE_REALLOC,		/* realloc: ptr, size */
 	PROBE_RETURN,		/* NAME__return: ret */
 	PROBE_FREE,		/* free, delete*: ptr */
+	PROBE_KERNEL_ALLOC,	/* kmem:kmalloc, kmem:kmem_cache_alloc:
+				 * call_site, ptr, bytes_req */
+	PROBE_KERNEL_FREE,	/* kmem:kfree, kmem:kmem_cache_free: ptr */
 };
 
 /* A piece of the line: not NUL-terminated, valid while the line is. */
@@ -79,6 +84,12 @@ struct line_req {
 	uint64_t alloc_size;	/* size (times nmemb), 0 when absent */
 	uint64_t alloc_elem;	/* calloc: its size (of each element), 0 */
 	uint64_t alloc_ptr;	/* ptr= or ret= */
+	bool alloc_unread;	/* PROBE_NONE: a call read here whose fields
+				 * were not there */
+	/* KERNEL_ALLOC's call site, as perf prints it: "func+0x1d" (its
+	 * symbol and offset) or "0xffffffff81234567" (an address) */
+	struct span site_sym;	/* empty for an address */
+	uint64_t site_off;	/* the offset, or the address */
 };
 
 /* Parse line[0..len) (no newline).  Never fails: bad input is LINE_BAD. */

@@ -309,6 +309,28 @@ static void answer_record(struct stream *st, const struct line_req *req,
 		res->error = "out of memory for the process maps";
 }
 
+/* A kmem: event's call site, the kernel's binary and link-time pc
+ * (res->session, res->link_pc: 0 when not placed): found as a kernel
+ * sample at that symbol and offset, or at that address, would be. */
+static void kernel_site(struct stream *st, const struct line_req *req,
+			struct stream_result *res)
+{
+	static const char kernel[] = "[kernel.kallsyms]";
+	struct line_req at = { .pid = -1, .tid = -1, .cpu = -1,
+			       .dso = { kernel, sizeof(kernel) - 1 } };
+
+	if (req->site_sym.len) {
+		at.sym = req->site_sym;
+		at.has_symoff = true;
+		at.symoff = req->site_off;
+	} else {
+		at.addr = req->site_off;
+	}
+	answer_sample(st, &at, res, false);
+	if (!res->session)
+		res->link_pc = 0;
+}
+
 /* An allocator event: counted in no table, its line the allocator's; a
  * return's site is the binary and link-time pc its sample is at. */
 static void answer_alloc(struct stream *st, const struct line_req *req,
@@ -332,13 +354,30 @@ static void answer_alloc(struct stream *st, const struct line_req *req,
 		a->site = res->link_pc ? res->session : NULL;
 		a->site_pc = res->link_pc;
 		break;
+	case PROBE_KERNEL_ALLOC:
+		a->event = DT_ALLOC_BLOCK;
+		a->kernel = true;
+		kernel_site(st, req, res);
+		a->site = res->link_pc ? res->session : NULL;
+		a->site_pc = res->link_pc;
+		break;
+	case PROBE_KERNEL_FREE:
+		a->kernel = true;
+		/* fall through */
 	case PROBE_FREE:
-	case PROBE_NONE:
 		a->event = DT_ALLOC_FREE;
 		break;
+	case PROBE_NONE:
+		break;
 	}
-	res->has_alloc = req->pid >= 0 && req->tid >= 0 && req->pid_and_tid;
-	if (!res->has_alloc)
+	/* the kernel's heap is every process's: its events need no pid */
+	res->has_alloc = a->kernel || (req->pid >= 0 && req->tid >= 0 && req->pid_and_tid);
+	if (req->probe == PROBE_NONE) {
+		res->has_alloc = false;	/* not followed */
+		if (req->alloc_unread)
+			res->error = "an allocator event without the fields it needs "
+				     "(perf script -F trace): not followed";
+	} else if (!res->has_alloc)
 		res->error = "an allocator event without pid/tid (perf script -F pid,tid): "
 			     "not followed";
 	res->sample = false;
