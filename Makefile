@@ -80,7 +80,7 @@ LIB_OBJ = $(LIB_SRC:%.c=$(O)/%.o)
 LIB = $(O)/libdtprof.a
 DTRESOLVE = $(O)/dtresolve
 
-TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtparse $(O)/tests/dttrack $(O)/tests/dtfuzz \
+TEST_TOOLS = $(O)/tests/dtinsns $(O)/tests/dtsite $(O)/tests/dtparse $(O)/tests/dttrack $(O)/tests/dtfuzz \
 	     $(O)/tests/dtbuildids $(O)/tests/oom-session \
 	     $(O)/tests/qemu-trace.so
 TEST_UNITS = $(patsubst tests/%.c,$(O)/tests/%,$(wildcard tests/unit-*.c))
@@ -300,9 +300,10 @@ accuracy-real:
 
 # the same programs recorded with their allocator's calls (dtprof-record):
 # samples typed without and with allocation sites (needs accuracy-real's
-# programs, and uprobes: root)
+# programs, and uprobes: root); and what each allocation site proves
+# against the size it asks for (bench/alloc-sites.py)
 accuracy-heap:
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(O)/tests/dtsite
 	sh bench/heap-real.sh $(abspath $(O)) $(abspath $(O))/accuracy-real
 
 # AFL++ on each parser (tests/fuzz/run), an instrumented build of its own

@@ -64,3 +64,23 @@ print("%-8s %9d %9d %9d %16s %16s %8d %7d %7d %11s" % (name, kernel, total, o["a
       o["contradicted"], "%d of %d" % (typed, len(sites))))
 PY
 done
+
+# what each allocation site proves, against the constant size it asks
+# for (a block smaller than the type proven would make it wrong): the
+# C library's allocator, and each program's own (its --wrapper functions)
+echo
+echo "allocation sites against the sizes they ask for (bench/alloc-sites.py):"
+sites() {	# sites NAME BINARY [FUNC:ARG...]
+	name=$1
+	shift
+	printf '  %-8s %s\n' "$name" "$(python3 "$src/bench/alloc-sites.py" "$build/tests/dtsite" "$@" 2>"$name-sites.err")"
+	sed 's/^/    /' "$name-sites.err"
+}
+sites lua "$lua"
+sites lua-own "$lua" luaC_newobj:3 luaM_malloc_:2
+sites zstd "$zstd"
+sites sqlite "$sqlite"
+sites sqlite-own "$sqlite" sqlite3Malloc:1 sqlite3MallocZero:1 sqlite3DbMallocZero:2 \
+	sqlite3DbMallocRaw:2 sqlite3DbMallocRawNN:2 sqlite3_malloc:1 sqlite3_malloc64:1
+perf=$(ls "$build"/bench/perf-build/perf 2>/dev/null || true)
+[ -x "$perf" ] && sites perf "$perf" malloc:1 calloc:0 realloc:2 zalloc:1

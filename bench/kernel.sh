@@ -14,7 +14,9 @@
 #     variable checked against the module's relocation there;
 #   - the DIE walk of lib/dwarf/children.c against libdw's, every DIE;
 #   - the quick decoder against libopcodes, every instruction, and the
-#     100,000 answers without it.
+#     100,000 answers without it;
+#   - what each call site of kmalloc and its kin proves of its block,
+#     against the size it asks for (bench/alloc-sites.py).
 #   kernel.sh BUILD WORKDIR
 set -eu
 # naming is what is measured: no answers kept by an earlier run read
@@ -150,4 +152,13 @@ if [ -x "$build/tests/unit-children" ]; then
 	printf 'DIE walk against libdw on the vmlinux: %s\n' \
 		"$(grep -c '^ok' children.out) ok, $(grep -c '^not ok' children.out) not ok"
 	sed -n 's/^\(not \)\{0,1\}ok [0-9]* - .*vmlinux[^:]*: /  /p' children.out
+fi
+
+# what kmalloc's and kmem_cache_alloc's call sites prove (the type of the
+# variable the block goes to), against the size each asks for where it is
+# a constant: a block smaller than the type would be a wrong answer
+if [ -x "$build/tests/dtsite" ]; then
+	printf 'allocation sites of the vmlinux (bench/alloc-sites.py): '
+	python3 "$here/alloc-sites.py" "$build/tests/dtsite" "$vmlinux" 2>sites.err || true
+	sed 's/^/  /' sites.err
 fi
