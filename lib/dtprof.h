@@ -746,7 +746,8 @@ DT_API enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len);
  * there (the block's start taken as the type's; past the type's size
  * only in a flexible array member, or in a block calloc made of
  * elements of the type's size: a variable of type T * proves the block
- * starts with a T, not that a T follows a T), smp->has gains
+ * starts with a T, not that a T follows a T; a block smaller than T
+ * proves nothing), smp->has gains
  * DT_SAMPLE_BY_ADDRESS (smp->insn: s), and the site's binary is
  * returned: count the sample with it.  smp must be this library's
  * size.  A typed answer whose object the block cannot hold is

@@ -20,6 +20,14 @@ dt_test 'the sites: each typed by its variable, with its blocks' '
 		END { exit ok != 3 }" sites || dt_show sites err
 '
 
+# a block too small for the type its variable says (short_record's 96
+# bytes of a 128-byte struct record): its samples are in it, none typed by it
+dt_test 'a block smaller than its site'"'"'s type types nothing' '
+	awk -F"\t" "\$1 == \"struct record\" && \$3 == \"part\" && \$4 ~ /^short_record\+/ &&
+		\$12 == 96 && \$15 > 0 && \$16 == 0 { ok = 1 } END { exit !ok }" sites ||
+	dt_show sites
+'
+
 # every answer typed by address: its data address in a block the program
 # printed, of the type it printed, at the offset the address says
 "$DTRESOLVE" -f json al.txt >al.json 2>/dev/null
@@ -30,8 +38,9 @@ blocks = []
 for l in open(\"blocks\"):
     w = l.split()
     blocks.append((int(w[1], 16), int(w[2]), \" \".join(w[3:])))
-size = {\"struct item\": 40, \"long\": 8}
-name = {\"struct item\": \"struct item\", \"long\": \"long int\"}
+size = {\"struct item\": 40, \"long\": 8, \"short\": None}
+# a block too small for its type holds none: no answer of it is right
+name = {\"struct item\": \"struct item\", \"long\": \"long int\", \"short\": None}
 n = bad = 0
 for l in open(\"al.json\"):
     a = json.loads(l)

@@ -10,7 +10,8 @@
  * A sample whose instruction names no type, with a data address in a
  * live block of a typed site, is typed by its block: the site's type at
  * offset address - start (past the type's size only in a block holding
- * a whole number of them, or in the type's flexible array member), and marked so (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its
+ * a whole number of them, or in the type's flexible array member; a
+ * block smaller than the type holds none), and marked so (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its
  * instruction typed keeps that answer; when it claims an object its
  * block cannot hold (another type, not a member at that place), the
  * disagreement is counted: one of the two is wrong, which stat shows.
@@ -626,6 +627,11 @@ struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_sess
 	site->samples++;
 	if (site->type.reason != DT_OK)
 		return s;	/* the site proves no type */
+	/* a block too small for its variable's type holds no such object
+	 * (perf's union perf_event *ev = zalloc(16 + priv)): it proves
+	 * nothing, and can contradict nothing */
+	if (b->size < site->type.type_size)
+		return s;
 	if (ans->reason == DT_OK) {
 		/* typed by its instruction: does its object fit the block? */
 		if (ans->type[0] != '(' && ans->type_id && (uint64_t)ans->offset <= off) {
