@@ -269,6 +269,15 @@ DT_API enum dt_reason dt_resolve_alloc_site(struct dt_session *s, uint64_t pc,
  * type here). */
 DT_API bool dt_type_holds(struct dt_session *s, uint64_t type_id, uint64_t offset,
 			  const char *type);
+/* The same, told with the claimed type's own DIE: view_id, a type of s
+ * (an answer's type_id; 0: by its name alone).  A struct there that
+ * starts with every member of view's (two or more), or whose members
+ * view's starts with (a header's view of one object: C's common initial
+ * sequence, Lua's CommonHeader), or a union view with a member of that
+ * type at 0, is held too; and a character type holds and is held
+ * anywhere (C reads any object's bytes through one). */
+DT_API bool dt_type_holds_view(struct dt_session *s, uint64_t type_id, uint64_t offset,
+			       const char *type, uint64_t view_id);
 /* Type type_id's member at offset, for an access of size bytes (0:
  * unknown), named as an access's answer names it: past the type's size,
  * an element of an array of it (unless a flexible array member runs on

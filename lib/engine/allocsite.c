@@ -97,12 +97,79 @@ enum dt_reason dt_resolve_type_offset(struct dt_session *s, uint64_t type_id,
 	return r;
 }
 
+/* Whether t is a character type (char, signed or unsigned, and their
+ * typedefs: uint8_t, u8), through which C reads any object's bytes. */
+static bool char_type(Dwarf_Die *t0)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc, size;
+
+	if (!type_peel(t0, &t) || dwarf_tag(&t) != DW_TAG_base_type ||
+	    dwarf_formudata(dwarf_attr(&t, DW_AT_encoding, &a), &enc) ||
+	    dwarf_formudata(dwarf_attr(&t, DW_AT_byte_size, &a), &size))
+		return false;
+	return size == 1 && (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char ||
+			     enc == DW_ATE_signed || enc == DW_ATE_unsigned);
+}
+
+/* Whether types a and b are one, however spelled: the same after their
+ * typedefs and qualifiers, pointer for pointer (GCObject * and struct
+ * GCObject *). */
+static bool same_type(Dwarf_Die *a0, Dwarf_Die *b0, int depth)
+{
+	Dwarf_Die a, b;
+	bool va = !type_peel(a0, &a), vb = !type_peel(b0, &b);
+
+	if (va || vb)
+		return va == vb;	/* void */
+	int tag = dwarf_tag(&a);
+	if (tag != dwarf_tag(&b) || depth > 8)
+		return false;
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	    tag == DW_TAG_rvalue_reference_type) {
+		Dwarf_Die pa, pb;
+		bool ha = die_type(&a, &pa), hb = die_type(&b, &pb);
+		return ha && hb ? same_type(&pa, &pb, depth + 1) : ha == hb;
+	}
+	char sa[512], sb[512];
+	type_spell(&a, sa, sizeof(sa));
+	type_spell(&b, sb, sizeof(sb));
+	return !strcmp(sa, sb);
+}
+
+/* Whether view (a struct or union type, peeled) sees aggregate t (peeled)
+ * as one object: one of the two starts with every member of the other
+ * (a header's view: Lua's GCObject of a Table, a TString of a site's
+ * GCObject *), or view is a union with a member so seen (Lua's union
+ * GCUnion over a Table). */
+static bool views(struct dt_session *s, Dwarf_Die *t, Dwarf_Die *view, int depth)
+{
+	int tt = dwarf_tag(t), vt = dwarf_tag(view);
+
+	if (depth > 4)
+		return false;
+	if (tt == DW_TAG_structure_type && vt == DW_TAG_structure_type)
+		return type_starts_like(s, view, t) || type_starts_like(s, t, view);
+	if (vt != DW_TAG_union_type)
+		return false;
+	const struct member_table *mt = member_table_get(s, view);
+	for (size_t i = 0; mt && i < mt->n; i++) {
+		Dwarf_Die m = mt->v[i].mt;	/* peeled */
+		if (!mt->v[i].start && (same_type(t, &m, 0) || views(s, t, &m, depth + 1)))
+			return true;
+	}
+	return false;
+}
+
 /* Whether type t holds an object spelled name off bytes in: itself at 0,
- * a member's (any of a union's), an element's, so on down.  An anonymous
- * aggregate on the way, known by a typedef in answers, holds anything
- * (no contradiction can be told). */
+ * a member's (any of a union's), an element's, so on down; with view
+ * (name's own type, peeled), also the same type spelled otherwise, and an
+ * aggregate view sees as one object.
+ * An anonymous aggregate on the way, known by a typedef in answers,
+ * holds anything (no contradiction can be told). */
 static bool holds(struct dt_session *s, Dwarf_Die *t0, uint64_t off, const char *name,
-		  int depth)
+		  Dwarf_Die *view, int depth)
 {
 	char buf[512];
 	const char *typedef_name = NULL;
@@ -118,6 +185,8 @@ static bool holds(struct dt_session *s, Dwarf_Die *t0, uint64_t off, const char 
 		type_spell(&t, buf, sizeof(buf));
 		if (!strcmp(buf, name) || (typedef_name && !strcmp(typedef_name, name)))
 			return true;
+		if (view && (same_type(&t, view, 0) || (aggregate && views(s, &t, view, 0))))
+			return true;
 	}
 	if (aggregate && !dwarf_diename(&t))
 		return true;
@@ -127,29 +196,43 @@ static bool holds(struct dt_session *s, Dwarf_Die *t0, uint64_t off, const char 
 		if (!die_type(&t, &e) || !type_byte_size(&e, &es) || !es ||
 		    (type_byte_size(&t, &size) && size && off >= size))
 			return false;
-		return holds(s, &e, off % es, name, depth + 1);
+		return holds(s, &e, off % es, name, view, depth + 1);
 	}
 	if (!aggregate)
 		return false;
 	const struct member_table *mt = member_table_get(s, &t);
 	for (size_t i = 0; mt && i < mt->n; i++)
 		if (off >= mt->v[i].start && off < mt->v[i].end &&
-		    holds(s, (Dwarf_Die *)&mt->v[i].mt, off - mt->v[i].start, name, depth + 1))
+		    holds(s, (Dwarf_Die *)&mt->v[i].mt, off - mt->v[i].start, name, view,
+			  depth + 1))
 			return true;
 	return false;
+}
+
+bool dt_type_holds_view(struct dt_session *s, uint64_t type_id, uint64_t offset,
+			const char *type, uint64_t view_id)
+{
+	Dwarf_Die t, v0, v;
+	volatile bool r = true;	/* out of memory: no contradiction told */
+
+	if (!type_id || !session_offdie(s, type_id, &t))
+		return true;
+	Dwarf_Die *const view = view_id && session_offdie(s, view_id, &v0) &&
+				type_peel(&v0, &v) ? &v : NULL;
+	/* bytes: a block of chars holds anything, and any object's bytes
+	 * may be read as chars */
+	if (char_type(&t) || (view && char_type(view)) || !strcmp(type, "char") ||
+	    !strcmp(type, "unsigned char") || !strcmp(type, "signed char"))
+		return true;
+	struct oom_guard g;
+	OOM_GUARD(s, g, return r);
+	r = holds(s, &t, offset, type, view, 0);
+	OOM_UNGUARD(g);
+	return r;
 }
 
 bool dt_type_holds(struct dt_session *s, uint64_t type_id, uint64_t offset,
 		   const char *type)
 {
-	Dwarf_Die t;
-	volatile bool r = true;	/* out of memory: no contradiction told */
-
-	if (!type_id || !session_offdie(s, type_id, &t))
-		return true;
-	struct oom_guard g;
-	OOM_GUARD(s, g, return r);
-	r = holds(s, &t, offset, type, 0);
-	OOM_UNGUARD(g);
-	return r;
+	return dt_type_holds_view(s, type_id, offset, type, 0);
 }

@@ -534,7 +534,7 @@ static bool same_member(struct dt_session *s, struct die_children *a,
 }
 
 /* Whether struct o starts with every member of header t. */
-static bool starts_like(struct dt_session *s, Dwarf_Die *t, Dwarf_Die *o)
+bool type_starts_like(struct dt_session *s, Dwarf_Die *t, Dwarf_Die *o)
 {
 	struct die_children a, b;
 	bool more_a = children_first(&s->walker, t, &a), more_b = children_first(&s->walker, o, &b);
@@ -626,7 +626,7 @@ static size_t find_starting_like(struct dt_session *s,
 		bool w;
 		if ((c->outer == name && c->outer_size == size) ||
 		    !session_offdie(s, c->outer_die, &o) ||
-		    !may_hold(s, &e, &o, p, np, &w) || !starts_like(s, t, &o))
+		    !may_hold(s, &e, &o, p, np, &w) || !type_starts_like(s, t, &o))
 			continue;
 		if (n < max)
 			found[n] = e;

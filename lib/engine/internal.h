@@ -404,6 +404,10 @@ void container_index_free(struct container_index *ix);
 void containers_entry(struct dt_session *s, struct die_children *c,
 		      const struct die_children *next, int depth);
 void containers_walked(struct dt_session *s);
+/* Whether struct o starts with every member of struct t (two or more:
+ * name, place, bits and type), as a header starts the structs that
+ * embed it by its members (C's common initial sequence). */
+bool type_starts_like(struct dt_session *s, Dwarf_Die *t, Dwarf_Die *o);
 /* One access through a pointer: its offset from the pointee, its size. */
 struct probe {
 	int64_t off;

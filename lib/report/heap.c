@@ -13,7 +13,8 @@
  * a whole number of them, or in the type's flexible array member; a
  * block smaller than the type holds none), and marked so (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its
  * instruction typed keeps that answer; when it claims an object its
- * block cannot hold (another type, not a member at that place), the
+ * block cannot hold (another type, not a member at that place, nor a
+ * header's or a union's view of the object there), the
  * disagreement is counted: one of the two is wrong, which stat shows.
  *
  * The kernel's heap (dtprof-record --kernel: the kmem: tracepoints,
@@ -107,26 +108,28 @@ struct walk_memo {
 	uint32_t site, size;
 	uint64_t off;
 	const char *itype;
+	uint64_t itype_id;		/* its DIE, the view told with */
 	bool used;
 	enum verdict verdict;
 	struct dt_answer by;
 };
 
 static struct walk_memo *walk_memo(struct heap *h, uint32_t site, uint64_t off,
-				   uint32_t size, const char *itype, bool *hit)
+				   uint32_t size, const char *itype, uint64_t itype_id,
+				   bool *hit)
 {
 	if (!h->memo && !(h->memo = calloc(WALK_MEMOS, sizeof(*h->memo)))) {
 		*hit = false;
 		return NULL;	/* walked each time */
 	}
-	uint64_t k = hash_mix(hash_mix(hash_mix(HASH_SEED, site), off),
-			      (uint64_t)(uintptr_t)itype ^ size);
+	uint64_t k = hash_mix(hash_mix(hash_mix(hash_mix(HASH_SEED, site), off),
+				       (uint64_t)(uintptr_t)itype ^ size), itype_id);
 	struct walk_memo *m = &h->memo[k & (WALK_MEMOS - 1)];
 	*hit = m->used && m->site == site && m->off == off && m->size == size &&
-	       m->itype == itype;
+	       m->itype == itype && m->itype_id == itype_id;
 	if (!*hit)
 		*m = (struct walk_memo){ .site = site, .off = off, .size = size,
-					 .itype = itype };
+					 .itype = itype, .itype_id = itype_id };
 	return m;
 }
 
@@ -591,17 +594,24 @@ static bool array_of(const struct block *b, const struct dt_answer *u)
 	return u->type_size && b->elem == u->type_size && b->size % u->type_size == 0;
 }
 
-/* What block b (of site answer u) says of the object an instruction's
- * answer ans claims obj_off bytes into it (dt_type_holds). */
+/* What block b (of site answer u, in binary s) says of the object an
+ * instruction's answer ans claims obj_off bytes into it
+ * (dt_type_holds_view: view_id, the claimed type's DIE when the
+ * instruction is of s too, tells a header's or a union's view of the
+ * same object from another object). */
 static enum verdict block_holds(struct dt_session *s, const struct dt_answer *u,
-				const struct dt_answer *ans, uint64_t obj_off,
+				const struct dt_answer *ans, uint64_t view_id, uint64_t obj_off,
 				const struct block *b)
 {
 	if (array_of(b, u))
 		obj_off %= u->type_size;
 	else if (u->type_size && obj_off >= u->type_size)
 		return UNTOLD;
-	return dt_type_holds(s, u->type_id, obj_off, ans->type) ? HELD : NOT_HELD;
+	if (dt_type_holds_view(s, u->type_id, obj_off, ans->type, view_id))
+		return HELD;
+	/* an element "[0]" names any element of its array: the object may
+	 * start a number of strides before, which the answer does not say */
+	return ans->field && strchr(ans->field, '[') ? UNTOLD : NOT_HELD;
 }
 
 struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_session *s,
@@ -636,12 +646,13 @@ struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_sess
 		/* typed by its instruction: does its object fit the block? */
 		if (ans->type[0] != '(' && ans->type_id && (uint64_t)ans->offset <= off) {
 			uint64_t at = off - (uint64_t)ans->offset;
+			uint64_t view_id = s == site->s ? ans->type_id : 0;
 			bool hit;
 			struct walk_memo *m = walk_memo(h, b->site, array_of(b, &site->type) ?
 							at % site->type.type_size : at,
-							0, ans->type, &hit);
+							0, ans->type, view_id, &hit);
 			enum verdict v = hit ? m->verdict :
-					 block_holds(site->s, &site->type, ans, at, b);
+					 block_holds(site->s, &site->type, ans, view_id, at, b);
 			if (m && !hit) {
 				m->verdict = v;
 				m->used = true;
@@ -665,7 +676,7 @@ struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_sess
 		return s;
 	struct dt_answer by;
 	bool hit;
-	struct walk_memo *m = walk_memo(h, b->site, off, ans->size, NULL, &hit);
+	struct walk_memo *m = walk_memo(h, b->site, off, ans->size, NULL, 0, &hit);
 	if (hit) {
 		by = m->by;
 	} else {
