@@ -158,6 +158,26 @@ int main(void)
 	ok(site_holding(5, 0x90008) == 0x32 && site_holding(5, 0x9002f) == 0x32 &&
 	   site_holding(5, 0x90000) == 0 && site_holding(5, 0x90007) == 0,
 	   "a wrapper's block past a header: its caller's from its own start");
+	struct heap_totals t0 = totals();
+	ev(DT_ALLOC_FREE, 5, 5, 0, 0x90000, false, 0);	/* free(p - 8) */
+	ok(site_holding(5, 0x90008) == 0 && totals().unmatched == t0.unmatched &&
+	   totals().live == t0.live - 1,
+	   "freed by its header's start, as the wrapper frees it: gone");
+	/* a chain over a header wrapper (sqlite3DbMallocRawNN over
+	 * sqlite3Malloc over the unprobed sqlite3MemMalloc), then realloc
+	 * by the header's start */
+	ev(DT_ALLOC_ENTER, 5, 5, 40, 0, false, 0);
+	ev(DT_ALLOC_ENTER, 5, 5, 40, 0, false, 0);
+	alloc(5, 0x91000, 48, 0x33);
+	ev(DT_ALLOC_RETURN, 5, 5, 0, 0x91008, false, 0x34);
+	ev(DT_ALLOC_RETURN, 5, 5, 0, 0x91008, false, 0x35);
+	ok(site_holding(5, 0x91008) == 0x35, "a chain over it: the outermost caller's");
+	ev(DT_ALLOC_ENTER, 5, 5, 200, 0x91000, true, 0);	/* realloc(p - 8, 200) */
+	ev(DT_ALLOC_RETURN, 5, 5, 0, 0x92000, false, 0x36);
+	ok(site_holding(5, 0x91008) == 0 && site_holding(5, 0x92000) == 0x36,
+	   "resized by its header's start: the old block gone");
+	ev(DT_ALLOC_FREE, 5, 5, 0, 0x91000, false, 0);
+	ok(totals().unmatched == t0.unmatched + 1, "a second free of it: not seen allocated");
 
 	/* a chain of wrappers, each named (luaC_newobj over luaM_malloc_):
 	 * the block goes to the outermost's caller */

@@ -52,6 +52,10 @@ struct block {
 					 * takes the block (-1: none) */
 	uint32_t site;
 	bool live;
+	uint64_t base;			/* the address its allocator frees it
+					 * by: start, or the start of the block
+					 * a wrapper returned it inside of, past
+					 * a header of its own */
 };
 
 /* A block's place under one page: chained from the page's slot. */
@@ -228,6 +232,30 @@ static uint32_t block_at(const struct heap *h, int32_t pid, uint64_t start)
 	return NO_BLOCK;
 }
 
+/* The live block of pid a wrapper returned past a header at base (its
+ * start a little past it), NO_BLOCK when none. */
+#define HEADER_MAX 64
+static uint32_t block_based(const struct heap *h, int32_t pid, uint64_t base)
+{
+	for (uint64_t p = base >> PAGE_SHIFT; p <= (base + HEADER_MAX) >> PAGE_SHIFT &&
+					      h->page_slots; p++) {
+		uint64_t key = page_key(pid, p);
+		for (uint32_t l = h->page_slot[slot_of(key, h->page_slots)]; l != NO_BLOCK;
+		     l = h->links[l].next) {
+			const struct block *b = &h->blocks[h->links[l].block];
+			if (h->links[l].key == key && b->pid == pid && b->base == base &&
+			    b->start > base && b->start - base <= HEADER_MAX)
+				return h->links[l].block;
+		}
+	}
+	for (size_t i = 0; i < h->nhuge; i++) {
+		const struct block *b = &h->blocks[h->huge[i]];
+		if (b->pid == pid && b->base == base && b->start > base)
+			return h->huge[i];
+	}
+	return NO_BLOCK;
+}
+
 /* The live block of pid holding addr, NO_BLOCK when none. */
 static uint32_t block_holding(const struct heap *h, int32_t pid, uint64_t addr)
 {
@@ -249,7 +277,9 @@ static uint32_t block_holding(const struct heap *h, int32_t pid, uint64_t addr)
 	return NO_BLOCK;
 }
 
-static void block_kill(struct heap *h, uint32_t i)
+/* Block i out of the map, its slot free (its site's counts as they
+ * were). */
+static void block_unlink(struct heap *h, uint32_t i)
 {
 	struct block *b = &h->blocks[i];
 
@@ -264,10 +294,16 @@ static void block_kill(struct heap *h, uint32_t i)
 			link_remove(h, page_key(b->pid, p), i);
 	}
 	b->live = false;
-	h->sites[b->site].live--;
-	h->sites[b->site].frees++;
 	if (!GROW(h->free_blocks, h->free_cap, h->nfree, 256))
 		h->free_blocks[h->nfree++] = i;
+}
+
+/* Block i freed. */
+static void block_kill(struct heap *h, uint32_t i)
+{
+	h->sites[h->blocks[i].site].live--;
+	h->sites[h->blocks[i].site].frees++;
+	block_unlink(h, i);
 }
 
 /* The allocator hands out no memory that is still live: a block the new
@@ -316,7 +352,7 @@ static void site_took(struct heap_site *st, uint64_t size)
 }
 
 static int block_add(struct heap *h, int32_t pid, uint64_t start, uint64_t size,
-		     uint64_t elem, uint32_t site)
+		     uint64_t elem, uint32_t site, uint64_t base)
 {
 	uint32_t i;
 
@@ -332,7 +368,7 @@ static int block_add(struct heap *h, int32_t pid, uint64_t start, uint64_t size,
 			return -ENOMEM;
 		i = (uint32_t)h->nblocks++;
 	}
-	h->blocks[i] = (struct block){ start, size, elem, pid, -1, site, true };
+	h->blocks[i] = (struct block){ start, size, elem, pid, -1, site, true, base };
 	if (is_huge(&h->blocks[i])) {
 		if (GROW(h->huge, h->huge_cap, h->nhuge, 16))
 			return -ENOMEM;
@@ -457,7 +493,22 @@ static int block_made(struct heap *h, const struct dt_alloc *c, int32_t space,
 	if (bi != NO_BLOCK && h->blocks[bi].inner_of == c->tid && !c->kernel) {
 		retake(h, bi, (uint32_t)site, e->elem);
 	} else {
-		int err = block_add(h, space, c->ptr, e->size, e->elem, (uint32_t)site);
+		/* a wrapper returning past a header of its own, inside the
+		 * block the call in it made (SQLite's p + 8): the block is the
+		 * wrapper's from there on, and goes when the inner one's start
+		 * is freed */
+		uint64_t base = c->ptr;
+		uint32_t in = c->kernel ? NO_BLOCK : block_holding(h, space, c->ptr);
+		if (in != NO_BLOCK && h->blocks[in].inner_of == c->tid &&
+		    h->blocks[in].start < c->ptr) {
+			struct heap_site *from = &h->sites[h->blocks[in].site];
+			base = h->blocks[in].base;
+			from->allocs--;		/* the inner call's block is this one */
+			from->bytes -= h->blocks[in].size;
+			from->live--;
+			block_unlink(h, in);
+		}
+		int err = block_add(h, space, c->ptr, e->size, e->elem, (uint32_t)site, base);
 		if (err == -EINVAL) {
 			h->refused++;	/* past the address space: counted */
 			return 0;
@@ -551,6 +602,8 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 
 		if (e.resize && e.old) {
 			uint32_t old = block_at(h, space, e.old);
+			if (old == NO_BLOCK)
+				old = block_based(h, space, e.old);
 			if (old != NO_BLOCK) {
 				/* an array resized stays an array of its elements */
 				uint64_t el = h->blocks[old].elem;
@@ -577,6 +630,8 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 		return 0;
 	case DT_ALLOC_FREE: {
 		uint32_t b = c.ptr ? block_at(h, space, c.ptr) : NO_BLOCK;
+		if (b == NO_BLOCK && c.ptr)
+			b = block_based(h, space, c.ptr);
 		if (b != NO_BLOCK)
 			block_kill(h, b);
 		else if (c.ptr)
