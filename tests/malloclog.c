@@ -13,6 +13,10 @@
  * PID" (the program's load bias), and the k-th event reads byte k mod
  * SIZE of the region, under the lock: lackey's trace shows the load, so
  * the events fall in place among the program's accesses.
+ * With MALLOCLOG_STARTS=1, each program the process runs starts its log
+ * with "s 1 0 NS PID": an exec, the blocks of the image before gone; and
+ * FILE is appended to, never emptied (a log of every process the
+ * variables reach: remove it first).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,6 +24,7 @@
 #include <link.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,12 +131,16 @@ __attribute__((constructor)) static void init(void)
 	real_posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
 	real_aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc");
 	const char *path = getenv("MALLOCLOG");
-	if (path)
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	bool starts = getenv("MALLOCLOG_STARTS") != NULL;
+	if (path)	/* a log of several programs: each appends */
+		fd = open(path, O_WRONLY | O_CREAT | (starts ? 0 : O_TRUNC) | O_APPEND | O_CLOEXEC,
+			  0644);
 	if (getenv("MALLOCLOG_MARKS"))
 		marks_start();
 	atexit(flush_at_exit);
 	inside--;
+	if (starts)
+		log_line('s', (void *)1, 0);
 }
 
 void *malloc(size_t n)

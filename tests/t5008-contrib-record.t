@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# check-slow: eight recordings, each adding and removing eleven uprobes
+# check-slow: nine recordings, each adding and removing eleven uprobes
 # contrib/dtprof-record: a recording with the allocator's calls beside
 # the samples, checked against the blocks the program printed; and no
 # probe left behind, whichever way it ends (its end, the command's
@@ -77,6 +77,29 @@ for sig in INT TERM; do
 		perf script -i s$sig.data -F event 2>/dev/null | grep -q . || dt_show s$sig.err
 	"
 done
+
+# another allocator in front of the C library's (LD_PRELOAD, as jemalloc's):
+# --allocator probes it, and -k gives the samples its clock
+dt_test '--allocator LIB, -k CLOCKID: the blocks through LIB, on that clock' '
+	gcc -O2 -shared -fPIC -o malloclog.so "$DT_SRC/tests/malloclog.c" -ldl &&
+	rm -f m.log &&
+	LD_PRELOAD=$PWD/malloclog.so MALLOCLOG=$PWD/m.log MALLOCLOG_STARTS=1 \
+		"$REC" --allocator "$PWD/malloclog.so" \
+		-k CLOCK_MONOTONIC -o lib.data -- ./allocs 2 >lib.blocks 2>lib.err &&
+	g=$(group lib.err) && test -n "$g" && test "$(probes "$g")" = 0 &&
+	perf script -i lib.data -F event,trace 2>/dev/null >lib.events &&
+	perf report -i lib.data --header-only 2>/dev/null | grep -q "clockid = 1" &&
+	for b in $(awk "/^block/ { print \$2 }" lib.blocks | sort -u); do
+		grep -q "__return: .* ret=$b\$" lib.events && grep -q "^a ${b#0x} " m.log || return 1
+	done || dt_show lib.err lib.events
+'
+dt_test '--allocator: not a library, or one without malloc; a bad -k' '
+	{ "$REC" --allocator ./no-such.so -o b1.data -- ./allocs 1 2>b1.err; test $? = 2; } &&
+	{ "$REC" --allocator /bin/true -o b2.data -- ./allocs 1 2>b2.err; test $? = 2; } &&
+	{ "$REC" -k "a b" -o b3.data -- ./allocs 1 2>b3.err; test $? = 2; } &&
+	grep -q "no such library" b1.err && grep -q "defines no malloc" b2.err &&
+	test ! -e b1.data && test ! -e b2.data && test ! -e b3.data || dt_show b1.err b2.err b3.err
+'
 
 dt_test 'no uprobes here: refused, exit 3, nothing added or recorded' '
 	before=$(perf probe -l 2>/dev/null | wc -l) &&
