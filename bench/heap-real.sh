@@ -7,7 +7,8 @@
 # how the two methods agree where both answer (a sample its instruction
 # typed, in a block of a typed site: the block holds that object there,
 # or cannot: one of the two is wrong).  The kernel column: samples in
-# the kernel, mostly the uprobes' own handling.
+# the kernel, mostly the uprobes' own handling.  Lua and SQLite once
+# more with their own allocating functions probed too (NAME-own).
 set -eu
 build=$1 work=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,10 +20,10 @@ sqlite=$(ls src/sqlite3-*/sqlite3 2>/dev/null | head -n 1)
 [ -x "$lua" ] && [ -x "$zstd" ] && [ -x "$sqlite" ] && [ -s text.in ] ||
 	{ echo "heap-real: run make accuracy-real first (it builds the programs)" >&2; exit 1; }
 
-record() {	# record NAME COMMAND...
+record() {	# record NAME [--wrapper FUNC:N]... -- COMMAND...
 	name=$1
 	shift
-	"$src/contrib/dtprof-record" -o "$name-heap.data" -- "$@" >/dev/null 2>"$name-heap.rec" ||
+	"$src/contrib/dtprof-record" -o "$name-heap.data" "$@" >/dev/null 2>"$name-heap.rec" ||
 		{ echo "heap-real: dtprof-record $name failed: $(tail -n 1 "$name-heap.rec")" >&2; exit 1; }
 	# the program's own samples: the kernel's are mostly the uprobes'
 	# handling, which the recording adds (counted apart)
@@ -30,14 +31,22 @@ record() {	# record NAME COMMAND...
 		tee "$name-all.txt" | grep -v "cpu-clock: .*(\[kernel.kallsyms\])" >"$name-heap.txt"
 	grep -v " dtprof_[0-9]*:" "$name-heap.txt" >"$name-plain.txt" || true
 }
-record lua "$lua" "$src/bench/real/tables.lua"
-record zstd "$zstd" -q -f -T2 -10 text.in -o /dev/null
+record lua -- "$lua" "$src/bench/real/tables.lua"
+record zstd -- "$zstd" -q -f -T2 -10 text.in -o /dev/null
 rm -f sqlite-heap.db
-record sqlite "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
+record sqlite -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
+# and with each program's own allocating functions named (--wrapper):
+# Lua's objects through luaC_newobj over luaM_malloc_, SQLite's through
+# sqlite3DbMallocZero and sqlite3DbMallocRawNN over sqlite3Malloc
+record lua-own --wrapper luaC_newobj:3 --wrapper luaM_malloc_:2 -- \
+	"$lua" "$src/bench/real/tables.lua"
+rm -f sqlite-heap.db
+record sqlite-own --wrapper sqlite3DbMallocZero:2 --wrapper sqlite3DbMallocRawNN:2 \
+	--wrapper sqlite3Malloc:1 -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
 
-printf '%-8s %9s %9s %9s %16s %16s %8s %7s %7s %11s\n' program kernel user events \
+printf '%-10s %9s %9s %9s %16s %16s %8s %7s %7s %11s\n' program kernel user events \
 	"typed, no sites" "typed, sites" "by addr" agree contra "sites typed"
-for name in lua zstd sqlite; do
+for name in lua zstd sqlite lua-own sqlite-own; do
 	"$build/dtresolve" --stat "$name-plain.txt" >/dev/null 2>"$name-plain.stat"
 	"$build/dtresolve" --stat "$name-heap.txt" >/dev/null 2>"$name-heap.stat"
 	"$build/dtresolve" --aggregate=objects --format=json "$name-heap.txt" \
@@ -59,7 +68,7 @@ sites = o["sites"]
 typed = sum(1 for s in sites if s["type"])
 total = plain["total"]
 pct = lambda n: "%d (%.1f%%)" % (n, 100.0 * n / total if total else 0)
-print("%-8s %9d %9d %9d %16s %16s %8d %7d %7d %11s" % (name, kernel, total, o["allocator_events"],
+print("%-10s %9d %9d %9d %16s %16s %8d %7d %7d %11s" % (name, kernel, total, o["allocator_events"],
       pct(plain["resolved"]), pct(heap["resolved"]), o["by_address"], o["agreed"],
       o["contradicted"], "%d of %d" % (typed, len(sites))))
 PY
@@ -84,3 +93,35 @@ sites sqlite-own "$sqlite" sqlite3Malloc:1 sqlite3MallocZero:1 sqlite3DbMallocZe
 	sqlite3DbMallocRaw:2 sqlite3DbMallocRawNN:2 sqlite3_malloc:1 sqlite3_malloc64:1
 perf=$(ls "$build"/bench/perf-build/perf 2>/dev/null || true)
 [ -x "$perf" ] && sites perf "$perf" malloc:1 calloc:0 realloc:2 zalloc:1
+
+# every sample typed by address against a second witness of the heap:
+# the same runs with tests/malloclog.so preloaded, whose allocator the
+# probes are put on (--allocator) and whose own log, on the samples'
+# clock, says which blocks were live (bench/heap-truth.py)
+gcc -O2 -shared -fPIC -o malloclog.so "$src/tests/malloclog.c" -ldl
+echo
+echo "samples typed by address against malloclog's blocks (bench/heap-truth.py):"
+truth() {	# truth NAME [--wrapper FUNC:N]... -- COMMAND...
+	name=$1
+	shift
+	rm -f "$name.truth.mlog"
+	LD_PRELOAD="$PWD/malloclog.so" MALLOCLOG="$PWD/$name.truth.mlog" MALLOCLOG_STARTS=1 \
+		"$src/contrib/dtprof-record" --allocator "$PWD/malloclog.so" -k CLOCK_MONOTONIC \
+		-o "$name-truth.data" "$@" >/dev/null 2>"$name-truth.rec" ||
+		{ echo "heap-real: dtprof-record $name (truth) failed: $(tail -n 1 "$name-truth.rec")" >&2; exit 1; }
+	perf script -i "$name-truth.data" --ns -F $fields --show-mmap-events --show-task-events \
+		2>/dev/null | grep -v "cpu-clock: .*(\[kernel.kallsyms\])" >"$name-truth.txt"
+	"$build/dtresolve" -f json "$name-truth.txt" 2>/dev/null >"$name-truth.json"
+	printf '  %-10s %s\n' "$name" \
+		"$(python3 "$src/bench/heap-truth.py" "$name.truth.mlog" "$name-truth.json" 2>"$name-truth.wrong")"
+	head -n 3 "$name-truth.wrong" | sed 's/^/    /'
+}
+truth lua -- "$lua" "$src/bench/real/tables.lua"
+truth zstd -- "$zstd" -q -f -T2 -10 text.in -o /dev/null
+rm -f sqlite-heap.db
+truth sqlite -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
+truth lua-own --wrapper luaC_newobj:3 --wrapper luaM_malloc_:2 -- \
+	"$lua" "$src/bench/real/tables.lua"
+rm -f sqlite-heap.db
+truth sqlite-own --wrapper sqlite3DbMallocZero:2 --wrapper sqlite3DbMallocRawNN:2 \
+	--wrapper sqlite3Malloc:1 -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
