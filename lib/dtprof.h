@@ -697,6 +697,8 @@ enum dt_alloc_event {
 	DT_ALLOC_EXEC,		/* process pid ran exec: its blocks are gone */
 	DT_ALLOC_BLOCK,		/* ptr, size bytes, made at site_pc in one
 				 * event (the kernel's kmem: tracepoints) */
+	DT_ALLOC_STORED,	/* the call open on tid stored block ptr for
+				 * its caller (posix_memalign's *memptr) */
 };
 struct dt_alloc {
 	size_t sz;		/* sizeof(struct dt_alloc) */
@@ -720,6 +722,9 @@ struct dt_alloc {
 				 * processes share, which samples whose data
 				 * address is in the kernel's half look in;
 				 * pid, tid are the event's context */
+	bool by_pointer;	/* RETURN: ptr is the call's error code (0:
+				 * success), its block the one it stored
+				 * (DT_ALLOC_STORED) */
 };
 /* One allocator event.  0, -EINVAL (a bad struct, a block past the
  * address space) or -ENOMEM. */
@@ -745,6 +750,10 @@ enum dt_alloc_probe {
 				 * their _node forms): "call_site", "ptr",
 				 * "bytes_req" */
 	DT_PROBE_KERNEL_FREE,	/* kmem:kfree, kmem:kmem_cache_free: "ptr" */
+	DT_PROBE_STORED,	/* posix_memalign stored its block for its
+				 * caller ("pmemalign_block"): "ptr" */
+	DT_PROBE_RETURN_CODE,	/* posix_memalign returned: "ret", an error
+				 * code (0: the block it stored) */
 };
 DT_API enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len);
 /* A sample's answer through its data address (smp->addr, and smp->pid

@@ -102,6 +102,9 @@ enum {
 	ALLOC_KERNEL_BLOCK,	/* kmem:kmalloc, kmem_cache_alloc: "ptr",
 				 * "bytes_req", at "call_site" */
 	ALLOC_KERNEL_FREE,	/* kmem:kfree, kmem_cache_free: "ptr" */
+	ALLOC_STORED,		/* posix_memalign stored its block: "ptr" */
+	ALLOC_RETURN_CODE,	/* posix_memalign returned "ret", an error
+				 * code (0: the block it stored) */
 };
 
 /* A tally's context (sites.h): an event, and when the report keeps
@@ -509,6 +512,8 @@ static uint8_t allocator_call(const char *name)
 	case DT_PROBE_RETURN: return ALLOC_RETURN;
 	case DT_PROBE_KERNEL_ALLOC: return ALLOC_KERNEL_BLOCK;
 	case DT_PROBE_KERNEL_FREE: return ALLOC_KERNEL_FREE;
+	case DT_PROBE_STORED: return ALLOC_STORED;
+	case DT_PROBE_RETURN_CODE: return ALLOC_RETURN_CODE;
 	case DT_PROBE_NONE:
 	case DT_PROBE_OTHER:
 		break;
@@ -786,8 +791,14 @@ static void feed_alloc(struct state *st, const struct pending *p,
 	case ALLOC_CALLOC:
 		a.event = DT_ALLOC_ENTER;
 		break;
+	case ALLOC_RETURN_CODE:
+		a.by_pointer = true;
+		/* fall through */
 	case ALLOC_RETURN:
 		a.event = DT_ALLOC_RETURN;
+		break;
+	case ALLOC_STORED:
+		a.event = DT_ALLOC_STORED;
 		break;
 	case ALLOC_KERNEL_BLOCK:
 		a.event = DT_ALLOC_BLOCK;
@@ -1046,10 +1057,12 @@ static bool allocator_sample(struct state *st, const struct perf_dlfilter_sample
 		ok = FIELD("size", &size) && FIELD("ptr", &ptr);
 		break;
 	case ALLOC_RETURN:
+	case ALLOC_RETURN_CODE:
 		ok = FIELD("ret", &ptr);
 		break;
 	case ALLOC_FREE:
 	case ALLOC_KERNEL_FREE:
+	case ALLOC_STORED:
 		ok = FIELD("ptr", &ptr);
 		break;
 	case ALLOC_KERNEL_BLOCK:
@@ -1063,7 +1076,7 @@ static bool allocator_sample(struct state *st, const struct perf_dlfilter_sample
 	uint32_t sites_before = st->sites.n;
 	struct site_memo *m;
 	uint32_t site = NO_SITE;
-	if (kind->alloc == ALLOC_RETURN) {
+	if (kind->alloc == ALLOC_RETURN || kind->alloc == ALLOC_RETURN_CODE) {
 		/* where it returned to: the sample's ip */
 		site = site_of(st, sample, kind, NO_CTX, perf_dlfilter_fns.resolve_ip(ctx), &m);
 	} else if (kind->alloc == ALLOC_KERNEL_BLOCK) {

@@ -28,6 +28,14 @@ dt_test 'a block smaller than its site'"'"'s type types nothing' '
 	dt_show sites
 '
 
+# posix_memalign's block (aligned_item): its store probed, the block
+# followed at its site, untyped (the variable it is stored to is not read)
+dt_test 'posix_memalign'"'"'s block at its site, untyped' '
+	awk -F"\t" "\$1 == \"\" && \$2 == \"no_var\" && \$4 ~ /^aligned_item\+/ &&
+		\$8 == 1 && \$9 == 1 && \$12 == 40 { ok = 1 } END { exit !ok }" sites ||
+	dt_show sites
+'
+
 # every answer typed by address: its data address in a block the program
 # printed, of the type it printed, at the offset the address says
 "$DTRESOLVE" -f json al.txt >al.json 2>/dev/null
@@ -38,9 +46,10 @@ blocks = []
 for l in open(\"blocks\"):
     w = l.split()
     blocks.append((int(w[1], 16), int(w[2]), \" \".join(w[3:])))
-size = {\"struct item\": 40, \"long\": 8, \"short\": None}
+size = {\"struct item\": 40, \"long\": 8, \"short\": None, \"aligned\": None}
 # a block too small for its type holds none: no answer of it is right
-name = {\"struct item\": \"struct item\", \"long\": \"long int\", \"short\": None}
+name = {\"struct item\": \"struct item\", \"long\": \"long int\", \"short\": None,
+        \"aligned\": None}
 n = bad = 0
 for l in open(\"al.json\"):
     a = json.loads(l)

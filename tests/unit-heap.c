@@ -189,6 +189,29 @@ int main(void)
 	ok(site_holding(6, 0xa0000) == 0x43 && site_holding(6, 0xa003f) == 0x43,
 	   "a chain of wrappers: the block is the outermost one's caller's");
 
+	/* posix_memalign: its block through a pointer (the store probed),
+	 * its return an error code; alone, and over malloc (small
+	 * alignments) */
+	struct dt_alloc st = { .sz = sizeof(st), .event = DT_ALLOC_STORED, .pid = 8, .tid = 8,
+			       .ptr = 0xb1000 };
+	struct dt_alloc rc = { .sz = sizeof(rc), .event = DT_ALLOC_RETURN, .pid = 8, .tid = 8,
+			       .ptr = 0, .site_pc = 0x61, .by_pointer = true };
+	ev(DT_ALLOC_ENTER, 8, 8, 100, 0, false, 0);
+	ok(!dt_report_alloc(r, &st) && !dt_report_alloc(r, &rc) &&
+	   site_holding(8, 0xb1000) == 0x61 && site_holding(8, 0xb1063) == 0x61 &&
+	   site_holding(8, 0xb1064) == 0, "posix_memalign: the block it stored, at its caller's");
+	ev(DT_ALLOC_ENTER, 8, 8, 64, 0, false, 0);
+	alloc(8, 0xb2000, 64, 0x62);			/* its malloc */
+	st.ptr = 0xb2000;
+	rc.site_pc = 0x63;
+	ok(!dt_report_alloc(r, &st) && !dt_report_alloc(r, &rc) &&
+	   site_holding(8, 0xb2000) == 0x63, "over malloc: the block is its caller's");
+	struct heap_totals t1 = totals();
+	ev(DT_ALLOC_ENTER, 8, 8, 64, 0, false, 0);
+	rc.ptr = 12;					/* ENOMEM, nothing stored */
+	ok(!dt_report_alloc(r, &rc) && totals().allocs == t1.allocs &&
+	   site_holding(8, 12) == 0, "failed (an error code): no block");
+
 	/* the kernel's heap (kmem: events): one block an event, one space
 	 * for every process, looked up by an address in the kernel's half */
 	const uint64_t k = 0xffff888100c4bba0ull;
@@ -263,6 +286,10 @@ int main(void)
 		{ "kmem:kmem_cache_alloc_node", 0, DT_PROBE_KERNEL_ALLOC },
 		{ "kmem:kfree", 0, DT_PROBE_KERNEL_FREE },
 		{ "kmem:kmem_cache_free", 0, DT_PROBE_KERNEL_FREE },
+		{ "dtprof_7:pmemalign_7", 0, DT_PROBE_ALLOC },	/* posix_memalign */
+		{ "dtprof_7:pmemalign_block_7", 0, DT_PROBE_STORED },
+		{ "dtprof_7:pmemalign_7__return", 0, DT_PROBE_RETURN_CODE },
+		{ "dtprof_7:pmemalign_block_7__return", 0, DT_PROBE_OTHER },
 		{ "kmem:mm_page_alloc", 0, DT_PROBE_NONE },
 		{ "kmem:kmallocX", 12, DT_PROBE_KERNEL_ALLOC },
 		{ "kmem:kmalloc", 11, DT_PROBE_NONE },

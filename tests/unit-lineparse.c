@@ -107,6 +107,12 @@ int main(void)
 	r = parse("  lua 1/1 1.0: dtprof_1:free_1__return: (7f0000001000 <- 7f0000002000)     7f0000001000 free+0x0 (/lib/libc.so.6)");
 	ok(r.kind == LINE_ALLOC && r.probe == PROBE_NONE && !r.alloc_unread,
 	   "a call of dtprof-record's not read here: not a sample either");
+	r = parse("  prog 1/1 1.0: dtprof_1:pmemalign_block_1: (7f0000001000) ptr=0x55d000001000     7f000000104c posix_memalign+0x4c (/lib/libc.so.6)");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_STORED && r.alloc_ptr == 0x55d000001000ull,
+	   "posix_memalign's stored block");
+	r = parse("  prog 1/1 1.0: dtprof_1:pmemalign_1__return: (7f0000001000 <- 55d000000100) ret=0xc     55d000000100 main+0x10 (/tmp/prog)");
+	ok(r.kind == LINE_ALLOC && r.probe == PROBE_RETURN_CODE && r.alloc_ptr == 0xc,
+	   "posix_memalign's return: an error code");
 	r = parse("  cat 1/1 1.0: kmem:mm_page_alloc: page=0x1 pfn=0x1 order=0 ffffffff81654655 x+0x1 ([kernel.kallsyms])");
 	ok(r.kind == LINE_SAMPLE, "another kmem: event is a sample like any");
 	return done_testing();

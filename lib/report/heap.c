@@ -69,6 +69,7 @@ struct page_link {
 struct pending {
 	int32_t tid;
 	uint64_t size, old, elem;
+	uint64_t stored;	/* the block it stored for its caller, 0 */
 	bool resize;		/* realloc: old goes when it returns */
 };
 
@@ -388,7 +389,7 @@ static uint64_t site_hash(const struct dt_session *s, uint64_t pc)
 }
 
 /* Site (s, pc)'s index, added when new; -1 without memory. */
-static long site_get(struct heap *h, struct dt_session *s, uint64_t pc)
+static long site_get(struct heap *h, struct dt_session *s, uint64_t pc, bool by_pointer)
 {
 	uint64_t hv = site_hash(s, pc);
 	uint32_t k = INDEX_FIND(h->site_slot, h->site_slots, hv, i,
@@ -405,10 +406,17 @@ static long site_get(struct heap *h, struct dt_session *s, uint64_t pc)
 	memset(st, 0, sizeof(*st));
 	st->s = s;
 	st->pc = pc;
-	if (s)
-		dt_resolve_alloc_site(s, pc, &st->type);
-	else
+	if (!s) {
 		dt_answer_miss(&st->type, pc, DT_NO_DSO);
+	} else if (by_pointer) {
+		/* the return register holds an error code: what proves the
+		 * block's type is the variable it was stored to, not followed */
+		dt_answer_miss(&st->type, pc, DT_NO_VAR);
+		st->type.note = "a block returned through a pointer (posix_memalign): "
+				"the variable it is stored to is not followed";
+	} else {
+		dt_resolve_alloc_site(s, pc, &st->type);
+	}
 	return (long)h->nsites++;
 }
 
@@ -486,7 +494,7 @@ static int block_made(struct heap *h, const struct dt_alloc *c, int32_t space,
 {
 	if (!c->ptr)
 		return 0;	/* failed */
-	long site = site_get(h, c->site, c->site_pc);
+	long site = site_get(h, c->site, c->site_pc, c->by_pointer);
 	if (site < 0)
 		return -ENOMEM;
 	uint32_t bi = block_at(h, space, c->ptr);
@@ -530,7 +538,8 @@ enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len)
 		{ "new_array", DT_PROBE_ALLOC }, { "calloc", DT_PROBE_CALLOC },
 		{ "realloc", DT_PROBE_REALLOC }, { "free", DT_PROBE_FREE },
 		{ "delete", DT_PROBE_FREE }, { "delete_sized", DT_PROBE_FREE },
-		{ "delete_array", DT_PROBE_FREE },
+		{ "delete_array", DT_PROBE_FREE }, { "pmemalign", DT_PROBE_ALLOC },
+		{ "pmemalign_block", DT_PROBE_STORED },
 	};
 	static const struct { const char *name; enum dt_alloc_probe p; } kmem[] = {
 		{ "kmem:kmalloc", DT_PROBE_KERNEL_ALLOC },
@@ -563,7 +572,10 @@ enum dt_alloc_probe dt_alloc_probe_of(const char *name, size_t len)
 	for (size_t k = 0; k < sizeof(calls) / sizeof(calls[0]); k++)
 		if (strlen(calls[k].call) == n && !memcmp(call, calls[k].call, n))
 			return !ret ? calls[k].p :
-			       calls[k].p == DT_PROBE_FREE ? DT_PROBE_OTHER : DT_PROBE_RETURN;
+			       calls[k].p == DT_PROBE_FREE || calls[k].p == DT_PROBE_STORED ?
+			       DT_PROBE_OTHER :
+			       !strcmp(calls[k].call, "pmemalign") ? DT_PROBE_RETURN_CODE :
+			       DT_PROBE_RETURN;
 	/* wrapN: a --wrapper of the program's own, a malloc */
 	size_t d = 4;
 	while (d < n && call[d] >= '0' && call[d] <= '9')
@@ -599,6 +611,8 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 			h->unmatched++;	/* its entry before the recording */
 			return 0;
 		}
+		if (c.by_pointer)	/* an error code, and the block it stored */
+			c.ptr = c.ptr ? 0 : e.stored;
 
 		if (e.resize && e.old) {
 			uint32_t old = block_at(h, space, e.old);
@@ -618,6 +632,14 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 		struct pending e = { .tid = c.tid, .size = c.size, .elem = c.elem_size };
 		return block_made(h, &c, space, &e, false);
 	}
+	case DT_ALLOC_STORED:
+		for (size_t i = h->npend; i-- > 0;)
+			if (h->pend[i].tid == c.tid) {
+				h->pend[i].stored = c.ptr;
+				return 0;
+			}
+		h->unmatched++;		/* its entry before the recording */
+		return 0;
 	case DT_ALLOC_EXEC:	/* a new image: none of the old blocks */
 		for (size_t i = 0; i < h->nblocks; i++)
 			if (h->blocks[i].live && h->blocks[i].pid == c.pid)

@@ -640,15 +640,17 @@ static void alloc_probe(const char *end, struct line_req *req)
 	case DT_PROBE_REALLOC: p = PROBE_REALLOC; break;
 	case DT_PROBE_FREE: p = PROBE_FREE; break;
 	case DT_PROBE_RETURN: p = PROBE_RETURN; break;
+	case DT_PROBE_RETURN_CODE: p = PROBE_RETURN_CODE; break;
+	case DT_PROBE_STORED: p = PROBE_STORED; break;
 	case DT_PROBE_KERNEL_ALLOC: case DT_PROBE_KERNEL_FREE:
 		kernel_alloc(args, end, which, req);
 		return;
 	default: return;
 	}
-	if (p == PROBE_RETURN) {
+	if (p == PROBE_RETURN || p == PROBE_RETURN_CODE) {
 		if (!probe_arg(args, end, "ret", &req->alloc_ptr))
 			return;
-	} else if (p == PROBE_FREE) {
+	} else if (p == PROBE_FREE || p == PROBE_STORED) {
 		if (!probe_arg(args, end, "ptr", &req->alloc_ptr))
 			return;
 	} else {

@@ -38,6 +38,8 @@ enum alloc_probe {
 	PROBE_KERNEL_ALLOC,	/* kmem:kmalloc, kmem:kmem_cache_alloc:
 				 * call_site, ptr, bytes_req */
 	PROBE_KERNEL_FREE,	/* kmem:kfree, kmem:kmem_cache_free: ptr */
+	PROBE_STORED,		/* posix_memalign stored its block: ptr */
+	PROBE_RETURN_CODE,	/* posix_memalign returned: ret, an error code */
 };
 
 /* A piece of the line: not NUL-terminated, valid while the line is. */

@@ -348,6 +348,12 @@ static void answer_alloc(struct stream *st, const struct line_req *req,
 	case PROBE_ALLOC:
 		a->event = DT_ALLOC_ENTER;
 		break;
+	case PROBE_STORED:
+		a->event = DT_ALLOC_STORED;
+		break;
+	case PROBE_RETURN_CODE:
+		a->by_pointer = true;
+		/* fall through */
 	case PROBE_RETURN:
 		a->event = DT_ALLOC_RETURN;
 		answer_sample(st, req, res, false);
