@@ -13,14 +13,18 @@
 #include "../plugin/allocevents.h"
 #include "tap.h"
 
+/* The fields every event's format starts with. */
+#define COMMON_FIELDS \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+
 static const char malloc_format[] =
 	"name: malloc\n"
 	"ID: 1234\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	COMMON_FIELDS
 	"\n"
 	"\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:u64 size;\toffset:16;\tsize:8;\tsigned:0;\n"
@@ -33,10 +37,7 @@ static const char kmem_format[] =
 	"name: kmem_cache_alloc\n"
 	"ID: 503\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	COMMON_FIELDS
 	"\n"
 	"\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n"
 	"\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n"

@@ -9,11 +9,7 @@
  * sharing the header with another is not the other, nor one sharing a
  * single member, nor a struct at another offset.  Bytes are anything's.
  */
-#include <unistd.h>
-
-#include <dwarf.h>
-
-#include "../lib/engine/internal.h"
+#include "selfdwarf.h"
 #include "tap.h"
 
 struct obj {			/* Lua's CommonHeader */
@@ -53,34 +49,19 @@ __attribute__((used)) union any any_instance;
 __attribute__((used)) struct other other_instance;
 __attribute__((used)) struct one one_instance;
 
-/* The key of the aggregate (tag) named name in this test's DWARF. */
+/* The key of the type (tag) named name in this test's DWARF, 0: none. */
 static uint64_t key_of(struct dt_session *s, int tag, const char *name)
 {
-	Dwarf_CU *unit = NULL;
-	Dwarf_Die cu, c;
+	Dwarf_Die d;
 
-	while (session_next_unit(s, &unit, &cu)) {
-		if (dwarf_child(&cu, &c) != 0)
-			continue;
-		do {
-			const char *n = dwarf_diename(&c);
-			if (dwarf_tag(&c) == tag && n && !strcmp(n, name) &&
-			    !dwarf_hasattr(&c, DW_AT_declaration))
-				return session_die_key(s, &c);
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	return 0;
+	return self_die(s, tag, name, &d) ? session_die_key(s, &d) : 0;
 }
 
 int main(void)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	struct dt_session_opts o = { .sz = sizeof(o) };
 	struct dt_session *s;
 
-	self[n > 0 ? n : 0] = '\0';
-	if (!ok(!dt_session_open(self, &o, &s), "open this test"))
+	if (!ok(!self_open(&s), "open this test"))
 		return done_testing();
 	uint64_t obj = key_of(s, DW_TAG_structure_type, "obj"),
 		 str = key_of(s, DW_TAG_structure_type, "str"),

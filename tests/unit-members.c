@@ -7,11 +7,8 @@
  * member, and the same table (not a second reading) when asked again.
  */
 #include <stddef.h>
-#include <unistd.h>
 
-#include <dwarf.h>
-
-#include "../lib/engine/internal.h"
+#include "selfdwarf.h"
 #include "tap.h"
 
 struct probe_rec {
@@ -26,38 +23,14 @@ struct probe_rec {
 
 __attribute__((used)) struct probe_rec probe_instance;
 
-/* The DIE of struct probe_rec among the session's units. */
-static bool find_probe(struct dt_session *s, Dwarf_Die *out)
-{
-	Dwarf_CU *unit = NULL;
-	Dwarf_Die cu, c;
-
-	while (session_next_unit(s, &unit, &cu)) {
-		if (dwarf_child(&cu, &c) != 0)
-			continue;
-		do {
-			const char *name = dwarf_diename(&c);
-			if (dwarf_tag(&c) == DW_TAG_structure_type && name &&
-			    !strcmp(name, "probe_rec") && !dwarf_hasattr(&c, DW_AT_declaration)) {
-				*out = c;
-				return true;
-			}
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	return false;
-}
-
 int main(void)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	struct dt_session_opts o = { .sz = sizeof(o) };
 	struct dt_session *s;
 	Dwarf_Die t;
 
-	self[n > 0 ? n : 0] = '\0';
-	if (!ok(!dt_session_open(self, &o, &s), "open this test") ||
-	    !ok(find_probe(s, &t), "struct probe_rec is in its DWARF"))
+	if (!ok(!self_open(&s), "open this test") ||
+	    !ok(self_die(s, DW_TAG_structure_type, "probe_rec", &t),
+		"struct probe_rec is in its DWARF"))
 		return done_testing();
 	const struct member_table *tab = member_table_get(s, &t);
 	static const struct { size_t start, end; } want[] = {
