@@ -20,15 +20,24 @@ sqlite=$(ls src/sqlite3-*/sqlite3 2>/dev/null | head -n 1)
 [ -x "$lua" ] && [ -x "$zstd" ] && [ -x "$sqlite" ] && [ -s text.in ] ||
 	{ echo "heap-real: run make accuracy-real first (it builds the programs)" >&2; exit 1; }
 
+# capture FILE [dtprof-record options...] -- COMMAND...: FILE.data, and
+# in FILE.txt the program's own samples with its allocator's events (the
+# kernel's, mostly the uprobes' handling, which the recording adds, are
+# in FILE.all only: counted apart); $wrap runs dtprof-record (empty, or
+# env with malloclog's variables)
+wrap=
+capture() {
+	f=$1
+	shift
+	$wrap "$src/contrib/dtprof-record" -o "$f.data" "$@" >/dev/null 2>"$f.rec" ||
+		{ echo "heap-real: dtprof-record $f failed: $(tail -n 1 "$f.rec")" >&2; exit 1; }
+	perf script -i "$f.data" --ns -F $fields --show-mmap-events --show-task-events 2>/dev/null |
+		tee "$f.all" | grep -v "cpu-clock: .*(\[kernel.kallsyms\])" >"$f.txt"
+}
 record() {	# record NAME [--wrapper FUNC:N]... -- COMMAND...
 	name=$1
 	shift
-	"$src/contrib/dtprof-record" -o "$name-heap.data" "$@" >/dev/null 2>"$name-heap.rec" ||
-		{ echo "heap-real: dtprof-record $name failed: $(tail -n 1 "$name-heap.rec")" >&2; exit 1; }
-	# the program's own samples: the kernel's are mostly the uprobes'
-	# handling, which the recording adds (counted apart)
-	perf script -i "$name-heap.data" --ns -F $fields --show-mmap-events 2>/dev/null |
-		tee "$name-all.txt" | grep -v "cpu-clock: .*(\[kernel.kallsyms\])" >"$name-heap.txt"
+	capture "$name-heap" "$@"
 	grep -v " dtprof_[0-9]*:" "$name-heap.txt" >"$name-plain.txt" || true
 }
 record lua -- "$lua" "$src/bench/real/tables.lua"
@@ -51,7 +60,7 @@ for name in lua zstd sqlite lua-own sqlite-own; do
 	"$build/dtresolve" --stat "$name-heap.txt" >/dev/null 2>"$name-heap.stat"
 	"$build/dtresolve" --aggregate=objects --format=json "$name-heap.txt" \
 		>"$name-objects.json" 2>/dev/null
-	kernel=$(grep -c "cpu-clock: .*(\[kernel.kallsyms\])" "$name-all.txt" || true)
+	kernel=$(grep -c "cpu-clock: .*(\[kernel.kallsyms\])" "$name-heap.all" || true)
 	python3 - "$name" "$kernel" <<'PY'
 import json, sys
 name, kernel = sys.argv[1], int(sys.argv[2])
@@ -105,12 +114,9 @@ truth() {	# truth NAME [--wrapper FUNC:N]... -- COMMAND...
 	name=$1
 	shift
 	rm -f "$name.truth.mlog"
-	LD_PRELOAD="$PWD/malloclog.so" MALLOCLOG="$PWD/$name.truth.mlog" MALLOCLOG_STARTS=1 \
-		"$src/contrib/dtprof-record" --allocator "$PWD/malloclog.so" -k CLOCK_MONOTONIC \
-		-o "$name-truth.data" "$@" >/dev/null 2>"$name-truth.rec" ||
-		{ echo "heap-real: dtprof-record $name (truth) failed: $(tail -n 1 "$name-truth.rec")" >&2; exit 1; }
-	perf script -i "$name-truth.data" --ns -F $fields --show-mmap-events --show-task-events \
-		2>/dev/null | grep -v "cpu-clock: .*(\[kernel.kallsyms\])" >"$name-truth.txt"
+	wrap="env LD_PRELOAD=$PWD/malloclog.so MALLOCLOG=$PWD/$name.truth.mlog MALLOCLOG_STARTS=1"
+	capture "$name-truth" --allocator "$PWD/malloclog.so" -k CLOCK_MONOTONIC "$@"
+	wrap=
 	"$build/dtresolve" -f json "$name-truth.txt" 2>/dev/null >"$name-truth.json"
 	printf '  %-10s %s\n' "$name" \
 		"$(python3 "$src/bench/heap-truth.py" "$name.truth.mlog" "$name-truth.json" 2>"$name-truth.wrong")"

@@ -32,33 +32,8 @@ oracle = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(oracle)
 
 
-def blocks_of(path):
-    """Per process: sorted (start, end, t_alloc, t_free)."""
-    live, out = {}, {}
-    for line in open(path):
-        p = line.split()
-        if len(p) != 5 or p[0] not in "afs":
-            continue
-        addr, size, t, pid = int(p[1], 16), int(p[2], 16), int(p[3]), int(p[4])
-        if p[0] == "s":
-            # the process ran a program: the image before's blocks are gone
-            for k in [k for k in live if k[0] == pid]:
-                a, e, ta = live.pop(k)
-                out.setdefault(pid, []).append((a, e, ta, t))
-        elif p[0] == "a":
-            live[(pid, addr)] = (addr, addr + size, t)
-        elif (pid, addr) in live:
-            a, e, ta = live.pop((pid, addr))
-            out.setdefault(pid, []).append((a, e, ta, t))
-    for (pid, _), (a, e, ta) in live.items():
-        out.setdefault(pid, []).append((a, e, ta, 1 << 63))
-    for v in out.values():
-        v.sort()
-    return out
-
-
 def main():
-    blocks = blocks_of(sys.argv[1])
+    blocks = oracle.blocks_of(sys.argv[1])
     starts = {p: [b[0] for b in v] for p, v in blocks.items()}
     widest = max((b[1] - b[0] for v in blocks.values() for b in v), default=0)
     n = in_block = right = wrong = 0

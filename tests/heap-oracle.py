@@ -203,7 +203,13 @@ def blocks_of(path):
             if len(p) != 5:
                 continue
             op, addr, size, t, pid = p[0], int(p[1], 16), int(p[2], 16), int(p[3]), int(p[4])
-            if op == "a":
+            if op == "s":
+                # MALLOCLOG_STARTS: the process ran a program, the
+                # blocks of the image before are gone
+                for k in [k for k in live if k[0] == pid]:
+                    a, e, ta = live.pop(k)
+                    out.setdefault(pid, []).append((a, e, ta, t))
+            elif op == "a":
                 live[(pid, addr)] = (addr, addr + size, t)
             elif (pid, addr) in live:
                 a, e, ta = live.pop((pid, addr))
