@@ -4,7 +4,8 @@
 # perf script): each site typed by the variable its pointer goes to, the
 # samples no instruction types (libc's memset on the program's blocks)
 # typed by their block, checked against the blocks the program printed;
-# without the allocator's events, exactly the answers of before.
+# an item read through the wrong type flagged; without the allocator's
+# events, exactly the answers of before.
 . "$(dirname "$0")/lib.sh"
 dt_require gcc
 dt_require python3
@@ -81,8 +82,19 @@ assert t and t[0][\"by_address\"][0] <= t[0][\"samples\"][0] and t[0][\"dso\"].e
 " &&
 	"$DTRESOLVE" --aggregate=objects al.txt >objects.txt 2>/dev/null &&
 	grep -q "^# [0-9]* samples had a data address in a block, [1-9][0-9]* of them typed by it" objects.txt &&
-	grep -q "^# in blocks of typed sites, typed by their instruction: [1-9][0-9]* as what the block holds there, 0 as what it cannot hold" objects.txt &&
+	grep -q "^# in blocks of typed sites, typed by their instruction: [1-9][0-9]* as what the block holds there, [1-9][0-9]* as what it cannot hold" objects.txt &&
 	! grep -q "ERROR" types.tsv objects.txt || dt_show types.tsv objects.txt
+'
+
+# the consistency check: misread() reads an item through a struct pair *,
+# and only its samples contradict their block, each telling both types
+dt_test 'the check flags the item read as a pair, and nothing else' '
+	n=$(sed -n "s/^# in blocks of typed sites, .* \([0-9]*\) as what it cannot hold\$/\1/p" objects.txt) &&
+	test "$n" -gt 0 &&
+	grep "cannot hold this" al.json >contra.json &&
+	test "$(grep -c . contra.json)" = "$n" &&
+	! grep -v "\"type\":\"struct pair\",\"offset\":8,\"field\":\"b\"" contra.json | grep -q . &&
+	grep -q "site proves struct item (variable it)" contra.json || dt_show objects.txt contra.json
 '
 
 dt_test 'a table with samples typed by address merges into itself doubled' '

@@ -38,6 +38,11 @@ union any {			/* GCUnion */
 struct other {
 	long a, b;
 };
+struct buf {			/* a byte buffer inside a struct */
+	long n;
+	char data[32];
+};
+__attribute__((used)) struct buf buf_instance;
 __attribute__((used)) unsigned char byte_instance;
 __attribute__((used)) char char_instance;
 struct one {			/* one member in common: no header */
@@ -102,6 +107,10 @@ int main(void)
 	   "a block of chars holds anything");
 	ok(!dt_type_holds_view(s, table, 12, "long int", 0),
 	   "a long where an int is: not held");
+	uint64_t buf = key_of(s, DW_TAG_structure_type, "buf");
+	ok(buf && dt_type_holds_view(s, buf, 16, "struct other", other) &&
+	   !dt_type_holds_view(s, buf, 0, "struct other", other),
+	   "a char array member holds anything, the struct's other members do not");
 	dt_session_close(s);
 	return done_testing();
 }

@@ -196,6 +196,8 @@ static bool holds(struct dt_session *s, Dwarf_Die *t0, uint64_t off, const char 
 		if (!die_type(&t, &e) || !type_byte_size(&e, &es) || !es ||
 		    (type_byte_size(&t, &size) && size && off >= size))
 			return false;
+		if (char_type(&e))
+			return true;	/* a buffer of bytes: storage for anything */
 		return holds(s, &e, off % es, name, view, depth + 1);
 	}
 	if (!aggregate)

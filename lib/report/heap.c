@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -691,6 +692,21 @@ static enum verdict block_holds(struct dt_session *s, const struct dt_answer *u,
 	return ans->field && strchr(ans->field, '[') ? UNTOLD : NOT_HELD;
 }
 
+/* A sample its instruction typed as what its block cannot hold: both
+ * answers told, its own and in its note the block's ("-v", json). */
+static void contra_note(struct heap_site *site, struct dt_answer *ans)
+{
+	if (!site->contra_note) {
+		const char *var = site->type.var && *site->type.var ? site->type.var : "?";
+		size_t n = strlen(site->type.type) + strlen(var) + 96;
+		if (!(site->contra_note = malloc(n)))
+			return;	/* the count stands, the note is left out */
+		snprintf(site->contra_note, n, "its heap block cannot hold this: the block's "
+			 "allocation site proves %s (variable %s)", site->type.type, var);
+	}
+	ans->note = site->contra_note;
+}
+
 struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_session *s,
 					     struct dt_answer *ans, struct dt_sample *smp)
 {
@@ -741,6 +757,7 @@ struct dt_session *dt_report_type_by_address(struct dt_report *r, struct dt_sess
 			case NOT_HELD:
 				site->contradicted++;
 				h->contradicted++;
+				contra_note(site, ans);
 				break;
 			case UNTOLD:
 				break;
@@ -788,6 +805,8 @@ void heap_free(struct heap *h)
 {
 	if (!h)
 		return;
+	for (size_t i = 0; i < h->nsites; i++)
+		free(h->sites[i].contra_note);
 	free(h->sites);
 	free(h->site_slot);
 	free(h->blocks);

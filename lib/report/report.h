@@ -323,6 +323,8 @@ struct heap_site {
 	uint64_t typed_samples;		/* of them, typed by their block */
 	uint64_t contradicted;		/* typed by their instruction as an
 					 * object the block cannot hold */
+	char *contra_note;		/* what such a sample's answer notes
+					 * (made at the first, NULL before) */
 };
 struct heap_totals {
 	uint64_t events, unmatched, allocs, live, in_blocks, by_address;
