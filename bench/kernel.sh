@@ -16,7 +16,9 @@
 #   - the quick decoder against libopcodes, every instruction, and the
 #     100,000 answers without it;
 #   - what each call site of kmalloc and its kin proves of its block,
-#     against the size it asks for (bench/alloc-sites.py).
+#     against the size it asks for (bench/alloc-sites.py);
+#   - the kernel's heap end to end on the vmlinux's code: a kmem: event
+#     at a real call site, and a memset sample in its block.
 #   kernel.sh BUILD WORKDIR
 set -eu
 # naming is what is measured: no answers kept by an earlier run read
@@ -161,4 +163,35 @@ if [ -x "$build/tests/dtsite" ]; then
 	printf 'allocation sites of the vmlinux (bench/alloc-sites.py): '
 	python3 "$here/alloc-sites.py" "$build/tests/dtsite" "$vmlinux" 2>sites.err || true
 	sed 's/^/  /' sites.err
+fi
+
+# the kernel's heap end to end, on the vmlinux's own code: a kmem: event
+# at __alloc_file's call of kmem_cache_alloc (perf script's text, with
+# the symbol and offset perf prints), then a sample of memset_orig's
+# store with the registers of a kernel sample, its data address 8 bytes
+# into the block: typed by address as the site's struct file there; the
+# same sample after the block's free: not
+regs() {	# regs DI IP: perf script -F iregs' text
+	printf 'ABI:2    AX:0x0    BX:0x0    CX:0x0    DX:0x0    SI:0x0    DI:%s    BP:0x0    SP:0xffffc90000000000    IP:%s    R8:0x0    R9:0x0   R10:0x0   R11:0x0   R12:0x0   R13:0x0   R14:0x0   R15:0x0' "$1" "$2"
+}
+site=$(nm "$vmlinux" | awk '$3 == "__alloc_file" { print $1; exit }')
+store=$(objdump -d --no-show-raw-insn --disassemble=memset_orig "$vmlinux" |
+	awk '/mov +%rax,0x8\(%rdi\)/ { sub(":", "", $1); print $1; exit }')
+call=$(objdump -d --no-show-raw-insn --disassemble=__alloc_file "$vmlinux" |
+	awk '/call.*<kmem_cache_alloc>/ { getline; sub(":", "", $1); print $1; exit }')
+if [ -n "$site" ] && [ -n "$store" ] && [ -n "$call" ]; then
+	# (the low 32 bits: the shell's arithmetic is signed 64-bit)
+	mset=$(nm "$vmlinux" | awk '$3 == "memset_orig" { print $1; exit }')
+	off=$(printf '%x' $((0x${call#????????} - 0x${site#????????})))
+	soff=$(printf '%x' $((0x${store#????????} - 0x${mset#????????})))
+	{
+		echo "  cat 100/100 1.000000000: kmem:kmem_cache_alloc: call_site=__alloc_file+0x$off ptr=0xffff888100010000 name=filp bytes_req=232 bytes_alloc=256 ffffffff8132bb10 kmem_cache_alloc+0x0 ([kernel.kallsyms])"
+		echo "  cat 100/100 1.000000100:   cpu-clock:  $store memset_orig+0x$soff ([kernel.kallsyms]) $(regs 0xffff888100010000 0x$store)"
+		echo "  cat 100/100 1.000000200: kmem:kmem_cache_free: call_site=__fput+0x1 ptr=0xffff888100010000 name=filp ffffffff8132bb10 kmem_cache_free+0x0 ([kernel.kallsyms])"
+		echo "  cat 100/100 1.000000300:   cpu-clock:  $store memset_orig+0x$soff ([kernel.kallsyms]) $(regs 0xffff888100010000 0x$store)"
+	} >kheap.txt
+	"$build/dtresolve" --vmlinux="$vmlinux" --skid=off -f perf kheap.txt 2>/dev/null |
+		grep -v "(allocator)" >kheap.out || true
+	printf 'kernel heap: memset_orig in a struct file block: %s; after its free: %s\n' \
+		"$(sed -n 1p kheap.out)" "$(sed -n 2p kheap.out)"
 fi
