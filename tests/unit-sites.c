@@ -114,8 +114,13 @@ int main(void)
 	for (int round = 0; round < 50; round++)
 		for (uint32_t s = 3000; s < n; s++)
 			tally(&t, dso, s, 3, (uint64_t)round + s);
-	ok(t.tallies.n == before + 8, "a reused open entry's sums go to its pair's tally "
-	   "(%zu tallies more)", t.tallies.n - before);
+	/* (an entry of the random rounds above may share the set too, its
+	 * sums spilled here as well: the dso's address decides) */
+	size_t ours = 0;
+	for (size_t i = before; i < t.tallies.n; i++)
+		ours += t.tallies.v[i].site >= 3000 && t.tallies.v[i].ctx == 3;
+	ok(ours == 8, "a reused open entry's sums go to its pair's tally "
+	   "(%zu of the %zu tallies more)", ours, t.tallies.n - before);
 
 	/* a full count spills and starts again */
 	struct site_memo *m = sites_memo_find(&t, tag3, site_addr[SITES - 1]);
