@@ -725,6 +725,14 @@ struct dt_alloc {
 	bool by_pointer;	/* RETURN: ptr is the call's error code (0:
 				 * success), its block the one it stored
 				 * (DT_ALLOC_STORED) */
+	/* RETURN, BLOCK with no site binary (no debug info: a stripped
+	 * program, a kernel without its vmlinux): where perf placed the
+	 * return address, its binary's name and symbol (NULL: unknown) and
+	 * the offset in it, so that such sites stay apart, by name */
+	const char *site_dso, *site_sym;
+	uint64_t site_symoff;
+	enum dt_reason site_why;	/* and why it has none (DT_OK: taken
+					 * as DT_NO_DSO) */
 };
 /* One allocator event.  0, -EINVAL (a bad struct, a block past the
  * address space) or -ENOMEM. */

@@ -823,8 +823,17 @@ static void feed_alloc(struct state *st, const struct pending *p,
 			a.site = dt_dsos_get(st->dsos, t->dso->name, t->dso->build_id,
 					     t->dso->build_id_size, &why);
 			if (a.site && dt_dsos_link_pc(st->dsos, t->dso->name, t->addr, t->sym,
-						      t->symoff, &a.site_pc))
+						      t->symoff, &a.site_pc)) {
 				a.site = NULL;
+				why = DT_NO_INSN;
+			}
+			if (!a.site) {	/* named as perf named it (the kernel's
+					 * sites keep their symbol) */
+				a.site_dso = t->dso->name;
+				a.site_sym = t->sym;
+				a.site_symoff = t->sym ? t->symoff : 0;
+				a.site_why = why;
+			}
 			pthread_mutex_unlock(&st->dsos_lock);
 		}
 	}

@@ -212,6 +212,26 @@ int main(void)
 	ok(!dt_report_alloc(r, &rc) && totals().allocs == t1.allocs &&
 	   site_holding(8, 12) == 0, "failed (an error code): no block");
 
+	/* sites with no binary (no debug info) stay apart by the names perf
+	 * gave them, with why they have none */
+	size_t before, after;
+	heap_sites(r->heap, &before);
+	const char *syms[] = { "f", "g", "f" };
+	for (int i = 0; i < 3; i++) {
+		struct dt_alloc na = { .sz = sizeof(na), .event = DT_ALLOC_BLOCK, .pid = 9,
+				       .tid = 9, .size = 8, .ptr = 0xc1000 + 0x100 * (uint64_t)i,
+				       .site_dso = "/bin/prog", .site_sym = syms[i],
+				       .site_symoff = 0x10, .site_why = DT_NO_DEBUGINFO };
+		if (dt_report_alloc(r, &na))
+			ok(0, "dt_report_alloc");
+	}
+	const struct heap_site *ns = heap_sites(r->heap, &after);
+	ok(after == before + 2 && ns[before].sym && !strcmp(ns[before].sym, "f") &&
+	   !strcmp(ns[before + 1].sym, "g") && !strcmp(ns[before].dso, "/bin/prog") &&
+	   ns[before].pc == 0x10 && ns[before].allocs == 2 &&
+	   ns[before].type.reason == DT_NO_DEBUGINFO,
+	   "no binary: sites apart by symbol, named, with their reason");
+
 	/* the kernel's heap (kmem: events): one block an event, one space
 	 * for every process, looked up by an address in the kernel's half */
 	const uint64_t k = 0xffff888100c4bba0ull;

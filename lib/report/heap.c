@@ -384,32 +384,64 @@ static int block_add(struct heap *h, int32_t pid, uint64_t start, uint64_t size,
 	return 0;
 }
 
-static uint64_t site_hash(const struct dt_session *s, uint64_t pc)
+static uint64_t str_hash(const char *p)
 {
-	return hash_mix(hash_mix(HASH_SEED, (uint64_t)(uintptr_t)s), pc);
+	uint64_t v = HASH_SEED;
+
+	for (; p && *p; p++)
+		v = hash_mix(v, (unsigned char)*p);
+	return v;
+}
+
+/* A site is its binary and pc, or without a binary perf's dso and
+ * symbol names and the offset in it (pc). */
+static uint64_t site_hash(const struct dt_session *s, uint64_t pc, const char *dso,
+			  const char *sym)
+{
+	uint64_t v = hash_mix(hash_mix(HASH_SEED, (uint64_t)(uintptr_t)s), pc);
+
+	return s ? v : hash_mix(hash_mix(v, str_hash(dso)), str_hash(sym));
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
 }
 
 /* Site (s, pc)'s index, added when new; -1 without memory. */
-static long site_get(struct heap *h, struct dt_session *s, uint64_t pc, bool by_pointer)
+static long site_get(struct heap *h, const struct dt_alloc *c)
 {
-	uint64_t hv = site_hash(s, pc);
+	struct dt_session *s = c->site;
+	const char *dso = s ? NULL : c->site_dso, *sym = s ? NULL : c->site_sym;
+	uint64_t pc = s || !sym ? c->site_pc : c->site_symoff;
+	uint64_t hv = site_hash(s, pc, dso, sym);
 	uint32_t k = INDEX_FIND(h->site_slot, h->site_slots, hv, i,
-				h->sites[i].s == s && h->sites[i].pc == pc);
+				h->sites[i].s == s && h->sites[i].pc == pc &&
+				same_name(h->sites[i].dso, dso) && same_name(h->sites[i].sym, sym));
 
 	if (k)
 		return (long)k - 1;
 	if (INDEX_READY(h->site_slot, h->site_slots, h->nsites, i,
-			site_hash(h->sites[i].s, h->sites[i].pc)) ||
+			site_hash(h->sites[i].s, h->sites[i].pc, h->sites[i].dso,
+				  h->sites[i].sym)) ||
 	    GROW(h->sites, h->sites_cap, h->nsites, 64))
 		return -1;
+	char *dso_copy = dso ? strdup(dso) : NULL, *sym_copy = sym ? strdup(sym) : NULL;
+	if ((dso && !dso_copy) || (sym && !sym_copy)) {
+		free(dso_copy);
+		free(sym_copy);
+		return -1;
+	}
 	h->site_slot[INDEX_FREE(h->site_slot, h->site_slots, hv)] = (uint32_t)h->nsites + 1;
 	struct heap_site *st = &h->sites[h->nsites];
 	memset(st, 0, sizeof(*st));
 	st->s = s;
 	st->pc = pc;
+	st->dso = dso_copy;
+	st->sym = sym_copy;
 	if (!s) {
-		dt_answer_miss(&st->type, pc, DT_NO_DSO);
-	} else if (by_pointer) {
+		dt_answer_miss(&st->type, pc, c->site_why != DT_OK ? c->site_why : DT_NO_DSO);
+	} else if (c->by_pointer) {
 		/* the return register holds an error code: what proves the
 		 * block's type is the variable it was stored to, not followed */
 		dt_answer_miss(&st->type, pc, DT_NO_VAR);
@@ -495,7 +527,7 @@ static int block_made(struct heap *h, const struct dt_alloc *c, int32_t space,
 {
 	if (!c->ptr)
 		return 0;	/* failed */
-	long site = site_get(h, c->site, c->site_pc, c->by_pointer);
+	long site = site_get(h, c);
 	if (site < 0)
 		return -ENOMEM;
 	uint32_t bi = block_at(h, space, c->ptr);
@@ -805,8 +837,11 @@ void heap_free(struct heap *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->nsites; i++)
+	for (size_t i = 0; i < h->nsites; i++) {
 		free(h->sites[i].contra_note);
+		free(h->sites[i].dso);
+		free(h->sites[i].sym);
+	}
 	free(h->sites);
 	free(h->site_slot);
 	free(h->blocks);

@@ -42,9 +42,11 @@ static void where_of(const struct heap_site *t, struct where *w)
 
 	w->file = "";
 	w->line = 0;
-	w->dso = t->s ? dt_session_path(t->s) : "";
+	w->dso = t->s ? dt_session_path(t->s) : t->dso ? t->dso : "";
 	if (t->s && !dt_session_symbol_at(t->s, t->pc, &name, &start, &size) && name)
 		snprintf(w->fn, sizeof(w->fn), "%s+%#" PRIx64, name, t->pc - start);
+	else if (!t->s && t->sym)	/* no binary: the name perf gave */
+		snprintf(w->fn, sizeof(w->fn), "%s+%#" PRIx64, t->sym, t->pc);
 	else
 		snprintf(w->fn, sizeof(w->fn), "%#" PRIx64, t->pc);
 	if (t->s && dt_session_srcline(t->s, t->pc, &w->file, &w->line))

@@ -325,6 +325,8 @@ struct heap_site {
 					 * object the block cannot hold */
 	char *contra_note;		/* what such a sample's answer notes
 					 * (made at the first, NULL before) */
+	char *dso, *sym;		/* no binary (s NULL): where perf put
+					 * it, pc the offset in sym; NULL */
 };
 struct heap_totals {
 	uint64_t events, unmatched, allocs, live, in_blocks, by_address;

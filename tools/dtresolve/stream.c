@@ -331,6 +331,21 @@ static void kernel_site(struct stream *st, const struct line_req *req,
 		res->link_pc = 0;
 }
 
+/* The site answer_sample() placed (res): its binary and pc, or without
+ * a binary the names perf gave it (sym at symoff in res->dso). */
+static void site_named(struct stream *st, struct span sym, uint64_t symoff,
+		       const struct stream_result *res, struct dt_alloc *a)
+{
+	a->site = res->link_pc ? res->session : NULL;
+	a->site_pc = res->link_pc;
+	if (a->site)
+		return;
+	a->site_dso = res->dso;
+	a->site_sym = sym.len ? cstr(st, sym, sizeof(st->scratch) / 2) : NULL;
+	a->site_symoff = symoff;
+	a->site_why = res->ans.reason;
+}
+
 /* An allocator event: counted in no table, its line the allocator's; a
  * return's site is the binary and link-time pc its sample is at. */
 static void answer_alloc(struct stream *st, const struct line_req *req,
@@ -357,15 +372,13 @@ static void answer_alloc(struct stream *st, const struct line_req *req,
 	case PROBE_RETURN:
 		a->event = DT_ALLOC_RETURN;
 		answer_sample(st, req, res, false);
-		a->site = res->link_pc ? res->session : NULL;
-		a->site_pc = res->link_pc;
+		site_named(st, req->sym, req->symoff, res, a);
 		break;
 	case PROBE_KERNEL_ALLOC:
 		a->event = DT_ALLOC_BLOCK;
 		a->kernel = true;
 		kernel_site(st, req, res);
-		a->site = res->link_pc ? res->session : NULL;
-		a->site_pc = res->link_pc;
+		site_named(st, req->site_sym, req->site_off, res, a);
 		break;
 	case PROBE_KERNEL_FREE:
 		a->kernel = true;
