@@ -40,18 +40,24 @@ record() {	# record NAME [--wrapper FUNC:N]... -- COMMAND...
 	capture "$name-heap" "$@"
 	grep -v " dtprof_[0-9]*:" "$name-heap.txt" >"$name-plain.txt" || true
 }
-record lua -- "$lua" "$src/bench/real/tables.lua"
-record zstd -- "$zstd" -q -f -T2 -10 text.in -o /dev/null
-rm -f sqlite-heap.db
-record sqlite -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
-# and with each program's own allocating functions named (--wrapper):
-# Lua's objects through luaC_newobj over luaM_malloc_, SQLite's through
-# sqlite3DbMallocZero and sqlite3DbMallocRawNN over sqlite3Malloc
-record lua-own --wrapper luaC_newobj:3 --wrapper luaM_malloc_:2 -- \
-	"$lua" "$src/bench/real/tables.lua"
-rm -f sqlite-heap.db
-record sqlite-own --wrapper sqlite3DbMallocZero:2 --wrapper sqlite3DbMallocRawNN:2 \
-	--wrapper sqlite3Malloc:1 -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
+# runs FUNC: FUNC NAME [--wrapper FUNC:N]... -- COMMAND... for each
+# program, and Lua and SQLite once more with their own allocating
+# functions named (--wrapper): Lua's objects through luaC_newobj over
+# luaM_malloc_, SQLite's through sqlite3DbMallocZero and
+# sqlite3DbMallocRawNN over sqlite3Malloc
+runs() {
+	"$1" lua -- "$lua" "$src/bench/real/tables.lua"
+	"$1" zstd -- "$zstd" -q -f -T2 -10 text.in -o /dev/null
+	rm -f sqlite-heap.db
+	"$1" sqlite -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
+	"$1" lua-own --wrapper luaC_newobj:3 --wrapper luaM_malloc_:2 -- \
+		"$lua" "$src/bench/real/tables.lua"
+	rm -f sqlite-heap.db
+	"$1" sqlite-own --wrapper sqlite3DbMallocZero:2 --wrapper sqlite3DbMallocRawNN:2 \
+		--wrapper sqlite3Malloc:1 -- "$sqlite" sqlite-heap.db \
+		".read $src/bench/real/workload.sql"
+}
+runs record
 
 printf '%-10s %9s %9s %9s %16s %16s %8s %7s %7s %11s\n' program kernel user events \
 	"typed, no sites" "typed, sites" "by addr" agree contra "sites typed"
@@ -122,12 +128,4 @@ truth() {	# truth NAME [--wrapper FUNC:N]... -- COMMAND...
 		"$(python3 "$src/bench/heap-truth.py" "$name.truth.mlog" "$name-truth.json" 2>"$name-truth.wrong")"
 	head -n 3 "$name-truth.wrong" | sed 's/^/    /'
 }
-truth lua -- "$lua" "$src/bench/real/tables.lua"
-truth zstd -- "$zstd" -q -f -T2 -10 text.in -o /dev/null
-rm -f sqlite-heap.db
-truth sqlite -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
-truth lua-own --wrapper luaC_newobj:3 --wrapper luaM_malloc_:2 -- \
-	"$lua" "$src/bench/real/tables.lua"
-rm -f sqlite-heap.db
-truth sqlite-own --wrapper sqlite3DbMallocZero:2 --wrapper sqlite3DbMallocRawNN:2 \
-	--wrapper sqlite3Malloc:1 -- "$sqlite" sqlite-heap.db ".read $src/bench/real/workload.sql"
+runs truth
