@@ -11,11 +11,13 @@
  * live block of a typed site, is typed by its block: the site's type at
  * offset address - start (past the type's size only in a block holding
  * a whole number of them, or in the type's flexible array member; a
- * block smaller than the type holds none), and marked so (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its
- * instruction typed keeps that answer; when it claims an object its
- * block cannot hold (another type, not a member at that place, nor a
- * header's or a union's view of the object there), the
- * disagreement is counted: one of the two is wrong, which stat shows.
+ * block smaller than the type holds none), and marked so
+ * (DT_SAMPLE_BY_ADDRESS) in every output.  A sample its instruction
+ * typed keeps that answer; when it claims an object its block cannot
+ * hold (another type, not a member at that place, nor a header's or a
+ * union's view of the object there), the disagreement is counted (one
+ * of the two is wrong, which stat shows) and the sample's note names
+ * the block's type.
  *
  * The kernel's heap (dtprof-record --kernel: the kmem: tracepoints,
  * recorded system-wide, each allocation one event with its call site)
