@@ -733,6 +733,7 @@ const struct dt_arch dt_arch_aarch64 = {
 	.dwarf_fp = A64_FP,
 	.dwarf_pc = -1,
 	.dwarf_retval = 0,	/* x0 */
+	.dwarf_arg0 = 0,	/* x0 */
 	.ptr_size = 8,
 	.ngpr = 32,		/* x0..x30, sp */
 	.plt_header = 32,	/* PLT0: stp, adrp, ldr, add, br, 3 nops */

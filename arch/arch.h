@@ -159,6 +159,7 @@ struct dt_arch {
 	unsigned max_insn_len;
 	int dwarf_sp, dwarf_fp, dwarf_pc;
 	int dwarf_retval;		/* where a call leaves a pointer result */
+	int dwarf_arg0;			/* where a call takes its first argument */
 	unsigned nregs;			/* DWARF numbers 0..nregs-1 have names */
 	unsigned ngpr;			/* general registers: DWARF 0..ngpr-1
 					 * (at most DT_MAX_GPRS), the ones

@@ -979,6 +979,7 @@ const struct dt_arch dt_arch_x86_64 = {
 	.dwarf_fp = X86_RBP,
 	.dwarf_pc = X86_RIP,
 	.dwarf_retval = X86_RAX,
+	.dwarf_arg0 = X86_RDI,
 	.ptr_size = 8,
 	.ngpr = 16,		/* rax..r15; 16 is rip */
 	.plt_header = 16,	/* the resolver stub */

@@ -262,6 +262,14 @@ DT_API const char *dt_session_reg_name(const struct dt_session *s, int reg);
  * pc follows no call), and the site is shown untyped. */
 DT_API enum dt_reason dt_resolve_alloc_site(struct dt_session *s, uint64_t pc,
 					    struct dt_answer *ans);
+/* The same for a call that stores its block where its first argument
+ * points (posix_memalign(&p, ...)), whose return register holds an error
+ * code: the argument a stack slot set in the call's block, and the first
+ * reload of that slot on every path from pc (before a store over it, a
+ * call or a move of the stack pointer) into a register a variable names
+ * there; every such proof must agree. */
+DT_API enum dt_reason dt_resolve_alloc_site_stored(struct dt_session *s, uint64_t pc,
+						   struct dt_answer *ans);
 /* Whether an object of type type_id holds, offset bytes in, an object of
  * the type spelled type (as answers spell it): itself at 0, a member, an
  * element of an array member, any union member's, so on down.  True

@@ -30,9 +30,10 @@ dt_test 'a block smaller than its site'"'"'s type types nothing' '
 '
 
 # posix_memalign's block (aligned_item): its store probed, the block
-# followed at its site, untyped (the variable it is stored to is not read)
-dt_test 'posix_memalign'"'"'s block at its site, untyped' '
-	awk -F"\t" "\$1 == \"\" && \$2 == \"no_var\" && \$4 ~ /^aligned_item\+/ &&
+# followed at its site, typed by the variable its pointer is reloaded
+# into from the slot posix_memalign stored it in
+dt_test 'posix_memalign'"'"'s block at its site, typed by the reload' '
+	awk -F"\t" "\$1 == \"struct item\" && \$3 == \"it\" && \$4 ~ /^aligned_item\+/ &&
 		\$8 == 1 && \$9 == 1 && \$12 == 40 { ok = 1 } END { exit !ok }" sites ||
 	dt_show sites
 '
@@ -47,10 +48,10 @@ blocks = []
 for l in open(\"blocks\"):
     w = l.split()
     blocks.append((int(w[1], 16), int(w[2]), \" \".join(w[3:])))
-size = {\"struct item\": 40, \"long\": 8, \"short\": None, \"aligned\": None}
+size = {\"struct item\": 40, \"long\": 8, \"short\": None, \"aligned\": 40}
 # a block too small for its type holds none: no answer of it is right
 name = {\"struct item\": \"struct item\", \"long\": \"long int\", \"short\": None,
-        \"aligned\": None}
+        \"aligned\": \"struct item\"}
 n = bad = 0
 for l in open(\"al.json\"):
     a = json.loads(l)

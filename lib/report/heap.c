@@ -444,11 +444,9 @@ static long site_get(struct heap *h, const struct dt_alloc *c)
 	if (!s) {
 		dt_answer_miss(&st->type, pc, c->site_why != DT_OK ? c->site_why : DT_NO_DSO);
 	} else if (c->by_pointer) {
-		/* the return register holds an error code: what proves the
-		 * block's type is the variable it was stored to, not followed */
-		dt_answer_miss(&st->type, pc, DT_NO_VAR);
-		st->type.note = "a block returned through a pointer (posix_memalign): "
-				"the variable it is stored to is not followed";
+		/* the return register holds an error code: the block's type is
+		 * the variable it is reloaded into from where it was stored */
+		dt_resolve_alloc_site_stored(s, pc, &st->type);
 	} else {
 		dt_resolve_alloc_site(s, pc, &st->type);
 	}
