@@ -76,10 +76,10 @@ enum dt_reason dt_resolve_alloc_site(struct dt_session *s, uint64_t pc,
  * slot a call stored its block in. */
 #define STORED_STEPS 12
 
-/* Whether instruction in writes memory over [sp + disp, sp + disp + 8). */
-static bool stores_slot(const struct func_insn *in, int sp, int64_t disp)
+/* Whether instruction in writes memory over [base + disp, base + disp + 8). */
+static bool stores_slot(const struct func_insn *in, int base, int64_t disp)
 {
-	return in->mem_span && in->mem_base == sp && in->mem_index < 0 &&
+	return in->mem_span && in->mem_base == base && in->mem_index < 0 &&
 	       in->mem_disp < disp + 8 && disp < in->mem_disp + in->mem_span;
 }
 
@@ -88,7 +88,7 @@ enum dt_reason dt_resolve_alloc_site_stored(struct dt_session *s, uint64_t pc,
 {
 	const struct func_map *fm = funcmap_get(s, pc);
 	long i = fm ? func_map_index(fm, pc) : -1;
-	int sp = s->arch->dwarf_sp, arg = s->arch->dwarf_arg0;
+	int sp = s->arch->dwarf_sp, fp = s->arch->dwarf_fp, arg = s->arch->dwarf_arg0;
 
 	dt_answer_miss(ans, pc, DT_NO_VAR);
 	if (i <= 0 || sp < 0 || arg < 0 || fm->insns[i - 1].flow != DT_FLOW_CALL) {
@@ -96,32 +96,35 @@ enum dt_reason dt_resolve_alloc_site_stored(struct dt_session *s, uint64_t pc,
 		ans->note = session_intern(s, "not the return address of a call");
 		return ans->reason;
 	}
-	/* the slot: the call's first argument, the stack pointer plus a
-	 * constant set in the call's own block ("lea 0x8(%rsp),%rdi") */
+	/* the slot: the call's first argument, the stack or frame pointer
+	 * plus a constant, set in the call's own block ("lea 0x8(%rsp),%rdi",
+	 * "lea -0x18(%rbp),%rdi", "mov %rsp,%rdi"), its base unchanged since */
 	int64_t slot = 0;
-	bool found = false;
+	int base = -1;
+	uint64_t written = 0;
 	for (long k = i - 2; k >= 0; k--) {
 		const struct func_insn *in = &fm->insns[k];
 		uint64_t w = func_insn_writes(in);
-		if (w >> sp & 1)
-			break;		/* the stack pointer moved */
 		if (w >> arg & 1) {
-			/* "lea 0x8(%rsp),%rdi", or "mov %rsp,%rdi" */
-			found = in->def_src == sp && in->def_dst == arg &&
-				(in->def == DT_DEF_ADDI || in->def == DT_DEF_COPY);
-			slot = in->def == DT_DEF_ADDI ? in->value : 0;
+			if (in->def_dst == arg && (in->def_src == sp || (fp >= 0 && in->def_src == fp)) &&
+			    (in->def == DT_DEF_ADDI || in->def == DT_DEF_COPY) &&
+			    !(written >> in->def_src & 1)) {
+				base = in->def_src;
+				slot = in->def == DT_DEF_ADDI ? in->value : 0;
+			}
 			break;
 		}
+		written |= w;
 		if (in->leader)
 			break;
 	}
-	if (!found) {
+	if (base < 0) {
 		ans->note = session_intern(s, "the block's pointer is not stored to the stack");
 		return ans->reason;
 	}
 	/* every path from the return address: the first reload of the slot
 	 * into a register a variable names proves the block's type; a store
-	 * over the slot, a move of the stack pointer, a call or the end of
+	 * over the slot, a move of its base, a call or the end of
 	 * STORED_STEPS ends a path.  All the proofs found must agree. */
 	long todo[2 * STORED_STEPS + 2];
 	int steps[2 * STORED_STEPS + 2], ntodo = 0, proofs = 0;
@@ -133,7 +136,7 @@ enum dt_reason dt_resolve_alloc_site_stored(struct dt_session *s, uint64_t pc,
 		int step = steps[ntodo];
 		for (; step < STORED_STEPS && k >= 0 && (size_t)k < fm->n; step++) {
 			const struct func_insn *in = &fm->insns[k];
-			if (in->def == DT_DEF_LOAD && in->mem_base == sp && in->mem_index < 0 &&
+			if (in->def == DT_DEF_LOAD && in->mem_base == base && in->mem_index < 0 &&
 			    in->mem_disp == slot && in->def_dst >= 0 && in->def_dst < 64 &&
 			    (size_t)k + 1 < fm->n) {
 				struct dt_answer a;
@@ -151,7 +154,7 @@ enum dt_reason dt_resolve_alloc_site_stored(struct dt_session *s, uint64_t pc,
 				ans->field = "";
 				break;
 			}
-			if ((func_insn_writes(in) >> sp & 1) || stores_slot(in, sp, slot) ||
+			if ((func_insn_writes(in) >> base & 1) || stores_slot(in, base, slot) ||
 			    in->flow == DT_FLOW_CALL || in->flow == DT_FLOW_END ||
 			    in->flow == DT_FLOW_INDIRECT)
 				break;
