@@ -293,6 +293,18 @@ dt_require_perf_record() {
 	perf record -q -e cpu-clock -o "$dt_trash/.probe.data" -- true \
 		>"$dt_trash/.probe.log" 2>&1 ||
 		dt_skip_all "perf cannot record here: $(head -n 1 "$dt_trash/.probe.log")"
+	dt_record_lock -s
+}
+
+# A system-wide recording (perf record -a: t5009) sees and slows every
+# other test's processes, and the tests that judge timing (t3010's
+# threads, t4004's premise) then fail by chance under prove -j2: it
+# holds this lock alone (dt_record_lock -x), every other recording test
+# shares it (-s) until it ends.  Taken on fd 9; no flock(1): no lock.
+dt_record_lock() {
+	command -v flock >/dev/null 2>&1 || return 0
+	exec 9>>"${TMPDIR:-/tmp}/dtprof-tests-record.lock"
+	flock "$1" 9
 }
 
 # A sanitizer build of the plugin needs its runtime loaded into perf.

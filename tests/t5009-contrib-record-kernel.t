@@ -18,6 +18,8 @@ tracefs=/sys/kernel/tracing
 	dt_skip_all "no kmem: tracepoints in tracefs (CONFIG_TRACEPOINTS, or tracefs not mounted)"
 perf record -q -a -e cpu-clock -o "$dt_trash/.a.data" -- true >"$dt_trash/.a.log" 2>&1 ||
 	dt_skip_all "perf cannot record system-wide here: $(head -n 1 "$dt_trash/.a.log")"
+# system-wide: no other test records meanwhile (lib.sh)
+dt_record_lock -x
 
 # the command: a file opened and closed 300 times (a struct file each,
 # from the filp cache, and the path's name from names_cache)
