@@ -324,16 +324,15 @@ bool dt_type_holds_view(struct dt_session *s, uint64_t type_id, uint64_t offset,
 
 	if (!type_id || !session_offdie(s, type_id, &t))
 		return true;
+	struct oom_guard g;
+	OOM_GUARD(s, g, return r);
 	Dwarf_Die *const view = view_id && session_offdie(s, view_id, &v0) &&
 				type_peel(&v0, &v) ? &v : NULL;
 	/* bytes: a block of chars holds anything, and any object's bytes
 	 * may be read as chars */
-	if (char_type(&t) || (view && char_type(view)) || !strcmp(type, "char") ||
-	    !strcmp(type, "unsigned char") || !strcmp(type, "signed char"))
-		return true;
-	struct oom_guard g;
-	OOM_GUARD(s, g, return r);
-	r = holds(s, &t, offset, type, view, 0);
+	r = char_type(&t) || (view && char_type(view)) || !strcmp(type, "char") ||
+	    !strcmp(type, "unsigned char") || !strcmp(type, "signed char") ||
+	    holds(s, &t, offset, type, view, 0);
 	OOM_UNGUARD(g);
 	return r;
 }
