@@ -539,25 +539,6 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 		alloc_probe(ip, req);
 }
 
-/* The value of "key=0x..." among the words of [p, end), false when none
- * (or not a number). */
-static bool probe_arg(const char *p, const char *end, const char *key, uint64_t *v)
-{
-	size_t kl = strlen(key);
-
-	while (p < end) {
-		struct span w = next_word(&p, end);
-		if (!w.len)
-			break;
-		if (w.len > kl + 2 && !memcmp(w.p, key, kl) && w.p[kl] == '=' &&
-		    w.p[kl + 1] == '0' && w.p[kl + 2] == 'x') {
-			const char *q = w.p + kl + 3;
-			return number_at(&q, w.p + w.len, 16, v) && q == w.p + w.len;
-		}
-	}
-	return false;
-}
-
 /* The word "key=..." among the words of [p, end): its value, an empty
  * span when none. */
 static struct span arg_word(const char *p, const char *end, const char *key)
@@ -572,6 +553,19 @@ static struct span arg_word(const char *p, const char *end, const char *key)
 			return (struct span){ w.p + kl + 1, w.len - kl - 1 };
 	}
 	return (struct span){ NULL, 0 };
+}
+
+/* The value of "key=0x..." among the words of [p, end), false when none
+ * (or not a number). */
+static bool probe_arg(const char *p, const char *end, const char *key, uint64_t *v)
+{
+	struct span w = arg_word(p, end, key);
+	const char *q;
+
+	if (w.len <= 2 || w.p[0] != '0' || w.p[1] != 'x')
+		return false;
+	q = w.p + 2;
+	return number_at(&q, w.p + w.len, 16, v) && q == w.p + w.len;
 }
 
 /* A kmem: tracepoint's call site, "func+0x1d" or "0xffffffff81234567"
