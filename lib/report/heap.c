@@ -216,69 +216,53 @@ static bool is_huge(const struct block *b)
 	       HUGE_PAGES;
 }
 
-/* The live block of pid starting at start, NO_BLOCK when none. */
-static uint32_t block_at(const struct heap *h, int32_t pid, uint64_t start)
-{
-	uint64_t key = page_key(pid, start >> PAGE_SHIFT);
+/* A lookup of a live block by address: the one starting there, holding
+ * it, or a wrapper's block the allocator frees by it (based there, its
+ * start a little past: a header of up to HEADER_MAX bytes). */
+enum lookup { STARTING, HOLDING, BASED };
+#define HEADER_MAX 64
 
-	if (h->page_slots)
-		for (uint32_t l = h->page_slot[slot_of(key, h->page_slots)]; l != NO_BLOCK;
-		     l = h->links[l].next) {
-			const struct block *b = &h->blocks[h->links[l].block];
-			if (h->links[l].key == key && b->start == start && b->pid == pid)
-				return h->links[l].block;
-		}
-	for (size_t i = 0; i < h->nhuge; i++) {
-		const struct block *b = &h->blocks[h->huge[i]];
-		if (b->start == start && b->pid == pid)
-			return h->huge[i];
+static bool found(const struct block *b, enum lookup how, uint64_t addr)
+{
+	switch (how) {
+	case STARTING: return b->start == addr;
+	case HOLDING: return addr >= b->start && addr - b->start < b->size;
+	case BASED: return b->base == addr && b->start > addr && b->start - addr <= HEADER_MAX;
 	}
-	return NO_BLOCK;
+	return false;
 }
 
-/* The live block of pid a wrapper returned past a header at base (its
- * start a little past it), NO_BLOCK when none. */
-#define HEADER_MAX 64
-static uint32_t block_based(const struct heap *h, int32_t pid, uint64_t base)
+/* The live block of pid that lookup how finds at addr: under the pages
+ * it may be listed under, then in the huge list; NO_BLOCK when none. */
+static uint32_t block_find(const struct heap *h, int32_t pid, enum lookup how, uint64_t addr)
 {
-	for (uint64_t p = base >> PAGE_SHIFT; p <= (base + HEADER_MAX) >> PAGE_SHIFT &&
-					      h->page_slots; p++) {
+	uint64_t last = (how == BASED ? addr + HEADER_MAX : addr) >> PAGE_SHIFT;
+
+	for (uint64_t p = addr >> PAGE_SHIFT; p <= last && h->page_slots; p++) {
 		uint64_t key = page_key(pid, p);
 		for (uint32_t l = h->page_slot[slot_of(key, h->page_slots)]; l != NO_BLOCK;
 		     l = h->links[l].next) {
 			const struct block *b = &h->blocks[h->links[l].block];
-			if (h->links[l].key == key && b->pid == pid && b->base == base &&
-			    b->start > base && b->start - base <= HEADER_MAX)
+			if (h->links[l].key == key && b->pid == pid && found(b, how, addr))
 				return h->links[l].block;
 		}
 	}
 	for (size_t i = 0; i < h->nhuge; i++) {
 		const struct block *b = &h->blocks[h->huge[i]];
-		if (b->pid == pid && b->base == base && b->start > base)
+		if (b->pid == pid && found(b, how, addr))
 			return h->huge[i];
 	}
 	return NO_BLOCK;
 }
 
-/* The live block of pid holding addr, NO_BLOCK when none. */
+static uint32_t block_at(const struct heap *h, int32_t pid, uint64_t start)
+{
+	return block_find(h, pid, STARTING, start);
+}
+
 static uint32_t block_holding(const struct heap *h, int32_t pid, uint64_t addr)
 {
-	uint64_t key = page_key(pid, addr >> PAGE_SHIFT);
-
-	if (h->page_slots)
-		for (uint32_t l = h->page_slot[slot_of(key, h->page_slots)]; l != NO_BLOCK;
-		     l = h->links[l].next) {
-			const struct block *b = &h->blocks[h->links[l].block];
-			if (h->links[l].key == key && b->pid == pid && addr >= b->start &&
-			    addr - b->start < b->size)
-				return h->links[l].block;
-		}
-	for (size_t i = 0; i < h->nhuge; i++) {
-		const struct block *b = &h->blocks[h->huge[i]];
-		if (b->pid == pid && addr >= b->start && addr - b->start < b->size)
-			return h->huge[i];
-	}
-	return NO_BLOCK;
+	return block_find(h, pid, HOLDING, addr);
 }
 
 /* Block i out of the map, its slot free (its site's counts as they
@@ -650,7 +634,7 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 		if (e.resize && e.old) {
 			uint32_t old = block_at(h, space, e.old);
 			if (old == NO_BLOCK)
-				old = block_based(h, space, e.old);
+				old = block_find(h, space, BASED, e.old);
 			if (old != NO_BLOCK) {
 				/* an array resized stays an array of its elements */
 				uint64_t el = h->blocks[old].elem;
@@ -686,7 +670,7 @@ int dt_report_alloc(struct dt_report *r, const struct dt_alloc *a)
 	case DT_ALLOC_FREE: {
 		uint32_t b = c.ptr ? block_at(h, space, c.ptr) : NO_BLOCK;
 		if (b == NO_BLOCK && c.ptr)
-			b = block_based(h, space, c.ptr);
+			b = block_find(h, space, BASED, c.ptr);
 		if (b != NO_BLOCK)
 			block_kill(h, b);
 		else if (c.ptr)
