@@ -42,31 +42,8 @@ dt_test 'posix_memalign'"'"'s block at its site, typed by the reload' '
 # printed, of the type it printed, at the offset the address says
 "$DTRESOLVE" -f json al.txt >al.json 2>/dev/null
 dt_test 'samples typed by their block: in a block the program had, of its type (0 wrong)' '
-	python3 -c "
-import json, sys
-blocks = []
-for l in open(\"blocks\"):
-    w = l.split()
-    blocks.append((int(w[1], 16), int(w[2]), \" \".join(w[3:])))
-size = {\"struct item\": 40, \"long\": 8, \"short\": None, \"aligned\": 40}
-# a block too small for its type holds none: no answer of it is right
-name = {\"struct item\": \"struct item\", \"long\": \"long int\", \"short\": None,
-        \"aligned\": \"struct item\"}
-n = bad = 0
-for l in open(\"al.json\"):
-    a = json.loads(l)
-    if not a.get(\"by_address\"):
-        continue
-    n += 1
-    d = int(a[\"data_addr\"], 16)
-    fits = [b for b in blocks if b[0] <= d < b[0] + b[1] and name[b[2]] == a[\"type\"] and
-            (d - b[0]) % size[b[2]] == a[\"offset\"]]
-    if not fits:
-        bad += 1
-        print(\"wrong:\", l.strip())
-print(n, \"typed by address,\", bad, \"wrong\")
-sys.exit(bad or n < 10)
-" || dt_show al.json
+	python3 "$DT_SRC/tests/printed-blocks.py" blocks al.json 10 "struct item=struct item:40" \
+		"long=long int:8" "aligned=struct item:40" "short=-" || dt_show al.json
 '
 
 dt_test 'the tables mark them: a column, a json key, the stat line' '

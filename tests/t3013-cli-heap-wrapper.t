@@ -39,22 +39,9 @@ dt_test 'with --wrapper xmalloc:1: the caller'"'"'s site, typed by its variable,
 	dt_show wrap.sites wrap.err
 '
 dt_test 'memset'"'"'s samples in them typed by their block: in a block the program had (0 wrong)' '
-	python3 -c "
-import json, sys
-blocks = [(int(l.split()[1], 16), int(l.split()[2])) for l in open(\"wrap.blocks\")]
-n = bad = 0
-for l in open(\"wrap.json\"):
-    a = json.loads(l)
-    if not a.get(\"by_address\"):
-        continue
-    n += 1
-    d = int(a[\"data_addr\"], 16)
-    if a[\"type\"] != \"struct item\" or not [b for b in blocks if b[0] + a[\"offset\"] == d]:
-        bad += 1
-        print(\"wrong:\", l.strip())
-print(n, \"typed by address,\", bad, \"wrong\")
-sys.exit(bad or n < 5)
-" || dt_show wrap.json
+	size=$(awk "/^block/ { print \$3; exit }" wrap.blocks) &&
+	python3 "$DT_SRC/tests/printed-blocks.py" wrap.blocks wrap.json 5 \
+		"struct item=struct item:$size" || dt_show wrap.json
 '
 dt_test 'a wrapper COMMAND does not define: refused, exit 1, no probe left' '
 	"$REC" --wrapper no_such_fn:1 -o x.data -- ./wrapped 1 >/dev/null 2>x.err & pid=$!
