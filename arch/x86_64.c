@@ -227,6 +227,7 @@ struct operand {
 	unsigned reg_size;
 	int commas_in_paren;
 	bool narrow;		/* a 32-bit base or index */
+	unsigned broadcast;	/* "{1to16}": one element, to this many */
 };
 
 static void operand_reset(struct operand *o)
@@ -261,7 +262,7 @@ static void parse_insn(const struct dt_tok *toks, size_t n,
 		       struct parsed_insn *pi)
 {
 	struct operand cur;
-	int depth = 0;
+	int depth = 0, braces = 0;
 	size_t i = 0;
 
 	memset(pi, 0, sizeof(*pi));
@@ -276,6 +277,12 @@ static void parse_insn(const struct dt_tok *toks, size_t n,
 		const struct dt_tok *t = end ? NULL : &toks[i];
 		bool close_operand = end;
 
+		/* AVX-512's decorations after an operand ("(%rax){%k1}",
+		 * "%zmm0{%k1}{z}", "(%rdi){1to16}", "{rn-sae}") are not
+		 * operands: the mask register in them would make a memory
+		 * operand look like a register */
+		if (t && braces > 0 && t->kind != DT_TOK_TEXT)
+			t = NULL;
 		if (t) {
 			switch (t->kind) {
 			case DT_TOK_REGISTER: {
@@ -329,7 +336,15 @@ static void parse_insn(const struct dt_tok *toks, size_t n,
 			}
 			case DT_TOK_TEXT:
 				for (const char *c = t->text; *c; c++) {
-					if (*c == '(') {
+					if (*c == '{') {
+						braces++;
+					} else if (*c == '}') {
+						braces -= braces > 0;
+					} else if (braces > 0) {
+						if (!strncmp(c, "1to", 3))
+							cur.broadcast = (unsigned)atoi(c + 3);
+						continue;
+					} else if (*c == '(') {
 						depth++;
 						cur.has_paren = true;
 					} else if (*c == ')') {
@@ -521,6 +536,8 @@ static enum dt_op_kind classify_parsed(const struct parsed_insn *pi,
 	else if (other_reg_size >= 16 && (!strcmp(mnem, "movd") ||
 		 !strcmp(mnem, "vmovd")))
 		op->size = 4;
+	else if (other_reg_size && mem->broadcast)
+		op->size = other_reg_size / mem->broadcast;	/* one element */
 	else if (other_reg_size)
 		op->size = other_reg_size;
 	else if (ml > 2)

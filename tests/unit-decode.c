@@ -67,6 +67,16 @@ static const struct enc encodings[] = {
 	  DT_OP_MEMORY, RDI, NONE, 0, 0x20, .segment = NONE, .size = 32, .fp = true },
 	{ "vmovups 0x40(%rdi),%zmm0 (AVX-512, disp8*64)", { 0x62, 0xf1, 0x7c, 0x48, 0x10, 0x47, 0x01 }, 7,
 	  DT_OP_MEMORY, RDI, NONE, 0, 0x40, .segment = NONE, .size = 64, .fp = true },
+	/* AVX-512's masks and broadcasts print after the operand: glibc's
+	 * memset and memcpy store a short tail so */
+	{ "vmovdqu8 %zmm16,(%rax){%k1} (a masked store)", { 0x62, 0xe1, 0x7f, 0x49, 0x7f, 0x00 }, 6,
+	  DT_OP_MEMORY, RAX, NONE, 0, 0, .segment = NONE, .size = 64, .fp = true },
+	{ "vmovdqu8 (%rsi),%zmm16{%k1}{z} (a masked load)", { 0x62, 0xe1, 0x7f, 0xc9, 0x6f, 0x06 }, 6,
+	  DT_OP_MEMORY, RSI, NONE, 0, 0, .segment = NONE, .size = 64, .fp = true },
+	{ "vpcmpeqb (%rdi),%zmm16,%k1{%k2} (into a mask, masked)", { 0x62, 0xf1, 0x7d, 0x42, 0x74, 0x0f }, 6,
+	  DT_OP_MEMORY, RDI, NONE, 0, 0, .segment = NONE, .size = 64, .fp = true },
+	{ "vaddps 0x4(%rdi){1to16},%zmm1,%zmm2 (a broadcast)", { 0x62, 0xf1, 0x74, 0x58, 0x58, 0x57, 0x01 }, 7,
+	  DT_OP_MEMORY, RDI, NONE, 0, 4, .segment = NONE, .size = 4, .fp = true },
 	{ "vbroadcastss 0x4(%rdi),%ymm0", { 0xc4, 0xe2, 0x7d, 0x18, 0x47, 0x04 }, 6,
 	  DT_OP_MEMORY, RDI, NONE, 0, 4, .segment = NONE, .size = 4, .fp = true },
 	{ "cvttss2si 0x10(%rax),%rax (a float in, whatever the destination)", { 0xf3, 0x48, 0x0f, 0x2c, 0x40, 0x10 }, 6,
@@ -226,6 +236,8 @@ static const struct {
 	{ "stos %rax,%es:(%rdi)", { 0x48, 0xab }, 2, DT_MEM_WRITE },
 	{ "movsq %ds:(%rsi),%es:(%rdi) (the source)", { 0x48, 0xa5 }, 2, DT_MEM_READ },
 	{ "cmovne (%rdi),%eax", { 0x0f, 0x45, 0x07 }, 3, DT_MEM_READ },
+	{ "vmovdqu8 %zmm16,(%rax){%k1}", { 0x62, 0xe1, 0x7f, 0x49, 0x7f, 0x00 }, 6, DT_MEM_WRITE },
+	{ "vmovdqu8 (%rsi),%zmm16{%k1}{z}", { 0x62, 0xe1, 0x7f, 0xc9, 0x6f, 0x06 }, 6, DT_MEM_READ },
 	{ "pextrd $0x1,%xmm0,(%rdi)", { 0x66, 0x0f, 0x3a, 0x16, 0x07, 0x01 }, 6, DT_MEM_WRITE },
 };
 
