@@ -539,11 +539,16 @@ unsigned type_line_phase(const struct type_row *t)
 	return t->phase[best] * 10 >= t->addressed * 9 ? best : 0;
 }
 
-int64_t type_line_of(const struct type_row *t, int64_t off)
+int64_t line_at_phase(int64_t off, unsigned phase)
 {
-	int64_t at = off + (int64_t)type_line_phase(t);
+	int64_t at = off + (int64_t)phase;
 
 	return at >= 0 ? at / CACHE_LINE : (at - CACHE_LINE + 1) / CACHE_LINE;
+}
+
+int64_t type_line_of(const struct type_row *t, int64_t off)
+{
+	return line_at_phase(off, type_line_phase(t));
 }
 
 /* ---- table printing ---- */

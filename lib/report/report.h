@@ -91,6 +91,8 @@ struct dt_report {
 unsigned type_line_phase(const struct type_row *t);
 /* The cache line of offset off in type t. */
 int64_t type_line_of(const struct type_row *t, int64_t off);
+/* The same, of a type whose lines start at phase (type_line_phase()). */
+int64_t line_at_phase(int64_t off, unsigned phase);
 
 /* How to record what confirms or refutes a suspected flag, for the
  * sharing table and the advice: each line starts with prefix, and table

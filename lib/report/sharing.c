@@ -21,7 +21,6 @@
  * line carry addresses (at least half of them) and no two threads ever
  * met in one real line.  Lines then follow the objects' real alignment.
  */
-#define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -43,6 +42,8 @@ struct touch {
 	uint64_t cpus;			/* bit n: cpu n */
 	bool more_cpus;			/* a cpu past 63 */
 	uint64_t addressed;		/* samples with a data address */
+	int64_t line;			/* the view's copy: its cache line,
+					 * set before sorting */
 };
 
 struct sharing {
@@ -189,20 +190,22 @@ static int64_t line_of(const struct dt_report *r, uint32_t ti, int64_t off)
 	return type_line_of(&r->types[ti], off);
 }
 
-static int cmp_touch(const void *x, const void *y, void *report)
+/* Touches by type, line, offset, field, process and thread (a total
+ * order: the table is the same whatever order they were made in).  Their
+ * lines are computed before (each one's, once: a type's line phase reads
+ * its 64 counters), and a row's field is one string, so most
+ * comparisons of fields are of one pointer. */
+static int cmp_touch(const void *x, const void *y)
 {
-	const struct dt_report *cur = report;
 	const struct touch *a = x, *b = y;
-	int64_t la = line_of(cur, a->ti, a->offset), lb = line_of(cur, b->ti, b->offset);
-	int64_t oa = a->offset, ob = b->offset;
-	int fc = strcmp(a->field, b->field);
 
 	if (a->ti != b->ti)
 		return a->ti < b->ti ? -1 : 1;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	if (oa != ob)
-		return oa < ob ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	int fc = a->field == b->field ? 0 : strcmp(a->field, b->field);
 	if (fc)
 		return fc;
 	if (a->pid != b->pid)
@@ -597,9 +600,20 @@ struct sharing_view *sharing_view_new(const struct dt_report *r)
 		return NULL;
 	}
 	memcpy(sv->v, sh->touch, n * sizeof(*sv->v));
-	qsort_r(sv->v, n, sizeof(*sv->v), cmp_touch, (void *)r);
+	/* each type's line phase once (it reads the type's 64 counters) */
+	unsigned *phase = malloc(r->ntypes * sizeof(*phase) + 1);
+	if (!phase) {
+		sharing_view_free(sv);
+		return NULL;
+	}
+	for (size_t ti = 0; ti < r->ntypes; ti++)
+		phase[ti] = type_line_phase(&r->types[ti]);
+	for (size_t i = 0; i < n; i++)
+		sv->v[i].line = line_at_phase(sv->v[i].offset, phase[sv->v[i].ti]);
+	free(phase);
+	qsort(sv->v, n, sizeof(*sv->v), cmp_touch);
 	for (size_t i = 0; i < n; i++) {
-		int64_t line = line_of(r, sv->v[i].ti, sv->v[i].offset);
+		int64_t line = sv->v[i].line;
 		struct group *last = sv->ng ? &sv->g[sv->ng - 1] : NULL;
 		if (!last || last->ti != sv->v[i].ti || last->line != line)
 			sv->g[sv->ng++] = (struct group){ .ti = sv->v[i].ti, .line = line,
