@@ -152,6 +152,8 @@ struct state {
 	struct tally_ctx ctxs[MEMO_CTX_MAX + 1];	/* what a memo tag's
 							 * context is */
 	unsigned nctxs, last_ctx;
+	struct ctx_bits kind_ctxs[EVENT_KINDS + 1];	/* each event's
+							 * contexts */
 	unsigned per_sample;		/* DT_SAMPLE_* the report keeps one
 					 * sample at a time: a sample with
 					 * one is never tallied (all with
@@ -1015,6 +1017,7 @@ static unsigned ctx_of(struct state *st, unsigned k, const struct perf_dlfilter_
 	if (st->nctxs > MEMO_CTX_MAX)
 		return NO_CTX;
 	st->ctxs[st->nctxs] = want;
+	st->kind_ctxs[k].w[st->nctxs / 64] |= 1ull << st->nctxs % 64;
 	return st->last_ctx = st->nctxs++;
 }
 
@@ -1148,12 +1151,18 @@ filter_slow(struct state *st, const struct perf_dlfilter_sample *sample, void *c
 	/* Only a context that tallies opens: a new entry at once, whether
 	 * the pair had a sample before (its entry taken by another since) or
 	 * this is its first, which goes its way below (nothing in between
-	 * reads the entry). */
+	 * reads the entry).  The first sample of a site in another thread,
+	 * the site's first of this event having gone its way (its answer
+	 * known, its rows made), is tallied too: the thread's own rows
+	 * (sharing's) are made when the tallies are added, and no table's
+	 * order depends on when they were made. */
 	bool first = true;	/* the pair's: counted one at a time */
 	if (m && (m->tag & MEMO_OPEN)) {
 		first = false;
 	} else if (m && kind->tallies && m->n < UINT32_MAX) {
-		first = sites_first(&st->sites, site, c);
+		bool kin_seen;
+		first = sites_first(&st->sites, site, c, &st->kind_ctxs[k], &kin_seen) &&
+			!kin_seen;
 		m->tag |= MEMO_OPEN;
 	}
 	if (!first) {

@@ -220,8 +220,10 @@ void sites_tallies_each(const struct sites *t,
 				   uint64_t period),
 			void *arg);
 /* Whether this is the first sample of (site, ctx) met here: true once
- * (a bit per context, by site: no search). */
-bool sites_first(struct sites *t, uint32_t site, unsigned ctx);
+ * (a bit per context, by site: no search); *kin_seen: and the site had
+ * a sample of one of the contexts kin holds (NULL: none asked). */
+bool sites_first(struct sites *t, uint32_t site, unsigned ctx,
+		 const struct ctx_bits *kin, bool *kin_seen);
 /* perf's dso name (with its build-id, when perf has one), interned: a
  * build-id learnt later makes a new entry.  NULL when out of memory. */
 const struct dso_name *sites_dso(struct sites *t, const char *name,

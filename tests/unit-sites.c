@@ -44,7 +44,7 @@ static bool tally(struct sites *t, const char *dso, uint32_t site, unsigned ctx,
 	if (!m && !(m = sites_memo_put(t, tag, addr, site)))
 		return false;
 	if (!(m->tag & MEMO_OPEN)) {
-		bool first = sites_first(t, site, ctx);
+		bool first = sites_first(t, site, ctx, NULL, NULL);
 		m->tag |= MEMO_OPEN;
 		if (first)
 			return false;
@@ -74,10 +74,19 @@ int main(void)
 	is_int(fails, 0, "sites numbered in the order they are met");
 
 	/* sites_first: once per (site, ctx), contexts apart, far sites too */
-	bool a = sites_first(&t, 2999, 0), b = sites_first(&t, 2999, 0);
-	bool c = sites_first(&t, 2999, 127), e = sites_first(&t, 2999, 64);
-	bool f = sites_first(&t, 2998, 127);
+	bool a = sites_first(&t, 2999, 0, NULL, NULL), b = sites_first(&t, 2999, 0, NULL, NULL);
+	bool c = sites_first(&t, 2999, 127, NULL, NULL), e = sites_first(&t, 2999, 64, NULL, NULL);
+	bool f = sites_first(&t, 2998, 127, NULL, NULL);
 	ok(a && !b && c && e && f, "the first sample of a pair is first once, of each context");
+	/* kin: whether the site had a sample of these contexts before */
+	struct ctx_bits kin = { { 1ull << 5, 1ull << (100 - 64) } };
+	bool k1, k2, k3, k4;
+	bool g = sites_first(&t, 2997, 5, &kin, &k1);	/* its own: not before */
+	bool h = sites_first(&t, 2997, 100, &kin, &k2);	/* 5 was */
+	bool i3 = sites_first(&t, 2996, 7, &kin, &k3);	/* none of kin's */
+	bool j = sites_first(&t, 2999, 100, &kin, &k4);	/* 0, 64, 127: not kin */
+	ok(g && !k1 && h && k2 && i3 && !k3 && j && !k4,
+	   "a pair's first sample tells whether the site had one of its kin's");
 
 	/* samples over many more (site, ctx) pairs than one set holds, in
 	 * an order that reuses entries of open pairs: each pair's sums
