@@ -4,8 +4,8 @@
  * symbol starts inside it, and answers the pcs in it without asking
  * libdwfl: the answer must be libdwfl's, for every pc.  pcs of this
  * test's text and of libc's (nested and aliased symbols, .cold parts),
- * runs of them in order and then some back from the end, against
- * dwfl_module_addrinfo itself.
+ * runs of them in order, then some back from the end, then each symbol's
+ * first and middle pc, against dwfl_module_addrinfo itself.
  */
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -118,6 +118,19 @@ static void compare(const char *path)
 			asked++;
 			same_as_libdwfl(s, mod, base, pass ? hi - 1 - i : lo + i, &want, &differ);
 		}
+	/* every symbol's first pc and its middle: each alias group (names
+	 * sharing a start and size, of which libdwfl picks one) asked */
+	int nsyms = dwfl_module_getsymtab(mod);
+	for (int i = 1; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		if (!dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL) ||
+		    addr - base < lo || addr - base >= hi)
+			continue;
+		asked += 2;
+		same_as_libdwfl(s, mod, base, addr - base, &want, &differ);
+		same_as_libdwfl(s, mod, base, addr - base + sym.st_size / 2, &want, &differ);
+	}
 	/* and the nested functions' pcs in order, when the file has them */
 	uint64_t outer, outer_size;
 	if (!dt_session_symbol(s, "dt_outer", &outer, &outer_size)) {

@@ -53,6 +53,17 @@ struct session_priv {
 		const char *name;
 		uint64_t start, size;
 	} last_sym;
+	/* every defined symbol's start and end, sorted: between two of
+	 * them, in one section, libdwfl's linear search meets the same
+	 * symbols with the same result (the last such gap asked, with its
+	 * answer: name NULL for none) */
+	uint64_t *bounds;
+	size_t nbounds;
+	struct {
+		uint64_t lo, hi;
+		const char *name;
+		uint64_t start, size;
+	} gap;
 	uint64_t tls_get_addr[2];	/* its PLT stub, and itself (static) */
 	bool tls_get_addr_looked;
 	uint64_t need;			/* file size the ELF headers imply */
@@ -956,6 +967,7 @@ void dt_session_close(struct dt_session *s)
 	free(p->linked_slot);
 	free(p->names);
 	free(p->starts);
+	free(p->bounds);
 	free(p->alone);
 	free(p->splits);
 	free(p->debuginfo_path);
@@ -1274,6 +1286,8 @@ static int cmp_u64(const void *a, const void *b)
 struct sym_span {
 	uint64_t start, size;
 	const char *name;		/* libdwfl's */
+	int index;			/* in libdwfl's table */
+	int bind;			/* binding_rank() */
 };
 
 static int cmp_span(const void *x, const void *y)
@@ -1293,29 +1307,76 @@ static bool addrinfo_candidate(const GElf_Sym *sym, const char *name, GElf_Word 
 	       type != STT_FILE && type != STT_TLS;
 }
 
+/* libdwfl's preference of a symbol's binding (higher is better) */
+static int binding_rank(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL: return 3;
+	case STB_WEAK: return 2;
+	case STB_LOCAL: return 1;
+	default: return 0;
+	}
+}
+
+/* Which of two aliases (one start, one size) libdwfl answers with: it
+ * reads the table's globals first (the locals only when no global holds
+ * the pc), keeps a better binding, and otherwise the one met first. */
+static bool alias_beats(const struct sym_span *a, const struct sym_span *b,
+			int first_global)
+{
+	bool ga = a->index >= first_global, gb = b->index >= first_global;
+
+	if (ga != gb)
+		return ga;
+	if (a->bind != b->bind)
+		return a->bind > b->bind;
+	return a->index < b->index;
+}
+
 /* The candidates libdwfl answers every pc of with themselves, from the
- * sorted candidates v (n): sized, the only symbol of any kind that starts
- * in their range (starts), and inside no other sized candidate.  Its
- * search prefers a global symbol to a closer local or weak one, and
- * between two of one binding keeps the one met first: only a pc that no
- * other candidate holds, which no label follows, has one answer whatever
- * the order. */
-static void find_alone(struct session_priv *p, struct sym_span *v, size_t n)
+ * candidates v (n) sorted by start: sized, of the one size of the sized
+ * ones starting there (aliases: the one libdwfl picks), no symbol of any
+ * kind starting later in their range (starts), inside no other sized
+ * candidate, and no global label starting with them when they are local
+ * (libdwfl would answer their first pc with it).  Its search prefers a
+ * global symbol to a closer local or weak one: only a pc that no other
+ * candidate holds, which no label follows, has one answer whatever the
+ * order. */
+static void find_alone(struct session_priv *p, struct sym_span *v, size_t n,
+		       int first_global)
 {
 	uint64_t reach = 0;		/* the end of the candidates so far */
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		uint64_t end = v[i].start + v[i].size;
-		bool enclosed = reach > v[i].start;
-		if (v[i].size && v[i].start && end > v[i].start && !enclosed) {
-			size_t lo = AT_OR_BELOW(p->nstarts, j, p->starts[j], v[i].start - 1);
-			size_t hi = AT_OR_BELOW(p->nstarts, j, p->starts[j], end - 1);
-			if (hi - lo == 1)
-				v[k++] = v[i];
+	for (size_t i = 0, j; i < n; i = j) {
+		uint64_t start = v[i].start, size = 0;
+		size_t best = n;
+		bool one_size = true, global_label = false;
+
+		for (j = i; j < n && v[j].start == start; j++) {
+			if (!v[j].size)
+				global_label |= v[j].index >= first_global;
+			else if (best == n)
+				best = j, size = v[j].size;
+			else if (v[j].size != size)
+				one_size = false;
+			else if (alias_beats(&v[j], &v[best], first_global))
+				best = j;
 		}
-		if (v[i].size && end > reach)
-			reach = end;
+		uint64_t end = start + size;
+		bool alone = best < n && one_size && start && end > start && reach <= start &&
+			     (v[best].index >= first_global || !global_label);
+		if (alone) {
+			size_t at = AT_OR_BELOW(p->nstarts, x, p->starts[x], start);
+			size_t hi = AT_OR_BELOW(p->nstarts, x, p->starts[x], end - 1);
+			alone = at == hi;	/* no start after this one's */
+		}
+		struct sym_span pick = best < n ? v[best] : v[i];
+		for (size_t m = i; m < j; m++)
+			if (v[m].size && v[m].start + v[m].size > reach)
+				reach = v[m].start + v[m].size;
+		if (alone)
+			v[k++] = pick;
 	}
 	p->alone = v;
 	p->nalone = k;
@@ -1327,7 +1388,7 @@ static void load_starts(struct session_priv *p)
 {
 	struct dt_session *s = &p->pub;
 	int n = s->mod ? dwfl_module_getsymtab(s->mod) : 0;
-	size_t cap = 0, vcap = 0, nv = 0;
+	size_t cap = 0, vcap = 0, nv = 0, bcap = 0;
 	struct sym_span *v = NULL;
 	bool oom = false;
 
@@ -1340,28 +1401,36 @@ static void load_starts(struct session_priv *p)
 							   NULL, NULL);
 		if (!name || sym.st_shndx == SHN_UNDEF)
 			continue;
-		oom = GROW(p->starts, cap, p->nstarts, 1024);
-		if (!oom)
+		oom = GROW(p->starts, cap, p->nstarts, 1024) ||
+		      GROW(p->bounds, bcap, p->nbounds + 1, 1024);
+		if (!oom) {
 			p->starts[p->nstarts++] = addr - s->elf_bias;
+			p->bounds[p->nbounds++] = addr - s->elf_bias;
+			if (sym.st_size)
+				p->bounds[p->nbounds++] = addr - s->elf_bias + sym.st_size;
+		}
 		if (!oom && addrinfo_candidate(&sym, name, shndx)) {
 			oom = GROW(v, vcap, nv, 1024);
 			if (!oom)
 				v[nv++] = (struct sym_span){ addr - s->elf_bias, sym.st_size,
-							     name };
+							     name, i, binding_rank(&sym) };
 		}
 	}
 	if (oom) {
 		free(p->starts);
+		free(p->bounds);
 		free(v);
-		p->starts = NULL;
-		p->nstarts = 0;
+		p->starts = p->bounds = NULL;
+		p->nstarts = p->nbounds = 0;
 		return;
 	}
 	if (p->nstarts)
 		qsort(p->starts, p->nstarts, sizeof(*p->starts), cmp_u64);
+	if (p->nbounds)
+		qsort(p->bounds, p->nbounds, sizeof(*p->bounds), cmp_u64);
 	if (nv)
 		qsort(v, nv, sizeof(*v), cmp_span);
-	find_alone(p, v, nv);
+	find_alone(p, v, nv, s->mod ? dwfl_module_getsymtab_first_global(s->mod) : 0);
 }
 
 /* Whether no symbol but the one at start begins inside [start, start +
@@ -1375,6 +1444,31 @@ static bool symbol_clean(struct session_priv *p, uint64_t start, uint64_t size)
 		return false;
 	size_t k = AT_OR_BELOW(p->nstarts, i, p->starts[i], start);
 	return k == p->nstarts || p->starts[k] >= start + size;
+}
+
+/* libdwfl's answer for pc (name NULL: none) is its answer for every pc
+ * of pc's gap: between the symbol bounds around it, within its section
+ * (libdwfl compares a sizeless symbol's section with the pc's).  Not
+ * kept when the bounds are not loaded or the pc is in no section known. */
+static void remember_gap(struct session_priv *p, uint64_t pc, const char *name,
+			 uint64_t start, uint64_t size)
+{
+	const struct code_range *r = NULL;
+
+	for (size_t i = 0; i < p->ncode && !r; i++)
+		if (pc >= p->code[i].lo && pc < p->code[i].hi)
+			r = &p->code[i];
+	p->gap.hi = 0;
+	if (!r || !p->nbounds)
+		return;
+	size_t k = AT_OR_BELOW(p->nbounds, i, p->bounds[i], pc);
+	uint64_t lo = k ? p->bounds[k - 1] : 0;
+	uint64_t hi = k < p->nbounds ? p->bounds[k] : UINT64_MAX;
+	p->gap.lo = lo > r->lo ? lo : r->lo;
+	p->gap.hi = hi < r->hi ? hi : r->hi;
+	p->gap.name = name;
+	p->gap.start = start;
+	p->gap.size = size;
 }
 
 int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
@@ -1402,10 +1496,20 @@ int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
 		*size = a->size;
 		return 0;
 	}
+	if (pc >= p->gap.lo && pc < p->gap.hi) {
+		if (!p->gap.name)
+			return -ENOENT;
+		*name = p->gap.name;
+		*start = p->gap.start;
+		*size = p->gap.size;
+		return 0;
+	}
 	const char *n = s->mod ? dwfl_module_addrinfo(s->mod, pc + s->elf_bias, &off,
 						       &sym, NULL, NULL, NULL) : NULL;
-	if (!n || !*n)
+	if (!n || !*n) {
+		remember_gap(p, pc, NULL, 0, 0);
 		return -ENOENT;
+	}
 	*name = session_intern_raw(s, n);
 	*start = pc - off;
 	*size = sym.st_size;
@@ -1414,6 +1518,8 @@ int dt_session_symbol_at(struct dt_session *s, uint64_t pc, const char **name,
 		p->last_sym.start = *start;
 		p->last_sym.size = *size;
 	}
+	if (*name)
+		remember_gap(p, pc, *name, *start, *size);
 	return 0;
 }
 
