@@ -94,14 +94,11 @@ static uint64_t tally_hash(uint32_t site, unsigned ctx)
 	return hash_mix(HASH_SEED, (uint64_t)site << 8 | ctx);
 }
 
-bool sites_memo_spill(struct sites *t, struct site_memo *m)
+/* n samples of (site, ctx) with these periods to the pair's tally, made
+ * when new; false when out of memory. */
+static bool tally_add(struct tallies *y, uint32_t site, unsigned ctx, uint64_t n,
+		      uint64_t period)
 {
-	struct tallies *y = &t->tallies;
-
-	if (!(m->tag & MEMO_OPEN) || !m->n)
-		return true;
-	uint32_t site = m->site - 1;
-	unsigned ctx = sites_memo_ctx(m);
 	uint64_t h = tally_hash(site, ctx);
 	uint32_t k = INDEX_FIND(y->index, y->index_size, h, i,
 				y->v[i].site == site && y->v[i].ctx == ctx);
@@ -113,8 +110,38 @@ bool sites_memo_spill(struct sites *t, struct site_memo *m)
 		y->v[y->n] = (struct tally){ .site = site, .ctx = ctx };
 		y->index[INDEX_FREE(y->index, y->index_size, h)] = k = (uint32_t)++y->n;
 	}
-	y->v[k - 1].n += m->n;
-	y->v[k - 1].period += m->period;
+	y->v[k - 1].n += n;
+	y->v[k - 1].period += period;
+	return true;
+}
+
+bool sites_tallies_fold(struct sites *t)
+{
+	struct tallies *y = &t->tallies;
+	size_t i = 0;
+
+	while (i < y->nlog && tally_add(y, y->log[i].site, y->log[i].ctx, y->log[i].n,
+					y->log[i].period))
+		i++;
+	memmove(y->log, y->log + i, (y->nlog - i) * sizeof(*y->log));
+	y->nlog -= i;
+	return !y->nlog;
+}
+
+bool sites_memo_spill(struct sites *t, struct site_memo *m)
+{
+	struct tallies *y = &t->tallies;
+
+	if (!(m->tag & MEMO_OPEN) || !m->n)
+		return true;
+	uint32_t site = m->site - 1;
+	unsigned ctx = sites_memo_ctx(m);
+	if (y->nlog == TALLY_LOG_MAX && !sites_tallies_fold(t))
+		return false;
+	if (!GROW(y->log, y->log_cap, y->nlog, 4096))
+		y->log[y->nlog++] = (struct tally){ site, ctx, m->n, m->period };
+	else if (!tally_add(y, site, ctx, m->n, m->period))
+		return false;	/* no room in either */
 	m->n = 0;
 	m->period = 0;
 	return true;
@@ -138,6 +165,10 @@ void sites_tallies_each(const struct sites *t,
 		const struct tally *y = &t->tallies.v[i];
 		if (y->n)
 			fn(arg, y->site, y->ctx, y->n, y->period);
+	}
+	for (size_t i = 0; i < t->tallies.nlog; i++) {
+		const struct tally *y = &t->tallies.log[i];
+		fn(arg, y->site, y->ctx, y->n, y->period);
 	}
 }
 

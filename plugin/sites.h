@@ -82,7 +82,14 @@ struct tallies {
 	size_t n, cap;
 	uint32_t *index;		/* arrays.h: by (site, ctx) */
 	size_t index_size;
+	/* sums spilled since the last fold, in turn (a pair may come
+	 * more than once): a spill is a write at the end, where finding
+	 * the pair's tally is a search through cold memory; folded into
+	 * v when TALLY_LOG_MAX are waiting */
+	struct tally *log;
+	size_t nlog, log_cap;
 };
+#define TALLY_LOG_MAX ((size_t)1 << 20)	/* 24 MB */
 
 struct site_key {
 	const struct dso_name *dso;
@@ -210,9 +217,12 @@ static inline struct site_memo *sites_memo_find(struct sites *t, uint64_t tag, u
  * new entry; NULL when not memoized (or the sums had no memory). */
 struct site_memo *sites_memo_put(struct sites *t, uint64_t tag, uint64_t addr,
 				 uint32_t site);
-/* An open entry's sums to its tally, made when new (reused, or full);
- * false when out of memory: they stay in m. */
+/* An open entry's sums to its tally (reused, or full); false when out
+ * of memory: they stay in m. */
 bool sites_memo_spill(struct sites *t, struct site_memo *m);
+/* The spilled sums into one tally per pair; false when out of memory
+ * (those not folded wait). */
+bool sites_tallies_fold(struct sites *t);
 /* fn(arg, site, ctx, n, period) for each entry's sums and each tally's:
  * every tallied sample once (the end). */
 void sites_tallies_each(const struct sites *t,

@@ -126,6 +126,8 @@ int main(void)
 	/* (an entry of the random rounds above may share the set too, its
 	 * sums spilled here as well: the dso's address decides) */
 	size_t ours = 0;
+	ok(t.tallies.nlog > 0 && sites_tallies_fold(&t) && t.tallies.nlog == 0,
+	   "spilled sums wait in turn, then fold into their pairs' tallies");
 	for (size_t i = before; i < t.tallies.n; i++)
 		ours += t.tallies.v[i].site >= 3000 && t.tallies.v[i].ctx == 3;
 	ok(ours == 8, "a reused open entry's sums go to its pair's tally "
