@@ -67,11 +67,11 @@ struct site {
 
 /* perf's thread's sums of a site's samples of one context (an event;
  * with the report keeping threads, also a process, thread and CPU) that
- * carry only a period: a tally.  A pair's samples are tallied once its
- * first went its way (counted, or handed over: it made the report's rows
- * and sharing's thread in the order counting one at a time makes them).
- * An open memo entry sums them (site_memo); when the entry is reused or
- * full, its sums come here.  stop() adds both to the report. */
+ * carry only a period: a tally.  A pair's samples are tallied once the
+ * site's first of that event went its way (counted, or handed over: it
+ * made the report's rows in the order counting one at a time makes
+ * them).  An open memo entry sums them (site_memo); when the entry is
+ * reused or full, its sums come here.  stop() adds both to the report. */
 struct tally {
 	uint32_t site;
 	uint32_t ctx;
