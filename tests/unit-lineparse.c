@@ -55,6 +55,16 @@ int main(void)
 	ok(r.kind == LINE_SAMPLE && r.pid == 5172 && r.tid == 5174 && r.cpu == 1 &&
 	   r.addr == 0x55555555527d && !r.has_data_addr,
 	   "comm pid/tid [cpu]: pid %d tid %d cpu %d", r.pid, r.tid, r.cpu);
+	/* -F pid,tid,period,event: no time between the thread and the period */
+	r = parse(" 6123/6124      250000 cpu-clock:      55956e2f7443 reader+0x13 (/tmp/ps)");
+	ok(r.kind == LINE_SAMPLE && r.pid == 6123 && r.tid == 6124 && r.period == 250000 &&
+	   r.event.len == 9 && r.addr == 0x55956e2f7443,
+	   "pid/tid period event: the period is no thread (pid %d tid %d period %llu)",
+	   r.pid, r.tid, (unsigned long long)r.period);
+	r = parse("12/34 6123/6124 250000 cpu-clock:      55956e2f7443 reader+0x13 (/tmp/ps)");
+	ok(r.kind == LINE_SAMPLE && r.pid == 6123 && r.tid == 6124 && r.period == 250000,
+	   "a comm that looks like pid/tid: the last one is the thread (pid %d tid %d)",
+	   r.pid, r.tid);
 	r = parse("   5174     7ffd00001010     55555555527d fq_enqueue+0xd (/tmp/fq)");
 	ok(r.kind == LINE_SAMPLE && r.tid == 5174 && r.cpu == -1 && r.has_data_addr &&
 	   r.data_addr == 0x7ffd00001010 && r.addr == 0x55555555527d,

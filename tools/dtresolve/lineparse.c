@@ -465,7 +465,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 			}
 		}
 	}
-	bool seen_colon = false, after_time = false;
+	bool seen_colon = false, after_time = false, after_thread = false;
 	int last_int = -1, last_tid = -1;
 	bool both = false;
 	uint64_t pending_int = 0;
@@ -498,7 +498,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 				req->has_time = time_at(t, n - 1, &req->time);
 			} else if (!(digits && !dot)) {
 				req->event = (struct span){ t, n - 1 };
-				if (after_time && have_pending)
+				if ((after_time || after_thread) && have_pending)
 					req->period = pending_int;
 			}
 			if (!seen_colon && last_int >= 0) {
@@ -512,7 +512,11 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 			const char *q = t;
 			uint64_t v;
 			if (number_at(&q, t + n, 10, &v)) {
-				if (!seen_colon && v <= 0x7fffffff) {
+				/* after "pid/tid", a lone number before the
+				 * event is the period ("-F pid,tid,period,event":
+				 * no time between them), not a thread; a later
+				 * "pid/tid" is (the first was a comm) */
+				if (!seen_colon && (!after_thread || slash) && v <= 0x7fffffff) {
 					last_int = (int)v;	/* pid, or pid/tid */
 					last_tid = (int)v;
 					both = false;
@@ -522,6 +526,7 @@ static void perf_sample(const char *line, const char *end, struct line_req *req)
 					    tid <= 0x7fffffff) {
 						last_tid = (int)tid;
 						both = true;
+						after_thread = true;
 					}
 				}
 				pending_int = v;
