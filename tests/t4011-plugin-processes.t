@@ -45,6 +45,27 @@ dt_test 'two threads of one process, one object: false sharing, suspected' '
 	dt_show thr.out thr.err
 '
 
+# Two processes running the same code: each site sampled in both, its
+# first sample in the second process tallied (not counted one at a
+# time); the sharing and annotate tables the same as dtresolve counting
+# every sample in turn, with one thread and with two.
+dt_test 'one code in two processes: the tables of one-at-a-time counting' '
+	perf record -q -N -e cpu-clock -o same.data -- \
+		sh -c "./ps read 200000000 & ./ps read 200000000; wait" >/dev/null 2>>rec.err &&
+	perf script -i same.data -F pid,tid,event,period,ip,sym,symoff,dso 2>/dev/null >same.txt &&
+	"$DTRESOLVE" --aggregate=sharing --format=tsv same.txt >dt.share 2>dt.err &&
+	"$DTRESOLVE" --aggregate=annotate --format=tsv same.txt >dt.ann 2>>dt.err &&
+	grep -q "^struct stats	.*	[0-9]*	[0-9]*$" dt.share &&
+	test "$(awk -F"\t" "NR > 1 && \$1 == \"struct stats\" { print \$NF }" dt.share | sort -u | wc -l)" = 2 &&
+	for t in 1 2; do
+		dt_perf_script perf -i same.data --dlarg threads=$t --dlarg sharing \
+			--dlarg format=tsv >p$t.share 2>/dev/null &&
+		dt_perf_script perf -i same.data --dlarg threads=$t --dlarg annotate \
+			--dlarg format=tsv >p$t.ann 2>/dev/null &&
+		dt_cmp dt.share p$t.share && dt_cmp dt.ann p$t.ann || return 1
+	done || dt_show dt.err
+'
+
 dt_test 'the sharing tsv names each touch'"'"'s process' '
 	dt_perf_script perf -i procs.data --dlarg sharing --dlarg format=tsv >s.tsv 2>/dev/null &&
 	head -n 1 s.tsv | grep -q "	evidence	pid$" &&
