@@ -601,7 +601,7 @@ struct sharing_view *sharing_view_new(const struct dt_report *r)
 	}
 	memcpy(sv->v, sh->touch, n * sizeof(*sv->v));
 	/* each type's line phase once (it reads the type's 64 counters) */
-	unsigned *phase = malloc(r->ntypes * sizeof(*phase) + 1);
+	unsigned *phase = malloc((r->ntypes ? r->ntypes : 1) * sizeof(*phase));
 	if (!phase) {
 		sharing_view_free(sv);
 		return NULL;
