@@ -421,15 +421,22 @@ const uint8_t *session_code_at(struct dt_session *s, uint64_t pc,
 	return NULL;
 }
 
+/* The code range (an executable section, else segment) holding pc;
+ * NULL when none does. */
+static const struct code_range *code_range_of(const struct session_priv *p, uint64_t pc)
+{
+	for (size_t i = 0; i < p->ncode; i++)
+		if (pc >= p->code[i].lo && pc < p->code[i].hi)
+			return &p->code[i];
+	return NULL;
+}
+
 const uint8_t *session_insn_at(struct dt_session *s, uint64_t pc,
 			       size_t *avail)
 {
 	const struct session_priv *p = priv(s);
-	const struct code_range *r = NULL;
+	const struct code_range *r = code_range_of(p, pc);
 
-	for (size_t i = 0; i < p->ncode && !r; i++)
-		if (pc >= p->code[i].lo && pc < p->code[i].hi)
-			r = &p->code[i];
 	if (p->ncode && !r)
 		return NULL;
 	const uint8_t *code = session_code_at(s, pc, avail);
@@ -1453,11 +1460,8 @@ static bool symbol_clean(struct session_priv *p, uint64_t start, uint64_t size)
 static void remember_gap(struct session_priv *p, uint64_t pc, const char *name,
 			 uint64_t start, uint64_t size)
 {
-	const struct code_range *r = NULL;
+	const struct code_range *r = code_range_of(p, pc);
 
-	for (size_t i = 0; i < p->ncode && !r; i++)
-		if (pc >= p->code[i].lo && pc < p->code[i].hi)
-			r = &p->code[i];
 	p->gap.hi = 0;
 	if (!r || !p->nbounds)
 		return;
