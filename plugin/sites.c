@@ -175,13 +175,12 @@ void sites_tallies_each(const struct sites *t,
 bool sites_first(struct sites *t, uint32_t site, unsigned ctx,
 		 const struct ctx_bits *kin, bool *kin_seen)
 {
-	const struct ctx_bits *seen = &t->seen[site];
-	uint64_t *w = &t->seen[site].w[ctx / 64], bit = 1ull << ctx % 64;
+	struct ctx_bits *seen = &t->seen[site];
+	uint64_t *w = &seen->w[ctx / 64], bit = 1ull << ctx % 64;
 	bool first = !(*w & bit);
 
 	if (kin_seen)
 		*kin_seen = kin && ((seen->w[0] & kin->w[0]) | (seen->w[1] & kin->w[1]));
-
 	*w |= bit;
 	return first;
 }
