@@ -66,6 +66,16 @@ dt_test 'one code in two processes: the tables of one-at-a-time counting' '
 	done || dt_show dt.err
 '
 
+# and only each site's first sample is counted one at a time, as in the
+# report that keeps no threads (DTPROF_DEBUG says how many)
+dt_test 'one code in two processes: a site counted one at a time once, not once a process' '
+	for v in report sharing; do
+		DTPROF_DEBUG=1 dt_perf_script perf -i same.data --dlarg threads=1 --dlarg $v \
+			2>&1 >/dev/null | sed -n "s/.* \([0-9]*\) counted on perf.s.*/\1/p" >$v.counted
+	done &&
+	test -s report.counted && dt_cmp report.counted sharing.counted
+'
+
 dt_test 'the sharing tsv names each touch'"'"'s process' '
 	dt_perf_script perf -i procs.data --dlarg sharing --dlarg format=tsv >s.tsv 2>/dev/null &&
 	head -n 1 s.tsv | grep -q "	evidence	pid$" &&
