@@ -520,6 +520,21 @@ void codeview_print(struct out *o, const struct dt_report *r, const char *symbol
 	sources_free(&src);
 }
 
+void codeview_print_function(struct out *o, const struct dt_report *r,
+			     const struct hot_function *fn, bool confined,
+			     const char *source_dirs)
+{
+	struct sources src = { .confined = confined, .dirs = source_dirs };
+	size_t nrows = 0;
+
+	if (r->pcs && r->pcs->lost && out_text(o))
+		fprintf(o->f, "# %" PRIu64 " samples left out of the code view: out of memory\n",
+			r->pcs->lost);
+	if (fn->size)
+		print_function(o, r, fn->s, fn->name, fn->start, fn->size, &src, &nrows);
+	sources_free(&src);
+}
+
 static int cmp_hot_fn(const void *x, const void *y)
 {
 	const struct hot_function *a = x, *b = y;
@@ -572,7 +587,7 @@ size_t codeview_hot_functions(const struct dt_report *r,
 		if (!n || all[n - 1].s != rows[i]->s || all[n - 1].name != name) {
 			if (GROW(all, cap, n, 16))
 				break;
-			all[n++] = (struct hot_function){ rows[i]->s, name, 0 };
+			all[n++] = (struct hot_function){ rows[i]->s, name, 0, start, size };
 		}
 		all[n - 1].samples += rows[i]->samples[0];
 	}
@@ -582,9 +597,13 @@ size_t codeview_hot_functions(const struct dt_report *r,
 		qsort(all, n, sizeof(*all), cmp_fn_key);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (m && all[m - 1].s == all[i].s && all[m - 1].name == all[i].name)
+		if (m && all[m - 1].s == all[i].s && all[m - 1].name == all[i].name) {
 			all[m - 1].samples += all[i].samples;
-		else
+			if (all[i].start < all[m - 1].start) {	/* a name held twice */
+				all[m - 1].start = all[i].start;
+				all[m - 1].size = all[i].size;
+			}
+		} else
 			all[m++] = all[i];
 	}
 	n = m;

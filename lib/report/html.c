@@ -374,7 +374,7 @@ static int print_advice(FILE *f, const void *arg)
 
 struct code_arg {
 	const struct dt_report *r;
-	const char *symbol;
+	const struct hot_function *fn;
 	const char *source_dirs;
 };
 
@@ -385,7 +385,7 @@ static int print_code(FILE *f, const void *arg)
 
 	/* the page is meant to be shared: only the program's own sources */
 	out_init(&o, f, DT_FORMAT_PERF);
-	codeview_print(&o, a->r, a->symbol, true, a->source_dirs);
+	codeview_print_function(&o, a->r, a->fn, true, a->source_dirs);
 	return 0;
 }
 
@@ -460,7 +460,7 @@ int html_print(struct out *o, const struct dt_report *r, struct type_row **v,
 	if (nhot)
 		fputs("<h2>Code</h2>\n", f);
 	for (size_t i = 0; i < nhot; i++) {
-		struct code_arg ca = { r, hot[i].name, source_dirs };
+		struct code_arg ca = { r, &hot[i], source_dirs };
 		fputs("<h3>", f);
 		esc(f, hot[i].name);
 		fprintf(f, " <small>(%" PRIu64 " samples)</small></h3>\n", hot[i].samples);

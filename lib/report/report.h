@@ -308,9 +308,16 @@ struct hot_function {
 	struct dt_session *s;
 	const char *name;		/* interned in s */
 	uint64_t samples;
+	uint64_t start, size;		/* its symbol's (the lowest, for a
+					 * name held twice) */
 };
 size_t codeview_hot_functions(const struct dt_report *r,
 			      struct hot_function *out, size_t max);
+/* One of them, as codeview_print() prints a function: in its own binary,
+ * found without the binaries' name tables. */
+void codeview_print_function(struct out *o, const struct dt_report *r,
+			     const struct hot_function *fn, bool confined,
+			     const char *source_dirs);
 
 /* ---- heap.c ---- */
 struct heap;
