@@ -44,6 +44,32 @@ int main(void)
 		ok(taken > 600, "keys %s spread like random ones: %u of %d slots",
 		   strides[i].what, taken, SLOTS);
 	}
+	/* sort_u64: as qsort sorts, whatever the keys */
+	static uint64_t keys[5000], want[5000];
+	static const struct {
+		size_t n;
+		uint64_t base, mask;
+		const char *what;
+	} sorts[] = {
+		{ 0, 0, 0, "no keys" }, { 1, 7, 0, "one key" },
+		{ 50, 0, ~0ull, "50 keys (qsort's)" },
+		{ 5000, 0x400000, 0xfffff, "a binary's addresses" },
+		{ 5000, 0xffffffff81000000ull, 0xffffff, "a kernel's addresses" },
+		{ 5000, 0, ~0ull, "any 64 bits" }, { 5000, 0, 15, "many equal" },
+		{ 5000, 42, 0, "all equal" },
+	};
+	srand(3);
+	for (size_t t = 0; t < sizeof(sorts) / sizeof(sorts[0]); t++) {
+		size_t n = sorts[t].n;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t r = (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand();
+			keys[i] = want[i] = sorts[t].base + (r & sorts[t].mask);
+		}
+		if (n > 1)
+			qsort(want, n, sizeof(*want), sort_u64_cmp);
+		sort_u64(keys, n);
+		ok(!n || !memcmp(keys, want, n * sizeof(*keys)), "sort_u64: %s", sorts[t].what);
+	}
 	is_int(hash_str(NULL), 0, "hash_str of no string is 0");
 	is_int(hash_str("list.h"), hash_bytes("list.h", 6, HASH_SEED),
 	       "hash_str is hash_bytes of the string from HASH_SEED");

@@ -1283,13 +1283,6 @@ bool session_is_tls_get_addr(struct dt_session *s, uint64_t target)
 	return target && (target == p->tls_get_addr[0] || target == p->tls_get_addr[1]);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 struct sym_span {
 	uint64_t start, size;
 	const char *name;		/* libdwfl's */
@@ -1431,10 +1424,8 @@ static void load_starts(struct session_priv *p)
 		p->nstarts = p->nbounds = 0;
 		return;
 	}
-	if (p->nstarts)
-		qsort(p->starts, p->nstarts, sizeof(*p->starts), cmp_u64);
-	if (p->nbounds)
-		qsort(p->bounds, p->nbounds, sizeof(*p->bounds), cmp_u64);
+	sort_u64(p->starts, p->nstarts);
+	sort_u64(p->bounds, p->nbounds);
 	if (nv)
 		qsort(v, nv, sizeof(*v), cmp_span);
 	find_alone(p, v, nv, s->mod ? dwfl_module_getsymtab_first_global(s->mod) : 0);
