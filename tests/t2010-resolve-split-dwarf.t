@@ -62,6 +62,20 @@ dt_test 'split DWARF: the annotated layouts are the plain build s' '
 	"$DTRESOLVE" --aggregate=annotate -e $b-split $b.addrs | sed 1,4d >got &&
 	dt_cmp want got && grep -q "^Annotate type: .struct callchain_list." got
 '
+for cc in $(dt_cc_list); do
+	b=corpus-$cc-2
+	dt_test "split DWARF, $cc: the code view's source lines are the plain build's" '
+		for fn in $(dt_fixture_functions "$DT_SRC/tests/fixtures/corpus.c" | sort -u | head -n 12); do
+			"$DTRESOLVE" -e '$b'-plain --aggregate=code=$fn '$b'.addrs |
+				sed "s/ in '$b'-plain / in BINARY /"
+		done >want &&
+		for fn in $(dt_fixture_functions "$DT_SRC/tests/fixtures/corpus.c" | sort -u | head -n 12); do
+			"$DTRESOLVE" -e '$b'-split --aggregate=code=$fn '$b'.addrs |
+				sed "s/ in '$b'-split / in BINARY /"
+		done >got &&
+		dt_cmp want got && test $(grep -c "^  corpus\.c:[0-9]" got) -ge 12
+	'
+done
 dt_test 'a missing .dwo: said once, every access a miss' '
 	mkdir gone && cp $b-split gone/ && cd gone &&
 	mv ../$b.dwo ../$b.dwo.away &&

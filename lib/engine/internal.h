@@ -300,6 +300,9 @@ bool type_pointee(Dwarf_Die *type, Dwarf_Die *pointee,
 		  const char **typedef_name);
 /* The compile unit covering DWARF address pc (aranges, else a scan). */
 bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu);
+/* The same unit as the binary holds it (a split unit's skeleton, as
+ * dwarf_addrdie() answers): its line table and compilation directory. */
+bool scope_cu_outer(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu);
 /* Candidates for a base register at DWARF address pc, innermost scope
  * first, at most max.  Returns DT_OK with *nhits >= 1, or the reason:
  * DT_NO_CU, DT_NO_VAR, DT_NO_TYPE. */

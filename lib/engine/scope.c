@@ -266,6 +266,11 @@ bool scope_cu(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
 	return found;
 }
 
+bool scope_cu_outer(struct dt_session *s, Dwarf_Addr pc, Dwarf_Die *cu)
+{
+	return cu_by_aranges(s, pc, cu) || cu_by_ranges(s, pc, cu);
+}
+
 static bool is_code_scope(int tag)
 {
 	switch (tag) {

@@ -1056,7 +1056,7 @@ int dt_session_srcline(struct dt_session *s, uint64_t pc, const char **file,
 	if (s->oom.no_memory)
 		return -ENOMEM;
 	OOM_GUARD(s, g, return -ENOMEM);
-	if (!s->dwarf || !dwarf_addrdie(s->dwarf, at, &cu) ||
+	if (!s->dwarf || !scope_cu_outer(s, at, &cu) ||
 	    !(l = dwarf_getsrc_die(&cu, at)) || dwarf_lineno(l, &n) != 0) {
 		OOM_UNGUARD(g);
 		return -ENOENT;
@@ -1079,7 +1079,7 @@ int dt_session_comp_dir(struct dt_session *s, uint64_t pc, const char **dir)
 	if (s->oom.no_memory)
 		return -ENOMEM;
 	OOM_GUARD(s, g, return -ENOMEM);
-	if (s->dwarf && dwarf_addrdie(s->dwarf, at, &cu))
+	if (s->dwarf && scope_cu_outer(s, at, &cu))
 		d = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
 	OOM_UNGUARD(g);
 	if (!d)
