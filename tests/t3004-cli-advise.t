@@ -205,6 +205,60 @@ dt_test 'the same writer beside the reader'"'"'s members: a line of its own' '
 	grep -q "packets __attribute__((aligned(64)));	/\* +64 (was +16)" BESIDE.h ||
 	dt_show BESIDE.h BESIDE.err
 '
+# The writer's counter beside the reader's members, and a member the
+# reader thread reads seldom (cold: under 0.5% of the samples): with the
+# reader's hot members filling line 0, the cold ones follow the writer's
+# line, and the one another thread reads must not share it, where each
+# read would meet the writer's stores again (seen in t4004 on a loaded
+# run, whose advised build then shared a line).
+cat >rare.c <<'EOF'
+struct r {
+	unsigned long packets;
+	unsigned long p[8];
+	unsigned long rare;
+	unsigned long spare[2];
+};
+struct r the_r;
+__attribute__((noinline)) unsigned long reader(struct r *r)
+{
+	return r->p[0] + r->p[1] + r->p[2] + r->p[3] + r->p[4] + r->p[5] + r->p[6] + r->p[7];
+}
+__attribute__((noinline)) void writer(struct r *r)
+{
+	r->packets++;
+}
+__attribute__((noinline)) unsigned long seldom(struct r *r)
+{
+	return r->rare;
+}
+int main(void)
+{
+	writer(&the_r);
+	return (int)(reader(&the_r) + seldom(&the_r));
+}
+EOF
+gcc -O2 -g -o rare rare.c
+# reader's loads 30 times each (thread 101), the writer's 60 (thread
+# 202), seldom's once (thread 101): rare has 1 sample of about 300
+r=0x$(nm rare | awk '$3 == "the_r" { print $1 }')
+us=0
+"$DTINSNS" rare reader writer seldom | while read -r addr func insn; do
+	case $insn in ret*) continue ;; esac
+	start=0x$(nm rare | awk -v f=$func '$3 == f { print $1 }')
+	case $func in reader) tid=101 times=30 ;; writer) tid=202 times=60 ;; *) tid=101 times=1 ;; esac
+	for k in $(seq $times); do
+		us=$((us + 1))
+		printf '1/%d 1.%06d:  %16x %s+0x%x (%s) ABI:2 DI:0x%x IP:0x%x\n' \
+			$tid $us $((addr)) $func $((addr - start)) "$PWD/rare" $((r)) $((addr))
+	done
+done >rare.txt
+"$DTRESOLVE" --skid=off --aggregate=advise='struct r' --format=tsv <rare.txt >rare.tsv 2>rare.err
+dt_test 'a cold member another thread reads stays out of the writer'"'"'s line' '
+	pk=$(awk -F"\t" "\$2 == \"packets\" { print int(\$3 / 512) }" rare.tsv) &&
+	rl=$(awk -F"\t" "\$2 == \"rare\" { print int(\$3 / 512), \$7 }" rare.tsv) &&
+	test -n "$pk" && test "$pk" != 0 && test "${rl#* }" = cold &&
+	test "${rl% *}" != "$pk" || dt_show rare.tsv rare.err
+'
 # --- a struct the program does not define: never reordered ---
 cat >sysfile.c <<'EOF'
 #include <stdio.h>

@@ -18,7 +18,9 @@
  *      few 64-byte lines as their sizes allow, largest alignment first
  *      within a line (no holes);
  *   4. cold members fill what is left of those lines, then follow,
- *      largest alignment first (holes closed as pahole does);
+ *      largest alignment first (holes closed as pahole does); a writer's
+ *      line takes only those no other thread touches, the others start
+ *      a line of their own;
  *   5. bitfields that follow each other stay together in their order, a
  *      flexible array member stays last;
  *   6. when the hot members already sit in as few lines as the proposal
@@ -487,11 +489,52 @@ static size_t pack_by_co_access(struct plan *p, const size_t *hot, size_t nhot,
 	return nbins;
 }
 
+#define NO_WRITER INT32_MIN
+
+/* Whether a thread other than writer touches unit u (the sharing table's
+ * facts): such a member, cold or not, must not share writer's line. */
+static bool touched_beside(const struct unit *u, int32_t writer)
+{
+	return u->sh.threads > 1 || u->sh.processes > 1 ||
+	       (u->sh.threads == 1 && u->sh.toucher != writer);
+}
+
+/* The members that follow the last writer's line, order[tail..nu): the
+ * cold ones no other thread touches stay in its line, the others start a
+ * line of their own, the last ones (a flexible array) last. */
+static void keep_off_writer(struct plan *p, size_t tail, int32_t writer)
+{
+	size_t n = p->nu - tail, m = 0, *v = p->order + tail;
+	size_t *to = malloc(n * sizeof(*to));
+
+	if (!to)
+		return;		/* out of memory: the order as it is */
+	size_t off = SIZE_MAX;	/* where the others start */
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < n; i++) {
+			const struct unit *u = &p->u[v[i]];
+			bool last = u->group == G_LAST, beside = touched_beside(u, writer);
+			if (pass == 0 ? last || beside : pass == 1 ? last || !beside : !last)
+				continue;
+			if (pass && beside && off == SIZE_MAX)
+				off = m;
+			to[m++] = v[i];
+		}
+	memcpy(v, to, n * sizeof(*v));
+	if (off != SIZE_MAX)
+		p->line_start[p->u[v[off]].first] = true;
+	free(to);
+}
+
 static void plan_order(struct plan *p)
 {
 	size_t n = 0, nbins = 0;
 	size_t *v = p->order;		/* scratch until the order is made */
 	uint64_t used[MAX_BINS];
+	int32_t bin_writer[MAX_BINS];	/* a writer's bin: its thread */
+
+	for (size_t b = 0; b < MAX_BINS; b++)
+		bin_writer[b] = NO_WRITER;
 	/* a common header stays first, in order: bin 0 starts with it */
 	for (size_t k = 0; k < p->nu; k++)
 		if (p->u[k].group == G_FIRST) {
@@ -521,19 +564,23 @@ static void plan_order(struct plan *p)
 	for (size_t i = 0; i < nw; i++) {
 		struct unit *u = &p->u[v[i]];
 		bool next = !i || u->sh.writer != p->u[v[i - 1]].sh.writer;
-		if (next && nbins < MAX_BINS)
+		if (next && nbins < MAX_BINS) {
+			bin_writer[nbins] = u->sh.writer;
 			used[nbins++] = 0;
+		}
 		u->bin = nbins - 1;
 		used[u->bin] += u->footprint;
 		p->line_start[u->first] |= next;
 	}
 	/* cold members fill what a bin leaves of its last line, where
-	 * another bin follows (else they simply follow) */
+	 * another bin follows (else they simply follow); a writer's line
+	 * only with those no other thread touches */
 	for (size_t b = 0; b + 1 < nbins; b++)
 		for (size_t k = 0; k < p->nu && used[b] % CACHE_LINE; k++) {
 			struct unit *u = &p->u[k];
 			if (u->group != G_COLD || u->footprint > line_room(used[b]) ||
-			    used[b] % u->align)
+			    used[b] % u->align ||
+			    (bin_writer[b] != NO_WRITER && touched_beside(u, bin_writer[b])))
 				continue;
 			u->group = G_FILL;
 			u->bin = b;
@@ -549,7 +596,10 @@ static void plan_order(struct plan *p)
 		    p->u[k].group == G_WRITE)
 			p->order[n++] = k;
 	qsort_r(p->order + first, n - first, sizeof(*p->order), cmp_align, p);
+	size_t tail = n;
 	close_holes(p, n);
+	if (nbins && bin_writer[nbins - 1] != NO_WRITER && used[nbins - 1] % CACHE_LINE)
+		keep_off_writer(p, tail, bin_writer[nbins - 1]);
 }
 
 static void plan_free(struct plan *p)
@@ -911,6 +961,8 @@ static void print_c(FILE *f, const struct dt_report *r, const struct plan *p)
 		const struct unit *u = &p->u[p->order[k]];
 		if (u->group != last || (u->group <= G_WRITE && u->bin != last_bin))
 			fprintf(f, "\t/* %s */\n", group_note(u->group));
+		if ((u->group == G_COLD || u->group == G_LAST) && p->line_start[u->first])
+			fputs("\t/* touched by other threads: off the writer's line */\n", f);
 		last = u->group;
 		last_bin = u->bin;
 		for (size_t j = 0; j < u->n; j++) {
