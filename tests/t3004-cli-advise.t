@@ -253,11 +253,21 @@ us=0
 	done
 done >rare.txt
 "$DTRESOLVE" --skid=off --aggregate=advise='struct r' --format=tsv <rare.txt >rare.tsv 2>rare.err
+# the same read by a thread of another process: never a sharer
+sed '/ seldom+/s/^1\//2\//' rare.txt >rare-proc.txt
+"$DTRESOLVE" --skid=off --aggregate=advise='struct r' --format=tsv <rare-proc.txt \
+	>rare-proc.tsv 2>rare-proc.err
 dt_test 'a cold member another thread reads stays out of the writer'"'"'s line' '
 	pk=$(awk -F"\t" "\$2 == \"packets\" { print int(\$3 / 512) }" rare.tsv) &&
 	rl=$(awk -F"\t" "\$2 == \"rare\" { print int(\$3 / 512), \$7 }" rare.tsv) &&
 	test -n "$pk" && test "$pk" != 0 && test "${rl#* }" = cold &&
 	test "${rl% *}" != "$pk" || dt_show rare.tsv rare.err
+'
+dt_test 'one another process reads may follow the writer'"'"'s line' '
+	grep -q "^2/101 .* seldom+" rare-proc.txt &&
+	pk=$(awk -F"\t" "\$2 == \"packets\" { print int(\$3 / 512) }" rare-proc.tsv) &&
+	rl=$(awk -F"\t" "\$2 == \"rare\" { print int(\$3 / 512) }" rare-proc.tsv) &&
+	test -n "$pk" && test "$rl" = "$pk" || dt_show rare-proc.tsv rare-proc.err
 '
 # --- a struct the program does not define: never reordered ---
 cat >sysfile.c <<'EOF'

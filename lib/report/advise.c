@@ -491,18 +491,25 @@ static size_t pack_by_co_access(struct plan *p, const size_t *hot, size_t nhot,
 
 #define NO_WRITER INT32_MIN
 
-/* Whether a thread other than writer touches unit u (the sharing table's
- * facts): such a member, cold or not, must not share writer's line. */
-static bool touched_beside(const struct unit *u, int32_t writer)
+/* A writer's bin: the thread that writes there (NO_WRITER: a bin of
+ * readers), and its process. */
+struct bin_writer {
+	int32_t tid, pid;
+};
+
+/* Whether another thread of the writer's process touches unit u (the
+ * sharing table's facts; another process's threads are never sharers):
+ * such a member, cold or not, must not share the writer's line. */
+static bool touched_beside(const struct unit *u, struct bin_writer w)
 {
-	return u->sh.threads > 1 || u->sh.processes > 1 ||
-	       (u->sh.threads == 1 && u->sh.toucher != writer);
+	return u->sh.threads && u->sh.toucher_pid == w.pid &&
+	       (u->sh.threads > 1 || u->sh.toucher != w.tid);
 }
 
 /* The members that follow the last writer's line, order[tail..nu): the
  * cold ones no other thread touches stay in its line, the others start a
  * line of their own, the last ones (a flexible array) last. */
-static void keep_off_writer(struct plan *p, size_t tail, int32_t writer)
+static void keep_off_writer(struct plan *p, size_t tail, struct bin_writer writer)
 {
 	size_t n = p->nu - tail, m = 0, *v = p->order + tail;
 	size_t *to = malloc(n * sizeof(*to));
@@ -531,10 +538,10 @@ static void plan_order(struct plan *p)
 	size_t n = 0, nbins = 0;
 	size_t *v = p->order;		/* scratch until the order is made */
 	uint64_t used[MAX_BINS];
-	int32_t bin_writer[MAX_BINS];	/* a writer's bin: its thread */
+	struct bin_writer bin_writer[MAX_BINS];
 
 	for (size_t b = 0; b < MAX_BINS; b++)
-		bin_writer[b] = NO_WRITER;
+		bin_writer[b].tid = NO_WRITER;
 	/* a common header stays first, in order: bin 0 starts with it */
 	for (size_t k = 0; k < p->nu; k++)
 		if (p->u[k].group == G_FIRST) {
@@ -565,7 +572,7 @@ static void plan_order(struct plan *p)
 		struct unit *u = &p->u[v[i]];
 		bool next = !i || u->sh.writer != p->u[v[i - 1]].sh.writer;
 		if (next && nbins < MAX_BINS) {
-			bin_writer[nbins] = u->sh.writer;
+			bin_writer[nbins] = (struct bin_writer){ u->sh.writer, u->sh.writer_pid };
 			used[nbins++] = 0;
 		}
 		u->bin = nbins - 1;
@@ -580,7 +587,7 @@ static void plan_order(struct plan *p)
 			struct unit *u = &p->u[k];
 			if (u->group != G_COLD || u->footprint > line_room(used[b]) ||
 			    used[b] % u->align ||
-			    (bin_writer[b] != NO_WRITER && touched_beside(u, bin_writer[b])))
+			    (bin_writer[b].tid != NO_WRITER && touched_beside(u, bin_writer[b])))
 				continue;
 			u->group = G_FILL;
 			u->bin = b;
@@ -598,7 +605,7 @@ static void plan_order(struct plan *p)
 	qsort_r(p->order + first, n - first, sizeof(*p->order), cmp_align, p);
 	size_t tail = n;
 	close_holes(p, n);
-	if (nbins && bin_writer[nbins - 1] != NO_WRITER && used[nbins - 1] % CACHE_LINE)
+	if (nbins && bin_writer[nbins - 1].tid != NO_WRITER && used[nbins - 1] % CACHE_LINE)
 		keep_off_writer(p, tail, bin_writer[nbins - 1]);
 }
 
