@@ -468,6 +468,14 @@ static void print_function(struct out *o, const struct dt_report *r,
 	}
 }
 
+/* The samples the table had no memory for, in the text form. */
+static void say_lost(struct out *o, const struct pc_table *t)
+{
+	if (t && t->lost && out_text(o))
+		fprintf(o->f, "# %" PRIu64 " samples left out of the code view: out of memory\n",
+			t->lost);
+}
+
 void codeview_print(struct out *o, const struct dt_report *r, const char *symbol,
 		    bool confined, const char *source_dirs)
 {
@@ -491,9 +499,7 @@ void codeview_print(struct out *o, const struct dt_report *r, const char *symbol
 	} else if (!t) {
 		fputs("# the code view needs samples kept per instruction\n", f);
 	}
-	if (t && t->lost && out_text(o))
-		fprintf(f, "# %" PRIu64 " samples left out of the code view: out of memory\n",
-			t->lost);
+	say_lost(o, t);
 	for (size_t i = 0; t && i < t->n && ndone < 64; i++) {
 		struct dt_session *s = t->v[i].s;
 		uint64_t start, size;
@@ -527,9 +533,7 @@ void codeview_print_function(struct out *o, const struct dt_report *r,
 	struct sources src = { .confined = confined, .dirs = source_dirs };
 	size_t nrows = 0;
 
-	if (r->pcs && r->pcs->lost && out_text(o))
-		fprintf(o->f, "# %" PRIu64 " samples left out of the code view: out of memory\n",
-			r->pcs->lost);
+	say_lost(o, r->pcs);
 	if (fn->size)
 		print_function(o, r, fn->s, fn->name, fn->start, fn->size, &src, &nrows);
 	sources_free(&src);
