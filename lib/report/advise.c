@@ -506,31 +506,34 @@ static bool touched_beside(const struct unit *u, struct bin_writer w)
 	       (u->sh.threads > 1 || u->sh.toucher != w.tid);
 }
 
-/* The members that follow the last writer's line, order[tail..nu): the
- * cold ones no other thread touches stay in its line, the others start a
- * line of their own, the last ones (a flexible array) last. */
+/* Where a member after the last writer's line goes: the cold ones no
+ * other thread touches stay in that line, the others start a line of
+ * their own, the last ones (a flexible array) last. */
+static int tail_rank(const struct unit *u, struct bin_writer writer)
+{
+	return u->group == G_LAST ? 2 : touched_beside(u, writer) ? 1 : 0;
+}
+
+/* The members after the last writer's line, order[tail..nu), by
+ * tail_rank(), each rank in the order close_holes() gave (a struct's
+ * members are few: insertion), and the first one another thread
+ * touches starting a line. */
 static void keep_off_writer(struct plan *p, size_t tail, struct bin_writer writer)
 {
-	size_t n = p->nu - tail, m = 0, *v = p->order + tail;
-	size_t *to = malloc(n * sizeof(*to));
+	size_t *v = p->order + tail, n = p->nu - tail;
 
-	if (!to)
-		return;		/* out of memory: the order as it is */
-	size_t off = SIZE_MAX;	/* where the others start */
-	for (int pass = 0; pass < 3; pass++)
-		for (size_t i = 0; i < n; i++) {
-			const struct unit *u = &p->u[v[i]];
-			bool last = u->group == G_LAST, beside = touched_beside(u, writer);
-			if (pass == 0 ? last || beside : pass == 1 ? last || !beside : !last)
-				continue;
-			if (pass && beside && off == SIZE_MAX)
-				off = m;
-			to[m++] = v[i];
+	for (size_t i = 1; i < n; i++) {
+		size_t k = v[i], j = i;
+		int r = tail_rank(&p->u[k], writer);
+		for (; j && tail_rank(&p->u[v[j - 1]], writer) > r; j--)
+			v[j] = v[j - 1];
+		v[j] = k;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (touched_beside(&p->u[v[i]], writer)) {
+			p->line_start[p->u[v[i]].first] = true;
+			break;
 		}
-	memcpy(v, to, n * sizeof(*v));
-	if (off != SIZE_MAX)
-		p->line_start[p->u[v[off]].first] = true;
-	free(to);
 }
 
 static void plan_order(struct plan *p)
