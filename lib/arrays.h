@@ -33,8 +33,8 @@
  * before the next trim.  v is sorted, newest first.
  * sort_u64(v, n) sorts v[0..n) ascending a byte at a time, skipping the
  * bytes every key shares (the high ones of a binary's addresses): a
- * binary's symbol starts and bounds, ten times fewer instructions than
- * qsort's compares; qsort without memory for the copy.
+ * binary's symbol starts and bounds, in under half of qsort's instructions;
+ * qsort without memory for the copy and the counts.
  */
 #ifndef DTPROF_ARRAYS_H
 #define DTPROF_ARRAYS_H
@@ -166,6 +166,7 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t x)
 	h *= 0xff51afd7ed558ccdULL;
 	return h ^ (h >> 31) ^ (h >> 47);
 }
+
 static inline int sort_u64_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -175,8 +176,9 @@ static inline int sort_u64_cmp(const void *a, const void *b)
 
 static inline void sort_u64(uint64_t *v, size_t n)
 {
-	uint64_t *tmp = n > 64 ? malloc(n * sizeof(*v)) : NULL;
-	size_t count[8][256] = { { 0 } };
+	/* the copy and the counts in one block, off a host's stack */
+	uint64_t *tmp = n > 64 ? calloc(n + 8 * 256, sizeof(*v)) : NULL;
+	uint64_t (*count)[256] = tmp ? (uint64_t (*)[256])(tmp + n) : NULL;
 
 	if (!tmp) {
 		if (n > 1)
@@ -190,8 +192,8 @@ static inline void sort_u64(uint64_t *v, size_t n)
 	for (int b = 0; b < 8; b++) {
 		if (count[b][v[0] >> 8 * b & 255] == n)
 			continue;	/* every key has this byte */
-		for (size_t d = 0, at = 0; d < 256; d++) {
-			size_t c = count[b][d];
+		for (uint64_t d = 0, at = 0; d < 256; d++) {
+			uint64_t c = count[b][d];
 			count[b][d] = at;
 			at += c;
 		}
