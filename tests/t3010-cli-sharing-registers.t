@@ -240,6 +240,22 @@ dt_test 'three samples of one thread, then two of another: an order chance gives
 	dt_show few.share few.adv
 '
 
+# a writer sampled three times within a window, a reader half a second
+# later, and the writer again within a window of the reader: they met
+# once, too seldom to confirm sharing, but they were there at once, so
+# nothing refutes it (a busy machine's "seldom" run had this order)
+{ for k in 0 1 2; do line cover 11 wa 0x7ffd00001000 $((k * 5000000 + 1000)); done
+  line cover 12 rb 0x7ffd00001008 500000000
+  line cover 11 wa 0x7ffd00001000 505000000; } >once.lines
+dt_test 'two threads that met once: suspected, not refuted, in the table and the advice' '
+	"$DTRESOLVE" --skid=off --aggregate=sharing once.lines >once.share 2>&1 &&
+	grep -q "^struct s3, cache line 0 .*: false sharing, suspected$" once.share &&
+	grep -q "^# 1 suspected with addresses: two threads in one real line" once.share &&
+	"$DTRESOLVE" --skid=off --aggregate=advise=s3 once.lines >once.adv 2>&1 &&
+	grep -q "sampled too seldom there" once.adv ||
+	dt_show once.lines once.share once.adv
+'
+
 # a line keeps four threads: a fifth one's accesses, here the writer's,
 # are not seen meeting the others', so they refute nothing, in the
 # sharing table and in the advice

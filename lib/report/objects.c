@@ -254,11 +254,14 @@ static void facts_add(struct object_facts *t, const struct object_seen *ob)
 {
 	t->objects++;
 	/* as for lines: a hand-over meets once or twice */
-	t->shared += ob->met >= OBJECT_MIN_MEETINGS &&
-		     ob->met * 100 >= ob->samples * OBJECT_MEETING_PERCENT;
+	bool shared = ob->met >= OBJECT_MIN_MEETINGS &&
+		      ob->met * 100 >= ob->samples * OBJECT_MEETING_PERCENT;
+	t->shared += shared;
 	t->several += ob->n > 1 || ob->crowded;
 	t->crowded += ob->crowded;
-	t->unsure += ob->unsure || (!ob->met && order_unsure(ob));
+	/* threads that met there, too seldom to confirm, were there at
+	 * once all the same: nothing refutes it */
+	t->unsure += ob->unsure || (ob->met ? !shared : order_unsure(ob));
 	t->tracked += ob->tracked;
 	for (unsigned k = 0; k < OBJECT_HOTTEST; k++) {
 		if (ob->samples <= t->hot_samples[k])

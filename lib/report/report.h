@@ -189,7 +189,8 @@ struct object_facts {
 					 * thread are known and kept: what
 					 * may say no thread shares them */
 	uint64_t unsure;		/* touched by two threads, one
-					 * writing, that never met, sampled
+					 * writing, that met too seldom to
+					 * confirm, or never met, sampled
 					 * too thinly to say they were not
 					 * there at once */
 	uint64_t hot_base[OBJECT_HOTTEST], hot_samples[OBJECT_HOTTEST];

@@ -319,10 +319,14 @@ static void confirm(const struct dt_report *r, struct group *g, size_t ng)
 	real_lines_meetings(r->sharing->lines, add_meeting, &c);
 	for (size_t i = 0; i < ng; i++)
 		if (g[i].met_samples >= MIN_MEETINGS &&
-		    g[i].met_samples * 100 >= g[i].samples * MEETING_PERCENT)
+		    g[i].met_samples * 100 >= g[i].samples * MEETING_PERCENT) {
 			g[i].confirmed = g[i].met;
-		else
+		} else {
 			g[i].confirmed_lines = 0;
+			/* they were there at once, too seldom to confirm:
+			 * nothing refutes it */
+			g[i].unsure |= g[i].met_samples != 0;
+		}
 }
 
 /* Whether addresses cover a group's accesses well enough that not
