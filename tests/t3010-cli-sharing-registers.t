@@ -209,13 +209,20 @@ dt_test 'a field a thread reads without addresses keeps the flag suspected, not 
 
 # one object, one writer and one reader, never met in the samples: set
 # up by one thread, then used by the other (no interleaving, in samples
-# enough that chance would seldom order them so) is no sharing; both now
-# and then all along (interleaved, a few samples a second) may be, and is
-# not refuted; nor is an order of five samples, which chance gives one
-# time in five (a busy machine's "seldom" run had three, then two)
-{ for k in 1 2 3 4; do line cover 11 wa 0x7ffd00001000 $((k * 1000)); done
-  for k in 1 2 3 4 5 6; do line cover 12 rb 0x7ffd00001008 $((100000000 + k * 1000000)); done
+# enough that chance would order them so under one time in a thousand:
+# eight and twelve, one in 63,000) is no sharing; both now and then all
+# along (interleaved, a few samples a second) may be, and is not
+# refuted; nor is an order of five samples, which chance gives one time
+# in five (a busy machine's "seldom" run had three, then two), nor one
+# of six and six (one time in 462)
+{ for k in 1 2 3 4 5 6 7 8; do line cover 11 wa 0x7ffd00001000 $((k * 1000)); done
+  for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	line cover 12 rb 0x7ffd00001008 $((100000000 + k * 1000000))
+  done
 } >setup.lines
+{ for k in 1 2 3 4 5 6; do line cover 11 wa 0x7ffd00001000 $((k * 50000000)); done
+  for k in 1 2 3 4 5 6; do line cover 12 rb 0x7ffd00001008 $((400000000 + k * 50000000)); done
+} >six.lines
 { for k in 1 2 3; do line cover 11 wa 0x7ffd00001000 $((k * 30000000)); done
   for k in 1 2; do line cover 12 rb 0x7ffd00001008 $((500000000 + k * 200000000)); done
 } >few.lines
@@ -231,13 +238,14 @@ dt_test 'set up by one thread, used by another: refuted; both all along, seldom:
 	grep -q "^# 1 suspected with addresses: two threads in one real line" along.share ||
 	dt_show setup.share along.share
 '
-dt_test 'three samples of one thread, then two of another: an order chance gives, not refuted' '
-	"$DTRESOLVE" --skid=off --aggregate=sharing few.lines >few.share 2>&1 &&
-	grep -q "^struct s3, cache line 0 .*: false sharing, suspected$" few.share &&
-	grep -q "^# 1 suspected with addresses: two threads in one real line" few.share &&
-	"$DTRESOLVE" --skid=off --aggregate=advise=s3 few.lines >few.adv 2>&1 &&
-	grep -q "sampled too seldom there" few.adv ||
-	dt_show few.share few.adv
+dt_test 'orders chance gives (three then two samples, six then six): not refuted' '
+	for o in few six; do
+		"$DTRESOLVE" --skid=off --aggregate=sharing $o.lines >$o.share 2>&1 &&
+		grep -q "^struct s3, cache line 0 .*: false sharing, suspected$" $o.share &&
+		grep -q "^# 1 suspected with addresses: two threads in one real line" $o.share &&
+		"$DTRESOLVE" --skid=off --aggregate=advise=s3 $o.lines >$o.adv 2>&1 &&
+		grep -q "sampled too seldom there" $o.adv || { cat $o.share $o.adv; return 1; }
+	done
 '
 
 # a writer sampled three times within a window, a reader half a second

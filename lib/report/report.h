@@ -153,8 +153,11 @@ static inline uint64_t pace_samples(const struct pace *p)
  * there all along, sampled at random, fall in one order or the other
  * with probability 2 / C(na + nb, na): three samples of one and two of
  * the other do so one time in five.  An order that chance gives more
- * often than one time in ORDER_CHANCE says nothing. */
-#define ORDER_CHANCE 20
+ * often than one time in ORDER_CHANCE says nothing: a flag refuted
+ * wrongly hides sharing, one left suspected only asks for more samples.
+ * One in a thousand takes seven samples of each thread, or two of one
+ * and 62 of the other. */
+#define ORDER_CHANCE 1000
 static inline bool pace_order_unsure(const struct pace *a, uint64_t a_last,
 				     const struct pace *b, uint64_t b_last)
 {
