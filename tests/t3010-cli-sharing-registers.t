@@ -264,6 +264,27 @@ dt_test 'two threads that met once: suspected, not refuted, in the table and the
 	dt_show once.lines once.share once.adv
 '
 
+# turns: a writer, then a reader, then the writer again, never within a
+# window of each other.  Sampled there every millisecond, a thread silent
+# for 26 ms has left (a hand-over): refuted.  Sampled every 8 ms, a
+# silence of 15 ms is what a thread still there shows a third of the
+# time: not refuted
+{ for k in 0 1 2 3 4 5 6 7 8 9; do line cover 11 wa 0x7ffd00001000 $((k * 1000000 + 1000)); done
+  for k in 0 1 2 3 4 5 6 7 8 9; do line cover 12 rb 0x7ffd00001008 $((25000000 + k * 1000000)); done
+  line cover 11 wa 0x7ffd00001000 60000000; } >dense-turns.lines
+{ for k in 0 1 2; do line cover 11 wa 0x7ffd00001000 $((k * 8000000 + 1000)); done
+  for k in 0 1 2; do line cover 12 rb 0x7ffd00001008 $((31000000 + k * 8000000)); done
+  line cover 11 wa 0x7ffd00001000 62000000; } >sparse-turns.lines
+dt_test 'turns sampled densely: refuted; sampled too sparsely to show a thread left: not' '
+	"$DTRESOLVE" --skid=off --aggregate=sharing dense-turns.lines >dense-turns.share 2>&1 &&
+	grep -q "^struct s3, cache line 0 .*: false sharing, refuted$" dense-turns.share &&
+	"$DTRESOLVE" --skid=off --aggregate=sharing sparse-turns.lines >sparse-turns.share 2>&1 &&
+	grep -q "^struct s3, cache line 0 .*: false sharing, suspected$" sparse-turns.share &&
+	"$DTRESOLVE" --skid=off --aggregate=advise=s3 sparse-turns.lines >sparse-turns.adv 2>&1 &&
+	grep -q "sampled too seldom there" sparse-turns.adv ||
+	dt_show dense-turns.share sparse-turns.share sparse-turns.adv
+'
+
 # a line keeps four threads: a fifth one's accesses, here the writer's,
 # are not seen meeting the others', so they refute nothing, in the
 # sharing table and in the advice
