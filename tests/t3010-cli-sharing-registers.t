@@ -22,11 +22,12 @@ for m in threads private turns; do
 		./ps $m 300000000 >$m.objects 2>>rec.err ||
 		dt_skip_all "perf record --user-regs failed: $(head -n 1 rec.err)"
 done
-# about 30 us of work a round: a few samples a second on the shared line,
-# so few that on a busy machine a run may have none of one thread there:
-# then the premise is not met, and the run is made again (three at most)
-for _ in 1 2 3; do
-	perf record -q -N -e cpu-clock --user-regs -o seldom.data -- ./ps seldom 100000 \
+# about 40 us of work a round, then a burst of accesses: a few samples a
+# second on the shared line, ten or so of each thread in a run; should
+# one thread have none there, the premise is not met, and the run is
+# made again, twice as long each time (four at most)
+for rounds in 100000 200000 400000 800000; do
+	perf record -q -N -e cpu-clock --user-regs -o seldom.data -- ./ps seldom $rounds \
 		>seldom.objects 2>>rec.err ||
 		dt_skip_all "perf record --user-regs failed: $(head -n 1 rec.err)"
 	perf script -i seldom.data -F comm,pid,tid,time,event,ip,sym,symoff,dso,uregs \
