@@ -463,7 +463,8 @@ int html_print(struct out *o, const struct dt_report *r, struct type_row **v,
 		struct code_arg ca = { r, &hot[i], source_dirs };
 		fputs("<h3>", f);
 		esc(f, hot[i].name);
-		fprintf(f, " <small>(%" PRIu64 " samples)</small></h3>\n", hot[i].samples);
+		fprintf(f, " <small>(%" PRIu64 " sample%s)</small></h3>\n", hot[i].samples,
+			hot[i].samples == 1 ? "" : "s");
 		pre_of(f, "code", print_code, &ca);
 	}
 	fprintf(f, "<script>%s</script>\n</body></html>\n", script);

@@ -473,9 +473,10 @@ static void print_human(FILE *f, const struct dt_report *r,
 				objs[gr->ti].several, objs[gr->ti].shared);
 		for (unsigned k = 0; objs && k < OBJECT_HOTTEST &&
 				     objs[gr->ti].hot_samples[k]; k++)
-			fprintf(f, "%s%#" PRIx64 " (%" PRIu64 " samples)",
+			fprintf(f, "%s%#" PRIx64 " (%" PRIu64 " sample%s)",
 				k ? ", " : "\n# hottest objects: ", objs[gr->ti].hot_base[k],
-				objs[gr->ti].hot_samples[k]);
+				objs[gr->ti].hot_samples[k],
+				objs[gr->ti].hot_samples[k] == 1 ? "" : "s");
 		fputs("\n#      pid/tid      cpus             Samples    Loads   Stores   Offset  Field\n", f);
 		for (size_t j = 0; j < gr->n; j++) {
 			const struct touch *w = &v[gr->first + j];
