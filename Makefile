@@ -306,6 +306,12 @@ accuracy-heap:
 	@$(MAKE) --no-print-directory all $(O)/tests/dtsite
 	sh bench/heap-real.sh $(abspath $(O)) $(abspath $(O))/accuracy-real
 
+# the sharing verdicts against a known truth: two threads' visits to an
+# object in the patterns programs have, samples drawn from fixed seeds
+accuracy-sharing:
+	@$(MAKE) --no-print-directory all
+	python3 tests/sharing-calibrate.py $(abspath $(O))/dtresolve $(abspath $(O))/accuracy-sharing 3
+
 # AFL++ on each parser (tests/fuzz/run), an instrumented build of its own
 # in build/afl (with ASan: memory errors are findings too); what it finds
 # lands in tests/fuzz/found/, which make check
@@ -365,7 +371,7 @@ clean:
 	rm -rf $(O)
 
 FORCE:
-.PHONY: FORCE all tests deps deps-test deps-bench check-prepare check check-slow bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses accuracy-real accuracy-heap fuzz demo install clean
+.PHONY: FORCE all tests deps deps-test deps-bench check-prepare check check-slow bench bench-callgrind bench-kernel coverage fuzz-accuracy accuracy-addresses accuracy-real accuracy-heap accuracy-sharing fuzz demo install clean
 .SECONDARY:
 
 -include $(shell find $(O)/lib $(O)/tools $(O)/arch $(O)/tests $(O)/plugin $(O)/frontend -name '*.d' -type f 2>/dev/null)
