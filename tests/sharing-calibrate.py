@@ -7,8 +7,7 @@ visits: a visit lasts about D seconds, the next comes about G later
 (exponential, or all along, or in turns).  A cpu-clock sample lands on
 the object at RATE a second while a thread is there.  The truth is the
 visits: how long the threads were there within the 10 ms window of
-each other.
-dtresolve's verdict for each trial is scored against it:
+each other.  dtresolve's verdict for each trial is scored against it:
 
   refuted while they were within a window of each other for 5% of
   either one's time there (shared): wrong
@@ -19,7 +18,7 @@ one dtresolve run grades 300 trials; each round draws them anew from a
 fixed seed, so a run prints the same table for the same dtresolve.
 usage: sharing-calibrate.py DTRESOLVE WORKDIR [ROUNDS]   (3 by default)
 (make accuracy-sharing; tests/t3014)"""
-import collections, math, os, random, re, subprocess, sys, zlib
+import collections, os, random, re, subprocess, sys, zlib
 
 N = 300
 WINDOW = 0.010
@@ -65,9 +64,9 @@ def samples(rng, vs, rate):
 
 
 def truth(va, vb):
-    """"shared" when one thread's visits came within WINDOW of the other's
-    for 5% of its time there or more (the share a confirmation takes),
-    "apart" when never, "brief" between."""
+    """How two threads' visits met: shared when one thread's came within
+    WINDOW of the other's for 5% of its time there or more (the share a
+    confirmation takes), apart when never, brief between."""
     near = [0.0, 0.0]
     for a0, a1 in va:
         for b0, b1 in vb:
