@@ -122,18 +122,21 @@ static inline void pace_note(struct pace *p, uint64_t now, uint64_t last,
 		p->far++;
 }
 
-/* Whether a thread that stopped being sampled at o_last, pace op, has
- * been silent since, until now, for longer than chance explains: at its
- * own rate there (its samples' gaps over their span) the silence would
- * have held LEFT_SAMPLES samples, which a thread still there misses one
- * time in a thousand (e^-7).  A thread sampled at about one a window,
- * silent for one window, is there a third of the time all the same. */
+/* Whether a thread sampled on a line or object until o_last (pace op)
+ * had left it by now (a hand-over): its samples there came dense, most
+ * within a window of the one before, and none for more than a window,
+ * nor for as long as its own rate there (its samples' gaps over their
+ * span) would have filled with LEFT_SAMPLES samples.  A thread still
+ * there is that silent one time in a thousand (e^-7); one sampled at
+ * about one a window, silent for one window, a third of the time. */
 #define LEFT_SAMPLES 7
-static inline bool pace_silent(const struct pace *op, uint64_t now, uint64_t o_last)
+static inline bool pace_left(const struct pace *op, uint64_t now, uint64_t o_last,
+			     uint64_t window)
 {
 	uint64_t gaps = (uint64_t)op->near + op->far;
 
-	return now >= o_last && o_last >= op->first && gaps &&
+	return now >= o_last && !within(now, o_last, window) &&
+	       op->near >= 2 && op->near > op->far && o_last >= op->first &&
 	       (double)(now - o_last) * (double)gaps >=
 	       LEFT_SAMPLES * (double)(o_last - op->first);
 }
@@ -144,19 +147,13 @@ static inline bool pace_silent(const struct pace *op, uint64_t now, uint64_t o_l
  * Not when their samples do not interleave so far (me's all came after
  * o's last: an object set up by one thread and used by another, which
  * pace_order_unsure() judges at the end, when all the samples are in),
- * nor when o's came dense, within a window of each other, and stopped
- * more than a window before now, for as long as its own pace would have
- * filled with LEFT_SAMPLES samples (a hand-over).  Otherwise, as for a
- * lock every thread takes now and then, sampled there a few times a
- * second, the samples cannot say: nothing is refuted. */
+ * nor when o had left (pace_left).  Otherwise, as for a lock every
+ * thread takes now and then, sampled there a few times a second, the
+ * samples cannot say: nothing is refuted. */
 static inline bool pace_unsure(const struct pace *me, const struct pace *op,
 			       uint64_t now, uint64_t o_last, uint64_t window)
 {
-	bool left = now >= o_last && !within(now, o_last, window) &&
-		    op->near >= 2 && op->near > op->far &&
-		    pace_silent(op, now, o_last);
-
-	return me->first <= o_last && !left;
+	return me->first <= o_last && !pace_left(op, now, o_last, window);
 }
 
 /* A thread's samples on a line or object, from its pace. */
